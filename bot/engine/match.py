@@ -1,0 +1,132 @@
+"""A match (§9): deals in turn, the running score, the hanging pot and the end of the match.
+
+Dealing is deterministic: deal ``n`` of a match with seed ``s`` is shuffled by ``random.Random(f"{s}/{n}")``, cut,
+and dealt 3-2-3 counter-clockwise from the dealer's right (§2). The same seed and actions give the same match.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Final
+
+from .cards import Card
+from .deal import DONE, Action, Deal
+from .rules import DEFAULT_RULES, Rules
+from .scoring import DealResult, MatchVerdict, match_verdict
+
+# The cut leaves at least this many cards in each part (a cut of one card is no cut).
+MIN_CUT: Final = 3
+
+
+def shuffle_and_cut(seed: int | str, deal_number: int) -> list[Card]:
+    rng = random.Random(f"{seed}/{deal_number}")
+    deck = list(range(32))
+    rng.shuffle(deck)
+    cut = rng.randint(MIN_CUT, 32 - MIN_CUT)  # the player on the dealer's left cuts
+    return deck[cut:] + deck[:cut]
+
+
+def deal_hands(deck: Sequence[Card], dealer: int) -> list[list[Card]]:
+    """3, then 2, then 3 cards each, counter-clockwise from the dealer's right; hands in the order received."""
+    hands: list[list[Card]] = [[], [], [], []]
+    pos = 0
+    for count in (3, 2, 3):
+        for i in range(1, 5):
+            seat = (dealer + i) % 4
+            hands[seat].extend(deck[pos : pos + count])
+            pos += count
+    return hands
+
+
+class MatchOver(ValueError):
+    """An action or a deal after the match was decided."""
+
+
+class Match:
+    """A match of deals. ``deal`` is the deal in progress (a fresh one follows automatically after each deal)."""
+
+    def __init__(
+        self,
+        rules: Rules = DEFAULT_RULES,
+        seed: int | str = 0,
+        first_dealer: int | None = None,
+        auto_deal: bool = True,
+    ) -> None:
+        self.rules = rules
+        self.seed = seed
+        if first_dealer is None:
+            first_dealer = random.Random(f"{seed}/dealer").randrange(4)
+        self.first_dealer = first_dealer
+        self.auto_deal = auto_deal
+        self.deals: list[Deal] = []
+        self.results: list[DealResult | None] = []  # None for a passed-out deal
+        self.totals = [0, 0]
+        self.hanging = 0
+        self.winner: int | None = None
+        self.verdict: MatchVerdict | None = None
+        if auto_deal:
+            self.start_deal()
+
+    # --- dealing ---
+
+    @property
+    def next_dealer(self) -> int:
+        return (self.first_dealer + len(self.deals)) % 4
+
+    def start_deal(self, hands: Sequence[Sequence[Card]] | None = None) -> Deal:
+        """Begin the next deal, dealt from the seed or with the given hands (as a record lists them)."""
+        if self.winner is not None:
+            raise MatchOver("the match is decided; no more deals")
+        if self.deals and self.deals[-1].phase != DONE:
+            raise ValueError("the current deal is not finished")
+        dealer = self.next_dealer
+        if hands is None:
+            hands = deal_hands(shuffle_and_cut(self.seed, len(self.deals)), dealer)
+        deal = Deal(self.rules, dealer, hands, self.hanging)
+        self.deals.append(deal)
+        return deal
+
+    @property
+    def deal(self) -> Deal:
+        return self.deals[-1]
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def to_act(self) -> int:
+        return self.deal.to_act
+
+    # --- actions ---
+
+    def legal_actions(self) -> list[Action]:
+        if self.over or not self.deals:
+            return []
+        return self.deal.legal_actions()
+
+    def apply(self, action: Action) -> None:
+        """Apply an action to the deal in progress; score it and deal the next one when it ends."""
+        if self.over:
+            raise MatchOver("the match is decided")
+        deal = self.deal
+        deal.apply(action)
+        if deal.phase == DONE:
+            self._close_deal(deal)
+
+    def _close_deal(self, deal: Deal) -> None:
+        result = deal.result
+        self.results.append(result)
+        if result is not None:
+            self.totals[0] += result.score[0]
+            self.totals[1] += result.score[1]
+            self.hanging = result.hanging
+            self.verdict = match_verdict((self.totals[0], self.totals[1]), result, self.rules)
+            self.winner = self.verdict.winner
+        if self.winner is None and self.auto_deal:
+            self.start_deal()
+
+    @property
+    def deal_finished(self) -> bool:
+        return bool(self.deals) and self.deals[-1].phase == DONE
