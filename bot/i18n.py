@@ -53,11 +53,9 @@ class Translator:
 
     def ngettext(self, singular: str, plural: str, n: int, /, **params: object) -> str:
         forms = self._plural.get(singular)
-        if forms:
-            # Bulgarian and English both have two forms: one, other.
-            text = forms[0] if n == 1 else forms[min(1, len(forms) - 1)]
-        else:
-            text = singular if n == 1 else plural
+        # Bulgarian and English both have two forms: one, other.
+        pair = (forms[0], forms[min(1, len(forms) - 1)]) if forms else (singular, plural)
+        text = pair[0] if n == 1 else pair[1]
         return text.format(n=n, **params)
 
     def has(self, msgid: str) -> bool:
