@@ -1,0 +1,592 @@
+"""A fake Telegram Bot API server on 127.0.0.1 for tests and the benchmark.
+
+It speaks the request and response shapes of the real Bot API for the methods the bot uses, so the real
+python-telegram-bot stack (``Bot``, ``Application``, ``AIORateLimiter``, polling) runs against it unchanged through
+``base_url``. Tests inject updates from simulated users (commands, private ``/start`` with a deep-link payload,
+button presses), read every message each chat received, inject errors (400, 403, 429 with ``retry_after``) and
+check the flood limits: every send or edit is counted per chat, and a chat that exceeds its limit is answered 429
+and recorded as a violation, as Telegram would.
+
+PTB posts parameters form-encoded, each non-string value JSON-encoded; the response is ``{"ok": true, "result":
+...}`` or ``{"ok": false, "error_code": ..., "description": ..., "parameters": {...}}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import time
+from collections import defaultdict, deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+TOKEN = "123456:TEST-belote-token"
+BOT_ID = 123456
+BOT_USERNAME = "belote_test_bot"
+
+# Parameters PTB sends JSON-encoded (everything else is a plain string or a number).
+_JSON_PARAMS = frozenset(
+    {"reply_markup", "commands", "scope", "allowed_updates", "entities", "link_preview_options", "reply_parameters"}
+)
+_INT_PARAMS = frozenset({"chat_id", "message_id", "offset", "limit", "timeout", "message_thread_id", "user_id"})
+_BOOL_PARAMS = frozenset({"show_alert", "disable_notification", "drop_pending_updates", "protect_content"})
+# Methods that put something in a chat and count toward its flood limits.
+FLOOD_METHODS = frozenset({"sendMessage", "editMessageText", "editMessageReplyMarkup"})
+CANT_INITIATE = "Forbidden: bot can't initiate conversation with a user"
+MAX_TEXT = 4096
+MAX_CALLBACK_DATA = 64
+
+
+@dataclass(frozen=True)
+class FloodLimits:
+    """Telegram's flood limits: about one message a second in a chat (a short burst tolerated) and twenty a minute
+    in a group. ``scale`` shrinks every window so tests keep the same shape in less time."""
+
+    chat_messages: int = 3
+    chat_window: float = 3.0
+    group_messages: int = 20
+    group_window: float = 60.0
+
+    def scaled(self, factor: float) -> FloodLimits:
+        return FloodLimits(
+            self.chat_messages, self.chat_window * factor, self.group_messages, self.group_window * factor
+        )
+
+
+@dataclass
+class Entry:
+    """One request a chat received (a send, an edit, a deletion) as the server saw it."""
+
+    method: str
+    at: float
+    message_id: int
+    text: str | None
+    reply_markup: dict[str, Any] | None
+    thread_id: int | None
+    ok: bool
+
+
+@dataclass
+class Sent:
+    """The current state of a message the bot sent."""
+
+    chat_id: int
+    message_id: int
+    text: str
+    reply_markup: dict[str, Any] | None
+    thread_id: int | None
+    deleted: bool = False
+
+    def buttons(self) -> list[tuple[str, str]]:
+        """(label, callback data) of every inline button, row by row."""
+        rows = (self.reply_markup or {}).get("inline_keyboard", [])
+        return [(b["text"], b.get("callback_data", "")) for row in rows for b in row]
+
+    def urls(self) -> list[str]:
+        rows = (self.reply_markup or {}).get("inline_keyboard", [])
+        return [b["url"] for row in rows for b in row if "url" in b]
+
+
+@dataclass
+class Injected:
+    """An error the server returns to the next matching request."""
+
+    method: str
+    chat_id: int | None
+    code: int
+    description: str
+    retry_after: int | None = None
+
+
+@dataclass
+class Answer:
+    text: str | None
+    show_alert: bool
+    latency: float
+
+
+class ApiError(Exception):
+    def __init__(self, code: int, description: str, retry_after: int | None = None) -> None:
+        super().__init__(description)
+        self.code = code
+        self.description = description
+        self.retry_after = retry_after
+
+
+@dataclass
+class _Chat:
+    id: int
+    type: str
+    title: str | None = None
+    is_forum: bool = False
+    admins: set[int] = field(default_factory=set)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": self.id, "type": self.type}
+        if self.title is not None:
+            data["title"] = self.title
+        if self.is_forum:
+            data["is_forum"] = True
+        return data
+
+
+class FakeTelegram:
+    """The server. ``async with FakeTelegram() as tg:`` starts it; ``tg.base_url`` goes to ``Bot(base_url=...)``."""
+
+    def __init__(self, limits: FloodLimits | None = None, enforce_limits: bool = True) -> None:
+        self.limits = limits or FloodLimits()
+        self.enforce_limits = enforce_limits
+        self.port = 0
+        self._runner: web.AppRunner | None = None
+        self._users: dict[int, dict[str, Any]] = {}
+        self._chats: dict[int, _Chat] = {}
+        self.started: set[int] = set()  # users who opened a private chat with the bot
+        self.messages: dict[tuple[int, int], Sent] = {}
+        self.log: dict[int, list[Entry]] = defaultdict(list)
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+        self.commands: dict[tuple[str, str], list[dict[str, str]]] = {}
+        self.violations: list[str] = []
+        self.errors_served: list[tuple[str, int, str]] = []
+        self._flood: dict[int, deque[float]] = defaultdict(deque)
+        self._group_flood: dict[int, deque[float]] = defaultdict(deque)
+        self._injected: list[Injected] = []
+        self._next_message_id: dict[int, itertools.count[int]] = defaultdict(lambda: itertools.count(1))
+        self._update_ids = itertools.count(1)
+        self._query_ids = itertools.count(1)
+        self._updates: list[dict[str, Any]] = []
+        self._update_event = asyncio.Event()
+        self._answers: dict[str, asyncio.Future[Answer]] = {}
+        self._pressed_at: dict[str, float] = {}
+        self._changed = asyncio.Condition()
+
+    # --- lifecycle ---
+
+    async def __aenter__(self) -> FakeTelegram:
+        app = web.Application()
+        app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/bot"
+
+    @property
+    def root_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    # --- the world: users and chats ---
+
+    def add_user(self, user_id: int, first_name: str, language_code: str | None = "en", started: bool = True) -> None:
+        user: dict[str, Any] = {"id": user_id, "is_bot": False, "first_name": first_name}
+        if language_code:
+            user["language_code"] = language_code
+        self._users[user_id] = user
+        self._chats[user_id] = _Chat(user_id, "private")
+        if started:
+            self.started.add(user_id)
+
+    def add_group(self, chat_id: int, title: str, forum: bool = False, admins: set[int] | None = None) -> None:
+        self._chats[chat_id] = _Chat(chat_id, "supergroup", title, forum, set(admins or ()))
+
+    # --- injecting updates ---
+
+    def _push(self, kind: str, payload: dict[str, Any]) -> int:
+        update_id = next(self._update_ids)
+        self._updates.append({"update_id": update_id, kind: payload})
+        self._update_event.set()
+        return update_id
+
+    def send_text(self, user_id: int, chat_id: int, text: str, thread_id: int | None = None) -> int:
+        """A user writes ``text`` in a chat (a command if it starts with ``/``)."""
+        message: dict[str, Any] = {
+            "message_id": next(self._next_message_id[chat_id]),
+            "date": int(time.time()),
+            "chat": self._chats[chat_id].to_json(),
+            "from": self._users[user_id],
+            "text": text,
+        }
+        if thread_id is not None:
+            message["message_thread_id"] = thread_id
+            message["is_topic_message"] = True
+        if text.startswith("/"):
+            length = len(text.split()[0])
+            message["entities"] = [{"type": "bot_command", "offset": 0, "length": length}]
+        return self._push("message", message)
+
+    def start_private(self, user_id: int, payload: str | None = None) -> int:
+        """The user opens the bot's private chat (through a deep link when ``payload`` is given)."""
+        self.started.add(user_id)
+        return self.send_text(user_id, user_id, "/start" + (f" {payload}" if payload else ""))
+
+    def press(self, user_id: int, message: Sent, data: str) -> str:
+        """The user presses a button with callback ``data`` under ``message``; returns the callback query id."""
+        query_id = str(next(self._query_ids))
+        loop = asyncio.get_running_loop()
+        self._answers[query_id] = loop.create_future()
+        self._pressed_at[query_id] = time.perf_counter()
+        shown: dict[str, Any] = {
+            "message_id": message.message_id,
+            "date": int(time.time()),
+            "chat": self._chats[message.chat_id].to_json(),
+            "from": {"id": BOT_ID, "is_bot": True, "first_name": "Belote", "username": BOT_USERNAME},
+            "text": message.text,
+        }
+        if message.reply_markup:
+            shown["reply_markup"] = message.reply_markup
+        if message.thread_id is not None:
+            shown["message_thread_id"] = message.thread_id
+        self._push(
+            "callback_query",
+            {
+                "id": query_id,
+                "from": self._users[user_id],
+                "message": shown,
+                "chat_instance": f"ci{message.chat_id}",
+                "data": data,
+            },
+        )
+        return query_id
+
+    async def answer_of(self, query_id: str, timeout: float = 10.0) -> Answer:
+        """The bot's ``answerCallbackQuery`` for a press (waits for it)."""
+        return await asyncio.wait_for(asyncio.shield(self._answers[query_id]), timeout)
+
+    # --- injecting errors ---
+
+    def fail_next(
+        self,
+        method: str,
+        chat_id: int | None = None,
+        code: int = 429,
+        description: str | None = None,
+        retry_after: int | None = None,
+    ) -> None:
+        """The next ``method`` request (for ``chat_id`` if given) fails with this error."""
+        if code == 429 and retry_after is None:
+            retry_after = 1
+        if description is None:
+            description = {
+                400: "Bad Request: injected",
+                403: "Forbidden: bot was blocked by the user",
+                429: f"Too Many Requests: retry after {retry_after}",
+            }.get(code, "injected")
+        self._injected.append(Injected(method, chat_id, code, description, retry_after))
+
+    # --- reading what chats received ---
+
+    def in_chat(self, chat_id: int, thread_id: int | None = None, include_deleted: bool = False) -> list[Sent]:
+        """Every message the bot has in a chat (current state), oldest first."""
+        found = [
+            m
+            for (c, _), m in self.messages.items()
+            if c == chat_id and (include_deleted or not m.deleted) and (thread_id is None or m.thread_id == thread_id)
+        ]
+        return sorted(found, key=lambda m: m.message_id)
+
+    def last(self, chat_id: int) -> Sent | None:
+        found = self.in_chat(chat_id)
+        return found[-1] if found else None
+
+    def texts_seen(self, chat_id: int) -> list[str]:
+        """Every text a chat ever showed: each send and each edit, in order."""
+        return [e.text for e in self.log[chat_id] if e.ok and e.text is not None]
+
+    async def wait_for(self, predicate: Any, timeout: float = 10.0) -> None:
+        """Wait until ``predicate()`` is true; it is checked after every request the server answers."""
+
+        async def check() -> None:
+            async with self._changed:
+                await self._changed.wait_for(predicate)
+
+        await asyncio.wait_for(check(), timeout)
+
+    def assert_within_limits(self) -> None:
+        assert not self.violations, "flood limits exceeded:\n" + "\n".join(self.violations[:10])
+
+    # --- the HTTP side ---
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        if request.match_info["token"] != TOKEN:
+            return _error(401, "Unauthorized")
+        method = request.match_info["method"]
+        params = _decode(dict(await request.post()) if request.can_read_body else {})
+        params.update(_decode(dict(request.query)))
+        self.calls.append((method, params))
+        handler = getattr(self, f"_api_{method}", None)
+        try:
+            if handler is None:
+                raise ApiError(404, "Not Found: method not found")
+            self._raise_injected(method, params)
+            self._check_flood(method, params)
+            result = await handler(params)
+        except ApiError as err:
+            self.errors_served.append((method, err.code, err.description))
+            chat = params.get("chat_id")
+            if isinstance(chat, int) and method in FLOOD_METHODS:
+                self._record(method, chat, params, None, ok=False)
+            response = _error(err.code, err.description, err.retry_after)
+        else:
+            response = web.json_response({"ok": True, "result": result})
+        async with self._changed:
+            self._changed.notify_all()
+        return response
+
+    def _raise_injected(self, method: str, params: dict[str, Any]) -> None:
+        for i, inj in enumerate(self._injected):
+            if inj.method == method and (inj.chat_id is None or inj.chat_id == params.get("chat_id")):
+                del self._injected[i]
+                raise ApiError(inj.code, inj.description, inj.retry_after)
+
+    def _check_flood(self, method: str, params: dict[str, Any]) -> None:
+        if method not in FLOOD_METHODS:
+            return
+        chat_id = params.get("chat_id")
+        if not isinstance(chat_id, int):
+            return
+        now = time.monotonic()
+        lim = self.limits
+        checks = [(self._flood[chat_id], lim.chat_messages, lim.chat_window, "per chat")]
+        if chat_id < 0:
+            checks.append((self._group_flood[chat_id], lim.group_messages, lim.group_window, "per group"))
+        for stamps, count, window, what in checks:
+            while stamps and stamps[0] <= now - window:
+                stamps.popleft()
+            if len(stamps) >= count:
+                self.violations.append(
+                    f"chat {chat_id}: {method} would be message {len(stamps) + 1} within {window:.2f}s ({what})"
+                )
+                if self.enforce_limits:
+                    raise ApiError(429, "Too Many Requests: retry after 1", retry_after=1)
+        for stamps, *_ in checks:
+            stamps.append(now)
+
+    def _record(self, method: str, chat_id: int, params: dict[str, Any], sent: Sent | None, ok: bool = True) -> None:
+        self.log[chat_id].append(
+            Entry(
+                method=method,
+                at=time.monotonic(),
+                message_id=sent.message_id if sent else int(params.get("message_id") or 0),
+                text=sent.text if sent else params.get("text"),
+                reply_markup=sent.reply_markup if sent else params.get("reply_markup"),
+                thread_id=sent.thread_id if sent else params.get("message_thread_id"),
+                ok=ok,
+            )
+        )
+
+    def _chat(self, params: dict[str, Any]) -> _Chat:
+        chat_id = params.get("chat_id")
+        if not isinstance(chat_id, int) or chat_id not in self._chats:
+            raise ApiError(400, "Bad Request: chat not found")
+        return self._chats[chat_id]
+
+    def _message_json(self, sent: Sent) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "message_id": sent.message_id,
+            "date": int(time.time()),
+            "chat": self._chats[sent.chat_id].to_json(),
+            "from": {"id": BOT_ID, "is_bot": True, "first_name": "Belote", "username": BOT_USERNAME},
+            "text": sent.text,
+        }
+        if sent.reply_markup:
+            data["reply_markup"] = sent.reply_markup
+        if sent.thread_id is not None:
+            data["message_thread_id"] = sent.thread_id
+            data["is_topic_message"] = True
+        return data
+
+    @staticmethod
+    def _check_text(params: dict[str, Any]) -> str:
+        text = params.get("text")
+        if not isinstance(text, str) or not text.strip():
+            raise ApiError(400, "Bad Request: message text is empty")
+        if len(text) > MAX_TEXT:
+            raise ApiError(400, "Bad Request: message is too long")
+        return text
+
+    @staticmethod
+    def _check_markup(params: dict[str, Any]) -> dict[str, Any] | None:
+        markup = params.get("reply_markup")
+        if markup is None:
+            return None
+        if not isinstance(markup, dict) or "inline_keyboard" not in markup:
+            raise ApiError(400, "Bad Request: can't parse reply keyboard markup JSON object")
+        for row in markup["inline_keyboard"]:
+            for button in row:
+                data = button.get("callback_data")
+                if data is not None and not 1 <= len(data.encode()) <= MAX_CALLBACK_DATA:
+                    raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+                if data is None and "url" not in button:
+                    raise ApiError(400, "Bad Request: can't find field callback_data or url")
+        return markup
+
+    # --- methods ---
+
+    async def _api_getMe(self, params: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "id": BOT_ID,
+            "is_bot": True,
+            "first_name": "Belote",
+            "username": BOT_USERNAME,
+            "can_join_groups": True,
+            "can_read_all_group_messages": False,
+            "supports_inline_queries": False,
+        }
+
+    async def _api_deleteWebhook(self, params: dict[str, Any]) -> bool:
+        return True
+
+    async def _api_getUpdates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
+        offset = int(params.get("offset") or 0)
+        timeout = float(params.get("timeout") or 0)
+        if offset:
+            self._updates = [u for u in self._updates if u["update_id"] >= offset]
+        if not self._updates and timeout > 0:
+            self._update_event.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._update_event.wait(), timeout)
+        limit = int(params.get("limit") or 100)
+        return self._updates[:limit]
+
+    async def _api_setMyCommands(self, params: dict[str, Any]) -> bool:
+        scope = (params.get("scope") or {}).get("type", "default")
+        lang = params.get("language_code") or ""
+        commands = params.get("commands")
+        if not isinstance(commands, list) or not commands:
+            raise ApiError(400, "Bad Request: commands must be non-empty")
+        for c in commands:
+            name, desc = c.get("command", ""), c.get("description", "")
+            if not (1 <= len(name) <= 32 and name.islower() and name.replace("_", "").isalnum()):
+                raise ApiError(400, f"Bad Request: BOT_COMMAND_INVALID ({name!r})")
+            if not 1 <= len(desc) <= 256:
+                raise ApiError(400, "Bad Request: BOT_COMMAND_DESCRIPTION_INVALID")
+        self.commands[(scope, lang)] = commands
+        return True
+
+    async def _api_sendMessage(self, params: dict[str, Any]) -> dict[str, Any]:
+        chat = self._chat(params)
+        if chat.type == "private" and chat.id not in self.started:
+            raise ApiError(403, CANT_INITIATE)
+        text = self._check_text(params)
+        markup = self._check_markup(params)
+        thread = params.get("message_thread_id")
+        if thread is not None and not chat.is_forum:
+            raise ApiError(400, "Bad Request: message thread not found")
+        sent = Sent(chat.id, next(self._next_message_id[chat.id]), text, markup, thread)
+        self.messages[(chat.id, sent.message_id)] = sent
+        self._record("sendMessage", chat.id, params, sent)
+        return self._message_json(sent)
+
+    def _existing(self, params: dict[str, Any]) -> Sent:
+        chat = self._chat(params)
+        sent = self.messages.get((chat.id, int(params.get("message_id") or 0)))
+        if sent is None or sent.deleted:
+            raise ApiError(400, "Bad Request: message to edit not found")
+        return sent
+
+    async def _api_editMessageText(self, params: dict[str, Any]) -> dict[str, Any]:
+        sent = self._existing(params)
+        text = self._check_text(params)
+        markup = self._check_markup(params)
+        if text == sent.text and markup == sent.reply_markup:
+            raise ApiError(
+                400,
+                "Bad Request: message is not modified: specified new message content and reply markup are "
+                "exactly the same as a current content and reply markup of the message",
+            )
+        sent.text, sent.reply_markup = text, markup
+        self._record("editMessageText", sent.chat_id, params, sent)
+        return self._message_json(sent)
+
+    async def _api_editMessageReplyMarkup(self, params: dict[str, Any]) -> dict[str, Any]:
+        sent = self._existing(params)
+        markup = self._check_markup(params)
+        if markup == sent.reply_markup:
+            raise ApiError(400, "Bad Request: message is not modified")
+        sent.reply_markup = markup
+        self._record("editMessageReplyMarkup", sent.chat_id, params, sent)
+        return self._message_json(sent)
+
+    async def _api_deleteMessage(self, params: dict[str, Any]) -> bool:
+        sent = self._existing(params)
+        sent.deleted = True
+        self._record("deleteMessage", sent.chat_id, params, sent)
+        return True
+
+    async def _api_answerCallbackQuery(self, params: dict[str, Any]) -> bool:
+        query_id = str(params.get("callback_query_id"))
+        future = self._answers.get(query_id)
+        if future is None or future.done():
+            raise ApiError(400, "Bad Request: query is too old and response timeout expired or query ID is invalid")
+        text = params.get("text")
+        if text is not None and len(text) > 200:
+            raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
+        latency = time.perf_counter() - self._pressed_at[query_id]
+        future.set_result(Answer(text, bool(params.get("show_alert")), latency))
+        return True
+
+    async def _api_getChat(self, params: dict[str, Any]) -> dict[str, Any]:
+        return self._chat(params).to_json()
+
+    async def _api_getChatMember(self, params: dict[str, Any]) -> dict[str, Any]:
+        chat = self._chat(params)
+        user_id = params.get("user_id")
+        if user_id not in self._users:
+            raise ApiError(400, "Bad Request: user not found")
+        status = "administrator" if user_id in chat.admins else "member"
+        member: dict[str, Any] = {"status": status, "user": self._users[user_id]}
+        if status == "administrator":
+            member.update(
+                {
+                    "can_be_edited": False,
+                    "is_anonymous": False,
+                    "can_manage_chat": True,
+                    "can_delete_messages": True,
+                    "can_manage_video_chats": True,
+                    "can_restrict_members": True,
+                    "can_promote_members": False,
+                    "can_change_info": True,
+                    "can_invite_users": True,
+                    "can_post_stories": False,
+                    "can_edit_stories": False,
+                    "can_delete_stories": False,
+                }
+            )
+        return member
+
+
+def _decode(raw: dict[str, Any]) -> dict[str, Any]:
+    params: dict[str, Any] = {}
+    for key, value in raw.items():
+        if not isinstance(value, str):
+            continue
+        if key in _JSON_PARAMS:
+            params[key] = json.loads(value)
+        elif key in _INT_PARAMS:
+            params[key] = int(value)
+        elif key in _BOOL_PARAMS:
+            params[key] = value == "true"
+        else:
+            params[key] = value
+    return params
+
+
+def _error(code: int, description: str, retry_after: int | None = None) -> web.Response:
+    body: dict[str, Any] = {"ok": False, "error_code": code, "description": description}
+    if retry_after is not None:
+        body["parameters"] = {"retry_after": retry_after}
+    return web.json_response(body, status=code)
