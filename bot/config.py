@@ -1,0 +1,95 @@
+"""Settings from the environment and a ``.env`` file, every key prefixed ``BELOTE_`` (see docs/hosting.md).
+
+``load_settings()`` reads and validates them; invalid settings raise ``SettingsProblem`` with one line that names
+the variable, what is wrong and what would be valid (``belote-bot`` prints it and exits with status 2).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+AwayPolicy = Literal["bot_turn", "bot_seat", "wait"]
+BotLevel = Literal["random", "easy", "medium", "hard"]
+AWAY_POLICIES: tuple[AwayPolicy, ...] = ("bot_turn", "bot_seat", "wait")
+BOT_LEVELS: tuple[BotLevel, ...] = ("random", "easy", "medium", "hard")
+OFFICIAL_TELEGRAM_API = "https://api.telegram.org/bot"
+_AGENTS_HINT = 'must be a JSON object of name -> command, e.g. {"mybot": "python mybot.py"}'
+
+
+class Settings(BaseSettings):
+    """Every setting of the bot. Field ``x`` is read from ``BELOTE_X``."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="BELOTE_", env_file=".env", env_file_encoding="utf-8", extra="ignore", validate_default=True
+    )
+
+    telegram_token: str | None = None
+    # A self-hosted Bot API server's base, as python-telegram-bot takes it: "<url>/bot" (the token follows).
+    telegram_base_url: str = OFFICIAL_TELEGRAM_API
+    telegram_webhook_url: str | None = None
+    telegram_webhook_port: int = Field(default=8443, ge=1, le=65535)
+    telegram_webhook_secret: str | None = None
+    discord_token: str | None = None
+    database: str = "belote.sqlite3"
+    language: Literal["bg", "en"] = "bg"
+    turn_seconds: int = Field(default=60, ge=0, le=86400)  # 0: no turn timer
+    away_policy: AwayPolicy = "bot_turn"
+    bot_level: BotLevel = "medium"
+    bot_move_seconds: float = Field(default=1.0, gt=0, le=60)
+    # Named external agents: a JSON object, name -> command line (seated by name with "addbot <name>").
+    agents: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("telegram_token", "discord_token", "telegram_webhook_url", "telegram_webhook_secret")
+    @classmethod
+    def _blank_is_unset(cls, value: str | None) -> str | None:
+        return value.strip() or None if isinstance(value, str) else value
+
+    @field_validator("database")
+    @classmethod
+    def _database_named(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must name a database file, e.g. belote.sqlite3")
+        return value
+
+    @field_validator("agents", mode="before")
+    @classmethod
+    def _agents_object(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            if not value.strip():
+                return {}
+            try:
+                value = json.loads(value)
+            except json.JSONDecodeError:
+                raise ValueError(_AGENTS_HINT) from None
+        if not isinstance(value, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+            raise ValueError(_AGENTS_HINT)
+        return value
+
+
+class SettingsProblem(ValueError):
+    """Settings that cannot be used; the message is one line for a person."""
+
+
+def _explain(err: dict[str, Any]) -> str:
+    loc = err.get("loc", ())
+    name = "BELOTE_" + str(loc[0]).upper() if loc else "a setting"
+    msg = str(err.get("msg", "invalid value")).removeprefix("Value error, ")
+    msg = msg.replace("Input should be", "must be")
+    value = err.get("input")
+    shown = f" (got {value!r})" if isinstance(value, str | int | float) and len(str(value)) < 60 else ""
+    return f"{name}: {msg}{shown}"
+
+
+def load_settings(env_file: str | None = ".env", **overrides: Any) -> Settings:
+    """Read the settings; raise SettingsProblem with one line per the first problem found."""
+    try:
+        return Settings(_env_file=env_file, **overrides)  # type: ignore[call-arg]
+    except ValidationError as exc:
+        errors = exc.errors()
+        first = _explain(dict(errors[0]))
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        raise SettingsProblem(f"invalid setting {first}{more}") from None

@@ -1,0 +1,156 @@
+"""The storage protocol: everything the host (and the adapters, for message ids and score sheets) keep durably.
+
+A backend implements ``Storage``; ``bot.storage.sqlite.SqliteStorage`` (aiosqlite) is the embedded default. Every
+value crossing this boundary is plain data (str, int, float, JSON-able dicts), so a second backend needs nothing
+from the core.
+
+Keys: ``platform`` is an adapter's name ("telegram", "discord", "terminal"); ``chat`` is ``ChatRef.key``
+(``chat_id`` or ``chat_id/thread_id``); ``user_id`` is the platform's user id as a string.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """One table as stored: identity, who opened it, its status and its timer deadline (epoch seconds)."""
+
+    table_id: str
+    platform: str
+    chat: str
+    creator: str  # user id of the person who opened it
+    status: str  # "lobby", "playing", "finished", "stopped"
+    deadline: float | None  # when the current turn's timer runs out (None: no timer running)
+    created: float
+    updated: float
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One entry of a table's append-only log: ``seq`` counts from 1 per table; ``data`` is the action."""
+
+    table_id: str
+    seq: int
+    data: JSON
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """Finished-match statistics of one player (per platform), or of one player within one chat."""
+
+    platform: str
+    user_id: str
+    name: str
+    matches: int
+    wins: int
+    points: int  # game points their team wrote, summed over matches
+    deals: int
+
+
+class Storage(Protocol):
+    # --- lifecycle ---
+
+    async def open(self) -> None:
+        """Connect and bring the schema up to date (migrations by version)."""
+        ...
+
+    async def close(self) -> None:
+        """Write everything pending and disconnect."""
+        ...
+
+    async def flush(self) -> None:
+        """Wait until everything accepted so far is durably written."""
+        ...
+
+    # --- players and chats ---
+
+    async def save_player(self, platform: str, user_id: str, name: str) -> None:
+        """Remember (or update) a player's display name."""
+        ...
+
+    async def get_player_language(self, platform: str, user_id: str) -> str | None:
+        """The language the player chose, or None if they never chose one."""
+        ...
+
+    async def set_player_language(self, platform: str, user_id: str, language: str) -> None: ...
+
+    async def get_chat_language(self, platform: str, chat: str) -> str | None: ...
+
+    async def set_chat_language(self, platform: str, chat: str, language: str) -> None: ...
+
+    # --- tables and their logs ---
+
+    async def create_table(self, row: TableRow) -> None: ...
+
+    async def set_table_status(self, table_id: str, status: str) -> None: ...
+
+    async def set_deadline(self, table_id: str, deadline: float | None) -> None: ...
+
+    async def get_table(self, table_id: str) -> TableRow | None: ...
+
+    async def unfinished_tables(self) -> list[TableRow]:
+        """Tables in status "lobby" or "playing", oldest first."""
+        ...
+
+    async def append_event(self, table_id: str, seq: int, data: JSON) -> None:
+        """Append one action to the table's log; ``seq`` must be the next number (1 for the first)."""
+        ...
+
+    async def events(self, table_id: str) -> list[Event]:
+        """The table's whole log, in order."""
+        ...
+
+    # --- chat message ids per message key (kept by the adapters) ---
+
+    async def get_message_ref(self, platform: str, key: str) -> str | None:
+        """The platform's id for the message with this ``OutMessage.key`` (whatever the adapter stored), or None."""
+        ...
+
+    async def set_message_ref(self, platform: str, key: str, ref: str | None) -> None:
+        """Store (or, with None, forget) the platform's id for the message with this key."""
+        ...
+
+    # --- score sheets (real-life games kept by a chat) ---
+
+    async def get_sheet(self, platform: str, chat: str) -> JSON | None:
+        """The chat's current score sheet as the calculator serialised it, or None."""
+        ...
+
+    async def set_sheet(self, platform: str, chat: str, sheet: JSON | None) -> None:
+        """Replace (or, with None, delete) the chat's score sheet."""
+        ...
+
+    # --- finished matches and statistics ---
+
+    async def save_match(
+        self,
+        table_id: str,
+        platform: str,
+        chat: str,
+        record: JSON,
+        players: list[tuple[str, str, int]],
+        totals: tuple[int, int],
+        winner: int | None,
+        deals: int,
+    ) -> None:
+        """Store a finished match: its ``belote-record/1``, and for each human ``(user_id, name, team)`` a line of
+        statistics (``winner``: team 0 or 1; ``totals``: game points of teams A and B)."""
+        ...
+
+    async def match_record(self, table_id: str) -> JSON | None:
+        """The stored record of a finished match."""
+        ...
+
+    async def player_stats(self, platform: str, user_id: str, chat: str | None = None) -> PlayerStats | None:
+        """A player's statistics over every chat of the platform, or within one chat."""
+        ...
+
+    async def top_players(self, platform: str, chat: str, limit: int = 10) -> list[PlayerStats]:
+        """The chat's players by wins, then by win rate."""
+        ...
