@@ -126,9 +126,12 @@ class Answer:
     - ``view``: the person's private view of the table after this (their ``hand`` message) when they hold a seat
       there, for platforms that answer a press with an ephemeral message instead of a pushed private message.
     - ``table_id``: the table the press or command concerned, when known.
+    - ``joined``: this press or command gave the person a seat (Telegram uses it to check that the bot can write
+      to them privately, and otherwise sends the deep link that ends in ``Host.join``).
     """
 
     text: str = ""
     ok: bool = True
     view: OutMessage | None = None
     table_id: str = ""
+    joined: bool = False
