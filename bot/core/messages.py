@@ -36,6 +36,7 @@ class ChatRef:
     platform: str
     chat_id: str
     thread_id: str | None = None
+    title: str = field(default="", compare=False)  # the chat's name, shown in private views ("which table")
 
     @property
     def key(self) -> str:
