@@ -198,7 +198,9 @@ class FakeDiscord:
 
     # --- interactions ----------------------------------------------------------------------------------------
 
-    def _interaction_base(self, user: FakeUser, channel_id: int, type_: int) -> tuple[dict[str, Any], InteractionRecord]:
+    def _interaction_base(
+        self, user: FakeUser, channel_id: int, type_: int
+    ) -> tuple[dict[str, Any], InteractionRecord]:
         iid = self.next_id()
         token = f"itoken-{iid}"
         record = InteractionRecord(iid, token, user, channel_id, created=time.monotonic(), created_fake=self.now())
@@ -296,12 +298,12 @@ class FakeDiscord:
         await self._wait_ack(record)
         return record
 
-    async def submit(self, user: FakeUser, channel_id: int, custom_id: str, values: dict[str, str]) -> InteractionRecord:
+    async def submit(
+        self, user: FakeUser, channel_id: int, custom_id: str, values: dict[str, str]
+    ) -> InteractionRecord:
         """A modal submitted with text inputs ``values`` (custom_id -> text)."""
         payload, record = self._interaction_base(user, channel_id, 5)
-        rows = [
-            {"type": 1, "components": [{"type": 4, "custom_id": k, "value": v}]} for k, v in values.items()
-        ]
+        rows = [{"type": 1, "components": [{"type": 4, "custom_id": k, "value": v}]} for k, v in values.items()]
         payload["data"] = {"custom_id": custom_id, "components": rows}
         await self.dispatch("INTERACTION_CREATE", payload)
         await self._wait_ack(record)
@@ -317,7 +319,8 @@ class FakeDiscord:
 
     def public(self, channel_id: int) -> list[dict[str, Any]]:
         return [
-            m for mid, m in self.messages.items()
+            m
+            for mid, m in self.messages.items()
             if int(m["channel_id"]) == channel_id and mid not in self.ephemeral_owner
         ]
 
@@ -356,9 +359,16 @@ class FakeDiscord:
                 return {**self.bot.payload(), "bot": True, "verified": True, "flags": 0, "mfa_enabled": False}
             case "GET", ["oauth2", "applications", "@me"]:
                 return {
-                    "id": str(self.app_id), "name": "Belote", "icon": None, "description": "", "bot_public": True,
-                    "bot_require_code_grant": False, "owner": self.bot.payload(), "verify_key": "0" * 64,
-                    "flags": 0, "summary": "",
+                    "id": str(self.app_id),
+                    "name": "Belote",
+                    "icon": None,
+                    "description": "",
+                    "bot_public": True,
+                    "bot_require_code_grant": False,
+                    "owner": self.bot.payload(),
+                    "verify_key": "0" * 64,
+                    "flags": 0,
+                    "summary": "",
                 }
             case "PUT", ["applications", _, "commands"]:
                 self.commands = [{**c, "id": str(self.next_id()), "application_id": str(self.app_id)} for c in body]
