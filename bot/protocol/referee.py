@@ -1,0 +1,362 @@
+"""``ProcessAgent``: an external program, speaking ``belote-agent/1`` on its standard input/output, as an ``Agent``.
+
+The referee side of the protocol. Play never stops for a misbehaving program: an illegal answer, a line that is
+not JSON, an answer later than ``move_time`` seconds, or a process that died is counted in ``errors`` (by kind),
+described in ``problems``, and answered with a legal fallback (the first legal action), so the table goes on.
+
+How answers are matched to questions: strictly in order, one answer per ``act``. A program that misses the time
+limit is stopped and started afresh (with a new ``hello``) before its next message, so its late answer can never be
+taken for the answer to the next question. Lines that arrive when no question is open (an answer to ``deal_end``, a
+second answer) are discarded before the next question is sent and counted as ``malformed``.
+
+Three threads per process keep every wait bounded: one reads its answers into a queue (the referee waits on the
+queue with a deadline), one drains its standard error (kept as a short tail for messages about a crash), and one
+writes to it (so a program that stops reading cannot block the table).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import threading
+import time
+from collections import deque
+from collections.abc import Mapping, Sequence
+from typing import IO, Any, Final
+
+from bot.engine import Action, Observation
+
+from .messages import (
+    ERROR_KINDS,
+    ErrorKind,
+    ProtocolError,
+    act_message,
+    check_hello,
+    deal_end_message,
+    decode,
+    encode,
+    fallback_action,
+    hello_message,
+    parse_answer,
+    quit_message,
+)
+
+log = logging.getLogger(__name__)
+
+STDERR_TAIL: Final = 20  # lines of the program's standard error kept for crash messages
+PROBLEMS_KEPT: Final = 50
+QUIT_GRACE: Final = 1.0  # seconds a program has to exit after "quit"
+DEFAULT_MOVE_TIME: Final = 1.0
+
+
+class AgentStartError(RuntimeError):
+    """The program could not be started, or did not answer ``hello`` as the protocol says."""
+
+
+class _Process:
+    """One run of the program, with its reader, stderr drain and writer threads."""
+
+    def __init__(self, argv: Sequence[str], cwd: str | None, env: Mapping[str, str] | None) -> None:
+        self.popen: subprocess.Popen[str] = subprocess.Popen(
+            list(argv),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            bufsize=1,
+            cwd=cwd,
+            env=None if env is None else dict(env),
+            # Its own process group, so that stopping it also stops whatever it started.
+            start_new_session=os.name == "posix",
+        )
+        self.lines: queue.Queue[str | None] = queue.Queue()  # None: its standard output closed
+        self.outbox: queue.Queue[str | None] = queue.Queue()  # None: close its standard input
+        self.stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL)
+        self.eof = False
+        self._threads = [
+            threading.Thread(target=self._read, daemon=True),
+            threading.Thread(target=self._drain_stderr, daemon=True),
+            threading.Thread(target=self._write, daemon=True),
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    def _read(self) -> None:
+        assert self.popen.stdout is not None
+        with contextlib.suppress(OSError, ValueError):
+            for line in self.popen.stdout:
+                self.lines.put(line)
+        self.lines.put(None)
+
+    def _drain_stderr(self) -> None:
+        assert self.popen.stderr is not None
+        with contextlib.suppress(OSError, ValueError):
+            for line in self.popen.stderr:
+                self.stderr_tail.append(line.rstrip("\n"))
+
+    def _write(self) -> None:
+        stdin = self.popen.stdin
+        assert stdin is not None
+        try:
+            while (line := self.outbox.get()) is not None:
+                stdin.write(line + "\n")
+                stdin.flush()
+        except (OSError, ValueError):
+            pass  # it closed its input or died; the reader sees the rest
+        finally:
+            with contextlib.suppress(OSError, ValueError):
+                stdin.close()
+
+    def send(self, line: str) -> None:
+        self.outbox.put(line)
+
+    def next_line(self, deadline: float) -> str | None:
+        """The next non-blank line before ``deadline``; None at end of output. Raises queue.Empty on time out."""
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise queue.Empty
+            line = self.lines.get(timeout=remaining)
+            if line is None:
+                self.eof = True
+                return None
+            if line.strip():
+                return line
+
+    def stale_lines(self) -> list[str]:
+        """Lines that arrived while no question was open."""
+        stale: list[str] = []
+        while True:
+            try:
+                line = self.lines.get_nowait()
+            except queue.Empty:
+                return stale
+            if line is None:
+                self.eof = True
+                self.lines.put(None)  # keep the end visible to the next reader
+                return stale
+            if line.strip():
+                stale.append(line)
+
+    @property
+    def alive(self) -> bool:
+        return not self.eof and self.popen.poll() is None
+
+    def describe_exit(self) -> str:
+        code = self.popen.poll()
+        status = "is still running" if code is None else f"exited with status {code}"
+        if code is not None and code < 0:
+            with contextlib.suppress(ValueError):
+                status = f"was killed by {signal.Signals(-code).name}"
+        tail = " | ".join(list(self.stderr_tail)[-3:])
+        return status + (f"; its last error output: {tail}" if tail else "")
+
+    def stop(self, grace: float) -> None:
+        """Close its input, give it ``grace`` seconds to exit, then kill it (and its process group)."""
+        self.outbox.put(None)
+        try:
+            self.popen.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            self._kill()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.popen.wait(timeout=5)
+        for thread in self._threads:
+            thread.join(timeout=1)
+        for stream in (self.popen.stdout, self.popen.stderr):
+            if stream is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    stream.close()
+
+    def _kill(self) -> None:
+        if os.name == "posix":
+            with contextlib.suppress(OSError):
+                os.killpg(self.popen.pid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            self.popen.kill()
+
+
+class ProcessAgent:
+    """An external program as a seat's player.
+
+    ``command`` is a command line (split like a shell would, without running a shell) or an argument list.
+    ``move_time`` is the time limit of one decision in seconds (None: ``DEFAULT_MOVE_TIME``); ``start_time`` the
+    limit for starting up and answering ``hello``. The program is started here: a command that cannot start or does not greet raises
+    AgentStartError. ``transcript``, if given, receives every line exchanged (``> `` to the agent, ``< `` from it).
+    """
+
+    def __init__(
+        self,
+        command: str | Sequence[str],
+        move_time: float | None = DEFAULT_MOVE_TIME,
+        *,
+        start_time: float = 10.0,
+        name: str | None = None,
+        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+        max_restarts: int = 20,
+        transcript: IO[str] | None = None,
+    ) -> None:
+        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        if not self.argv:
+            raise AgentStartError("the agent command is empty")
+        if move_time is None:
+            move_time = DEFAULT_MOVE_TIME
+        if move_time <= 0:
+            raise ValueError("move_time must be a positive number of seconds")
+        self.command = command if isinstance(command, str) else shlex.join(self.argv)
+        self.move_time = move_time
+        self.start_time = start_time
+        self.cwd = cwd
+        self.env = env
+        self.max_restarts = max_restarts
+        self.transcript = transcript
+        self.errors: dict[str, int] = dict.fromkeys(ERROR_KINDS, 0)
+        self.problems: deque[str] = deque(maxlen=PROBLEMS_KEPT)
+        self.restarts = 0
+        self.decisions = 0
+        self.think_time = 0.0  # seconds spent waiting for answers, over all decisions
+        self.slowest = 0.0
+        self._closed = False
+        self._process: _Process | None = None
+        try:
+            self._process, greeted = self._start()
+        except AgentStartError as exc:
+            raise AgentStartError(f"agent {self.command!r}: {exc}") from None
+        self.name = name or greeted or os.path.basename(self.argv[0])
+
+    # --- the Agent protocol ---
+
+    def act(self, observation: Observation) -> Action:
+        process = self._ready()
+        if process is None:
+            self._count("crash", "the agent is not running and could not be restarted")
+            return fallback_action(observation)
+        self._discard_stale(process)
+        started = time.monotonic()
+        self._send(process, act_message(observation))
+        try:
+            line = process.next_line(started + self.move_time)
+        except queue.Empty:
+            self._count("timeout", f"no answer within {self.move_time:g} s; the agent is restarted")
+            self._retire(process)
+            return fallback_action(observation)
+        finally:
+            spent = time.monotonic() - started
+            self.decisions += 1
+            self.think_time += spent
+            self.slowest = max(self.slowest, spent)
+        if line is None:
+            self._count("crash", f"the agent stopped while thinking: it {process.describe_exit()}")
+            self._retire(process)
+            return fallback_action(observation)
+        self._note("<", line)
+        try:
+            return parse_answer(decode(line), observation)
+        except ProtocolError as exc:
+            self._count(exc.kind, exc.reason)
+            return fallback_action(observation)
+
+    def deal_end(self, report: dict[str, Any], hands: list[list[str]]) -> None:
+        process = self._ready()
+        if process is not None:
+            self._send(process, deal_end_message(report, hands))
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        process, self._process = self._process, None
+        if process is not None:
+            if process.alive:
+                self._send(process, quit_message())
+            process.stop(QUIT_GRACE)
+
+    def __enter__(self) -> ProcessAgent:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def error_count(self) -> int:
+        return sum(self.errors.values())
+
+    # --- the process ---
+
+    def _start(self) -> tuple[_Process, str]:
+        try:
+            process = _Process(self.argv, self.cwd, self.env)
+        except OSError as exc:
+            raise AgentStartError(f"cannot start {self.argv[0]!r}: {exc.strerror or exc}") from None
+        self._send(process, hello_message())
+        try:
+            line = process.next_line(time.monotonic() + self.start_time)
+        except queue.Empty:
+            process.stop(0)
+            raise AgentStartError(f"no hello within {self.start_time:g} s of starting") from None
+        if line is None:
+            process.stop(QUIT_GRACE)
+            raise AgentStartError(f"it stopped before answering hello: it {process.describe_exit()}")
+        self._note("<", line)
+        try:
+            name = check_hello(decode(line))
+        except ProtocolError as exc:
+            process.stop(0)
+            raise AgentStartError(f"bad hello: {exc.reason}") from None
+        return process, name
+
+    def _ready(self) -> _Process | None:
+        """The running process, started afresh if it died or was retired; None if it cannot be started."""
+        if self._closed:
+            raise RuntimeError("the agent is closed")
+        process = self._process
+        if process is not None and not process.alive:
+            stale = process.stale_lines()
+            self._count("crash", f"the agent died between questions: it {process.describe_exit()}")
+            if stale:
+                self._count("malformed", f"an answer nobody asked for: {stale[0].strip()[:120]}")
+            self._retire(process)
+            process = None
+        if process is None:
+            if self.restarts >= self.max_restarts:
+                return None
+            self.restarts += 1
+            try:
+                process, _ = self._start()
+            except AgentStartError as exc:
+                self.problems.append(f"restart {self.restarts} failed: {exc}")
+                log.warning("agent %s: restart %d failed: %s", self.command, self.restarts, exc)
+                return None
+            self._process = process
+        return process
+
+    def _retire(self, process: _Process) -> None:
+        process.stop(0)
+        if self._process is process:
+            self._process = None
+
+    def _discard_stale(self, process: _Process) -> None:
+        for line in process.stale_lines():
+            self._note("<", line)
+            self._count("malformed", f"an answer nobody asked for: {line.strip()[:120]}")
+
+    def _send(self, process: _Process, message: dict[str, Any]) -> None:
+        line = encode(message)
+        self._note(">", line)
+        process.send(line)
+
+    def _count(self, kind: ErrorKind, reason: str) -> None:
+        self.errors[kind] += 1
+        self.problems.append(f"{kind}: {reason}")
+        log.info("agent %s: %s: %s", self.command, kind, reason)
+
+    def _note(self, direction: str, line: str) -> None:
+        if self.transcript is not None:
+            self.transcript.write(f"{direction} {line.rstrip()}\n")
