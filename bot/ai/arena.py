@@ -1,0 +1,215 @@
+"""Duplicate matches between two agents, so that card luck cancels out.
+
+A *match pair* is two matches to the table's target from the same seed: in the first agent A holds seats 0 and 2,
+in the second seats 1 and 3. Deal ``n`` of a match is dealt from the seed and ``n`` alone (and the dealer rotates
+the same way), so deal ``n`` of both matches has the same hands. For every deal index both matches reached, the
+deal pair's difference is the mean, over the two orientations, of A's written score minus B's. Matches that both
+finished count towards the match win rates.
+
+The arena never lets an illegal action through: an agent that raises, answers later than ``move_time`` or answers
+with an illegal action has an error counted against it and the table plays the first legal action instead.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.engine import DEFAULT_RULES, Action, Match, Rules, card_str, observe
+from bot.engine.deal import DONE
+
+from .base import Agent
+
+Z95 = 1.96
+
+
+@dataclass
+class Side:
+    """One competitor: its spec, its two seat agents and its statistics."""
+
+    label: str
+    agents: tuple[Agent, Agent]
+    times: list[float] = field(default_factory=list)
+    errors: Counter[str] = field(default_factory=Counter)
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ArenaResult:
+    pair_diffs: list[float] = field(default_factory=list)  # per deal pair: A minus B, mean of both orientations
+    match_pairs: int = 0
+    finished_matches: int = 0
+    a_match_wins: int = 0
+    b_match_wins: int = 0
+    deals_played: int = 0
+
+    def mean_ci(self) -> tuple[float, float, float]:
+        """Mean per-deal difference with its 95% confidence interval (normal approximation over deal pairs)."""
+        n = len(self.pair_diffs)
+        if n == 0:
+            return 0.0, 0.0, 0.0
+        mean = sum(self.pair_diffs) / n
+        if n < 2:
+            return mean, mean, mean
+        var = sum((d - mean) ** 2 for d in self.pair_diffs) / (n - 1)
+        half = Z95 * math.sqrt(var / n)
+        return mean, mean - half, mean + half
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))
+    return ordered[index]
+
+
+def _decide(side: Side, agent: Agent, match: Match, seat: int, move_time: float | None) -> Action:
+    """Ask one agent for its action; on any failure count an error and return the first legal action."""
+    deal = match.deal
+    legal = match.legal_actions()
+    obs = observe(deal, seat, (match.totals[0], match.totals[1]), match.hanging)
+    start = time.perf_counter()
+    try:
+        action: Action | None = agent.act(obs)
+    except Exception as exc:  # an agent's bug must not stop the match
+        side.errors["exception"] += 1
+        side.problems.append(f"seat {seat}: {type(exc).__name__}: {exc}")
+        action = None
+    elapsed = time.perf_counter() - start
+    side.times.append(elapsed)
+    if action is not None and move_time is not None and elapsed > move_time:
+        side.errors["timeout"] += 1
+        side.problems.append(f"seat {seat}: answered after {elapsed:.3f} s (limit {move_time} s)")
+        action = None
+    if action is None:
+        return legal[0]
+    return action
+
+
+def _apply(side: Side, match: Match, seat: int, action: Action) -> None:
+    try:
+        match.apply(action)
+    except Exception as exc:  # IllegalAction, or something that is not an action at all
+        side.errors["illegal"] += 1
+        side.problems.append(f"seat {seat}: {exc}")
+        match.apply(match.legal_actions()[0])
+
+
+def play_match(
+    sides_by_seat: list[tuple[Side, Agent]],
+    rules: Rules,
+    seed: int | str,
+    max_deals: int,
+    move_time: float | None = None,
+) -> Match:
+    """Play one match (to the target, or ``max_deals`` deals at most) between the agents in their seats."""
+    from bot.engine.record import deal_report
+
+    match = Match(rules, seed=seed, auto_deal=False)
+    while not match.over and len(match.deals) < max_deals:
+        deal = match.start_deal()
+        while deal.phase != DONE:
+            seat = deal.to_act
+            side, agent = sides_by_seat[seat]
+            action = _decide(side, agent, match, seat, move_time)
+            _apply(side, match, seat, action)
+        report = deal_report(deal)
+        hands = [[card_str(c) for c in h] for h in deal.hands]
+        for _, agent in sides_by_seat:
+            agent.deal_end(report, hands)
+    return match
+
+
+def _team_scores(match: Match, team: int, upto: int) -> list[int]:
+    out = []
+    for result in match.results[:upto]:
+        out.append(0 if result is None else result.score[team] - result.score[1 - team])
+    return out
+
+
+def run_arena(
+    a: Side,
+    b: Side,
+    deals: int,
+    seed: int | str = 0,
+    rules: Rules = DEFAULT_RULES,
+    move_time: float | None = None,
+    records: Path | None = None,
+    progress: Callable[[ArenaResult], None] | None = None,
+) -> ArenaResult:
+    """Play match pairs until ``deals`` deal pairs have been compared."""
+    result = ArenaResult()
+    k = 0
+    while len(result.pair_diffs) < deals:
+        remaining = deals - len(result.pair_diffs)
+        match_seed = f"{seed}/{k}"
+        matches = []
+        for orientation in (0, 1):
+            # orientation 0: A in seats 0 and 2; orientation 1: A in seats 1 and 3.
+            first, second = (a, b) if orientation == 0 else (b, a)
+            seats = [
+                (first, first.agents[0]),
+                (second, second.agents[0]),
+                (first, first.agents[1]),
+                (second, second.agents[1]),
+            ]
+            match = play_match(seats, rules, match_seed, remaining, move_time)
+            matches.append(match)
+            result.deals_played += len(match.deals)
+            if records is not None:
+                from bot.engine.record import match_to_record
+
+                names = [f"{s.label} ({'A' if s is a else 'B'})" for s, _ in seats]
+                path = records / f"match-{k:04d}-{'ab' if orientation == 0 else 'ba'}.json"
+                path.write_text(json.dumps(match_to_record(match, names), indent=1) + "\n", encoding="utf-8")
+        paired = min(len(matches[0].results), len(matches[1].results))
+        d0 = _team_scores(matches[0], 0, paired)  # A is team 0 in orientation 0
+        d1 = _team_scores(matches[1], 1, paired)  # and team 1 in orientation 1
+        result.pair_diffs.extend((x + y) / 2 for x, y in zip(d0, d1, strict=True))
+        result.match_pairs += 1
+        for orientation, match in enumerate(matches):
+            if match.over:
+                result.finished_matches += 1
+                a_team = orientation
+                if match.winner == a_team:
+                    result.a_match_wins += 1
+                else:
+                    result.b_match_wins += 1
+        k += 1
+        if progress is not None:
+            progress(result)
+    return result
+
+
+def summary(a: Side, b: Side, result: ArenaResult) -> dict[str, Any]:
+    mean, low, high = result.mean_ci()
+    finished = result.finished_matches
+    out: dict[str, Any] = {
+        "a": a.label,
+        "b": b.label,
+        "deal_pairs": len(result.pair_diffs),
+        "deals_played": result.deals_played,
+        "mean_diff_per_deal": round(mean, 3),
+        "ci95": [round(low, 3), round(high, 3)],
+        "matches_finished": result.finished_matches,
+        "a_match_win_rate": round(result.a_match_wins / finished, 3) if finished else None,
+        "b_match_win_rate": round(result.b_match_wins / finished, 3) if finished else None,
+    }
+    for key, side in (("a", a), ("b", b)):
+        errors: dict[str, int] = dict(side.errors)
+        for agent in side.agents:
+            for kind, count in (getattr(agent, "errors", None) or {}).items():
+                if count:
+                    errors[f"agent:{kind}"] = errors.get(f"agent:{kind}", 0) + int(count)
+        out[f"{key}_decisions"] = len(side.times)
+        out[f"{key}_time_p50_ms"] = round(1000 * percentile(side.times, 0.5), 2)
+        out[f"{key}_time_p99_ms"] = round(1000 * percentile(side.times, 0.99), 2)
+        out[f"{key}_errors"] = errors
+    return out

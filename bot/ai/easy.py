@@ -1,0 +1,59 @@
+"""The easy bot: legal, simple, human-looking choices.
+
+It bids a suit when it holds that suit's jack with another card of it, never doubles, leads its highest card,
+beats an opponent's card when it can (with its highest) and otherwise plays its lowest card. Now and then it plays
+a card at random, as a beginner would.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from bot.engine import PASS, Action, Bid, Observation
+from bot.engine.cards import JACK, SUIT_MASK, mask_of
+from bot.engine.play import CARD_POINTS, beats
+
+from .knowledge import trick_state
+from .medium import announce, strength
+
+_WHIM = 0.15  # how often it plays a random legal card
+
+
+class EasyAgent:
+    name = "easy"
+
+    def __init__(self, seed: int | str = 0) -> None:
+        self._rng = random.Random(seed)
+
+    def act(self, observation: Observation) -> Action:
+        if observation.legal_calls:
+            return Bid(self._call(observation))
+        return announce(observation, self._card(observation))
+
+    def _call(self, obs: Observation) -> int:
+        hand = mask_of(obs.hand)
+        for suit in sorted(range(4), key=lambda s: -bin(hand & SUIT_MASK[s]).count("1")):
+            length = bin(hand & SUIT_MASK[suit]).count("1")
+            if suit in obs.legal_calls and hand >> (suit * 8 + JACK) & 1 and length >= 2:
+                return suit
+        return PASS
+
+    def _card(self, obs: Observation) -> int:
+        legal = list(obs.legal_cards)
+        contract = obs.contract if obs.contract is not None else 4
+        if self._rng.random() < _WHIM:
+            return self._rng.choice(legal)
+        if not obs.trick:
+            return max(legal, key=lambda c: strength(c, contract))
+        win, _, partner_wins = trick_state(obs)
+        winners = [c for c in legal if beats(c, win, contract)]
+        if winners and not partner_wins:
+            return max(winners, key=lambda c: strength(c, contract))
+        return min(legal, key=lambda c: (CARD_POINTS[contract][c], strength(c, contract)))
+
+    def deal_end(self, report: dict[str, Any], hands: list[list[str]]) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
