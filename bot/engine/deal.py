@@ -224,7 +224,7 @@ class Deal:
         return [c for c in card_list(self.legal_mask()) if belote_allowed(c, hand, self.contract, led)]
 
     def legal_actions(self) -> list[Action]:
-        """Every legal action. Plays list each card once, with the announcements auto_declarations would make."""
+        """Every legal action. Plays list each card once, without announcements (see ``declarable``, ``belote_cards``)."""
         if self.phase == AUCTION:
             return [Bid(c) for c in self.legal_calls()]
         if self.phase == PLAY:
