@@ -131,8 +131,20 @@ def cards_in(mask: CardMask) -> Iterator[Card]:
         mask ^= low
 
 
+# _BYTE_CARDS[suit][byte]: the cards of one suit's byte of a mask (card_list runs on every legal-move query).
+_BYTE_CARDS: Final = tuple(
+    tuple(tuple(suit * 8 + r for r in range(8) if byte >> r & 1) for byte in range(256)) for suit in range(4)
+)
+
+
 def card_list(mask: CardMask) -> list[Card]:
-    return list(cards_in(mask))
+    """The cards of a mask, lowest first."""
+    return [
+        *_BYTE_CARDS[0][mask & 0xFF],
+        *_BYTE_CARDS[1][mask >> 8 & 0xFF],
+        *_BYTE_CARDS[2][mask >> 16 & 0xFF],
+        *_BYTE_CARDS[3][mask >> 24 & 0xFF],
+    ]
 
 
 def parse_cards(texts: Iterable[str]) -> list[Card]:

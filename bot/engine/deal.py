@@ -224,7 +224,7 @@ class Deal:
         return [c for c in card_list(self.legal_mask()) if belote_allowed(c, hand, self.contract, led)]
 
     def legal_actions(self) -> list[Action]:
-        """Every legal action. Plays list each card once, without announcements (see ``declarable``, ``belote_cards``)."""
+        """Every legal action; plays list each card once, without announcements (see declarable, belote_cards)."""
         if self.phase == AUCTION:
             return [Bid(c) for c in self.legal_calls()]
         if self.phase == PLAY:
@@ -288,17 +288,20 @@ class Deal:
 
     def play(self, card: Card, declare: Sequence[str] = (), belote: bool = False) -> None:
         seat = self.to_act
-        shown = str(Play(card, tuple(declare), belote))
+
+        def shown() -> str:  # built only for an error message
+            return f"play {Play(card, tuple(declare), belote)}"
+
         if self.phase != PLAY:
-            raise IllegalAction(seat, f"play {shown}", "cards are played only after the auction")
+            raise IllegalAction(seat, shown(), "cards are played only after the auction")
         hand = self.held[seat]
         led = self.trick[0] if self.trick else None
-        winning = self.trick_winner_card if self.trick else None
-        why = illegal_reason(
-            card, hand, led, winning, self._partner_wins(), self.contract, self.rules.must_undertrump
-        )
-        if why:
-            raise IllegalAction(seat, f"play {shown}", why)
+        if not self.legal_mask() >> card & 1:
+            winning = self.trick_winner_card if self.trick else None
+            why = illegal_reason(
+                card, hand, led, winning, self._partner_wins(), self.contract, self.rules.must_undertrump
+            )
+            raise IllegalAction(seat, shown(), why or "not a legal card")
         rules = self.rules
         first = not self.played_first[seat]
         led_suit = led >> 3 if led is not None else None
@@ -306,7 +309,7 @@ class Deal:
         if rules.auto_declarations:
             if declare or belote:
                 raise IllegalAction(
-                    seat, f"play {shown}", "announcements are automatic under auto_declarations (formats §3)"
+                    seat, shown(), "announcements are automatic under auto_declarations (formats §3)"
                 )
             combos = best_declarations(hand, self.contract, rules) if first else ()
             belote = may_belote
@@ -316,22 +319,22 @@ class Deal:
                 unknown = [k for k in declare if k not in KINDS]
                 if unknown:
                     raise IllegalAction(
-                        seat, f"play {shown}", f"unknown declaration {unknown[0]!r}; kinds are {', '.join(KINDS)}"
+                        seat, shown(), f"unknown declaration {unknown[0]!r}; kinds are {', '.join(KINDS)}"
                     )
                 if not first:
                     raise IllegalAction(
-                        seat, f"play {shown}", "declarations are announced with the player's first card (§5.2)"
+                        seat, shown(), "declarations are announced with the player's first card (§5.2)"
                     )
                 if self.contract == NO_TRUMPS and not rules.nt_aces_carre:
-                    raise IllegalAction(seat, f"play {shown}", "there are no declarations in no trumps (§5.2)")
+                    raise IllegalAction(seat, shown(), "there are no declarations in no trumps (§5.2)")
                 resolved = resolve_declarations(hand, declare, self.contract, rules)
                 if resolved is None:
                     raise IllegalAction(
-                        seat, f"play {shown}", "the hand does not hold those combinations, one card in one (§5.4)"
+                        seat, shown(), "the hand does not hold those combinations, one card in one (§5.4)"
                     )
                 combos = resolved
             if belote and not may_belote:
-                raise IllegalAction(seat, f"play {shown}", self._belote_rule(card, hand))
+                raise IllegalAction(seat, shown(), self._belote_rule(card, hand))
         # The action is legal: apply it.
         if first:
             self.played_first[seat] = True
