@@ -1,0 +1,306 @@
+"""Interactions in, the core's messages out.
+
+Every press and command is acknowledged inside Discord's 3-second window: the core gets ``ACK_BUDGET`` seconds to
+answer, after which the interaction is deferred and answered when the core is done. A person's private hand is an
+ephemeral message: opened by a press on the public table ("My hand"), updated by each press on it, and updated by
+the core between presses while its interaction token lives (Discord allows 15 minutes; we stop a minute early).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.core.messages import DISCORD, Answer, ChatRef, OutMessage, UserRef
+
+from .outbox import Outbox
+from .render import Rendered, render
+from .text import CONTENT_LIMIT, clip, locale_language, markup, tr
+
+if TYPE_CHECKING:
+    from bot.core.host import Host
+
+log = logging.getLogger(__name__)
+
+ACK_BUDGET = 2.0  # seconds the core may take before we defer (Discord drops an interaction after 3)
+HAND_LIFETIME = 14 * 60.0  # an ephemeral message can be edited for 15 minutes after its interaction
+
+
+@dataclass
+class HandHandle:
+    """How to edit one person's ephemeral hand message: the interaction that made it, and when."""
+
+    interaction: discord.Interaction[Any]
+    opened: float
+    followup_id: int | None = None  # the message was a follow-up (after a deferral), not the original response
+
+
+class DiscordAdapter:
+    def __init__(
+        self,
+        host: Host,
+        client: discord.Client,
+        *,
+        monotonic: Callable[[], float] = time.monotonic,
+        ack_budget: float = ACK_BUDGET,
+    ) -> None:
+        self.host = host
+        self.client = client
+        self.monotonic = monotonic
+        self.ack_budget = ack_budget
+        self.hands: dict[str, HandHandle] = {}  # OutMessage.key of a hand -> its live ephemeral message
+        self._hand_versions: dict[str, int] = {}  # hand key -> how many updates the core pushed
+        self._refs: dict[str, str] = {}  # public OutMessage.key -> "channel_id/message_id"
+        self.outbox = Outbox(self._deliver_now)
+
+    # --- who and where ---------------------------------------------------------------------------------------
+
+    @staticmethod
+    def user_ref(interaction: discord.Interaction[Any]) -> UserRef:
+        user = interaction.user
+        return UserRef(DISCORD, str(user.id), user.display_name, locale_language(interaction.locale))
+
+    @staticmethod
+    def chat_ref(interaction: discord.Interaction[Any]) -> ChatRef | None:
+        channel = interaction.channel
+        if channel is None or interaction.guild_id is None:
+            return None
+        title = getattr(channel, "name", None) or ""
+        if isinstance(channel, discord.Thread):
+            return ChatRef(DISCORD, str(channel.parent_id), str(channel.id), title=title)
+        return ChatRef(DISCORD, str(channel.id), title=title)
+
+    # --- presses ---------------------------------------------------------------------------------------------
+
+    async def on_press(self, interaction: discord.Interaction[Any], payload: str) -> None:
+        user = self.user_ref(interaction)
+        on_hand = interaction.message is not None and interaction.message.flags.ephemeral
+        versions = dict(self._hand_versions)
+        answer, deferred = await self._within_window(interaction, self.host.press(user, payload), ephemeral=False)
+        if answer is None:
+            await self._failed(interaction, deferred, user)
+            return
+        try:
+            if on_hand:
+                await self._update_pressed_hand(interaction, answer, deferred)
+            else:
+                await self._reply_privately(interaction, answer, deferred, user)
+        except discord.HTTPException as exc:
+            log.warning("Discord refused the answer to a press: %s", exc)
+            return
+        if answer.view is not None and self._hand_versions.get(answer.view.key) != versions.get(answer.view.key):
+            # The core pushed a newer hand while we were answering: show that one.
+            fresh = await self.host.private_view(answer.view.table_id, user)
+            if fresh is not None:
+                await self._edit_hand(fresh)
+
+    async def _update_pressed_hand(self, interaction: discord.Interaction[Any], answer: Answer, deferred: bool) -> None:
+        if answer.view is None:
+            # No seat any more (the table ended, or the person left): keep the last view, remove its buttons.
+            note = clip(markup(answer.text), CONTENT_LIMIT) if answer.text else None
+            if deferred:
+                await interaction.edit_original_response(content=note, view=None)
+            else:
+                await interaction.response.edit_message(content=note, view=None)
+            return
+        r = render(answer.view, note=answer.text)
+        if deferred:
+            await interaction.edit_original_response(content=r.content, embed=r.embed, view=r.view)
+        else:
+            await interaction.response.edit_message(content=r.content, embed=r.embed, view=r.view)
+        self.hands[answer.view.key] = HandHandle(interaction, self.monotonic())
+
+    async def _reply_privately(
+        self, interaction: discord.Interaction[Any], answer: Answer, deferred: bool, user: UserRef
+    ) -> None:
+        if answer.view is not None:
+            r = render(answer.view, note=answer.text)
+            handle = await self._send_ephemeral(interaction, r, deferred)
+            self.hands[answer.view.key] = handle
+        elif answer.text:
+            text = clip(markup(answer.text), CONTENT_LIMIT)
+            if deferred:
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        elif not deferred:
+            await interaction.response.defer()
+
+    async def _send_ephemeral(self, interaction: discord.Interaction[Any], r: Rendered, deferred: bool) -> HandHandle:
+        kwargs: dict[str, Any] = {"embed": r.embed, "ephemeral": True, "allowed_mentions": r.mentions}
+        if r.view is not None:
+            kwargs["view"] = r.view
+        if deferred:
+            message = await interaction.followup.send(r.content or "", wait=True, **kwargs)
+            return HandHandle(interaction, self.monotonic(), followup_id=message.id)
+        await interaction.response.send_message(r.content, **kwargs)
+        return HandHandle(interaction, self.monotonic())
+
+    # --- commands --------------------------------------------------------------------------------------------
+
+    async def on_command(
+        self,
+        interaction: discord.Interaction[Any],
+        run: Callable[[ChatRef, UserRef], Awaitable[Answer]],
+    ) -> None:
+        """Run a command against the core in this channel and answer the person privately."""
+        user = self.user_ref(interaction)
+        chat = self.chat_ref(interaction)
+        if chat is None:
+            language = await self.host.user_language(user)
+            await interaction.response.send_message(
+                tr(language).gettext("Belote is played in a server's text channel or thread."), ephemeral=True
+            )
+            return
+        answer, deferred = await self._within_window(interaction, run(chat, user), ephemeral=True)
+        if answer is None:
+            await self._failed(interaction, deferred, user)
+            return
+        try:
+            if answer.view is not None:
+                r = render(answer.view, note=answer.text)
+                self.hands[answer.view.key] = await self._send_ephemeral(interaction, r, deferred)
+                return
+            text = answer.text or tr(await self.host.user_language(user)).gettext("Done.")
+            text = clip(markup(text), CONTENT_LIMIT)
+            if deferred:
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException as exc:
+            log.warning("Discord refused the answer to a command: %s", exc)
+
+    async def command(self, interaction: discord.Interaction[Any], name: str, args: Sequence[str] = ()) -> None:
+        await self.on_command(interaction, lambda chat, user: self.host.command(chat, user, name, list(args)))
+
+    # --- acknowledging in time -------------------------------------------------------------------------------
+
+    async def _within_window(
+        self, interaction: discord.Interaction[Any], work: Awaitable[Answer], *, ephemeral: bool
+    ) -> tuple[Answer | None, bool]:
+        """The core's answer, deferring the interaction first if the core takes longer than the budget.
+        None when the core failed (logged; the person gets a short apology)."""
+        task = asyncio.ensure_future(work)
+        deferred = False
+        try:
+            done, _ = await asyncio.wait({task}, timeout=self.ack_budget)
+            if not done:
+                try:
+                    if ephemeral:
+                        await interaction.response.defer(ephemeral=True, thinking=True)
+                    else:
+                        await interaction.response.defer()
+                    deferred = True
+                except discord.HTTPException as exc:
+                    log.warning("could not defer an interaction in time: %s", exc)
+            return await task, deferred
+        except Exception:
+            log.exception("the game host failed on an interaction")
+            return None, deferred
+
+    async def _failed(self, interaction: discord.Interaction[Any], deferred: bool, user: UserRef) -> None:
+        text = tr(await self.host.user_language(user)).gettext(
+            "Something went wrong on our side; nothing changed. Please try again."
+        )
+        try:
+            if deferred:
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not tell a person that their interaction failed")
+
+    # --- output from the core --------------------------------------------------------------------------------
+
+    async def deliver(self, msg: OutMessage) -> None:
+        """The core's sink: queue the message (per table and audience, latest state per key wins)."""
+        if msg.kind == "hand":
+            self._hand_versions[msg.key] = self._hand_versions.get(msg.key, 0) + 1
+        audience = msg.audience
+        lane = f"{msg.table_id}|{audience.user_id if isinstance(audience, UserRef) and msg.kind == 'hand' else ''}"
+        self.outbox.put(lane, msg)
+
+    async def _deliver_now(self, msg: OutMessage) -> None:
+        if isinstance(msg.audience, UserRef):
+            if msg.kind == "hand":
+                await self._edit_hand(msg)
+            elif msg.kind == "ping":
+                await self._ping(msg)
+            # Other private messages need an interaction to answer; Discord has no way to push them unasked.
+            return
+        await self._publish(msg, msg.audience)
+
+    async def _edit_hand(self, msg: OutMessage) -> None:
+        handle = self.hands.get(msg.key)
+        if handle is None:
+            return
+        if self.monotonic() - handle.opened > HAND_LIFETIME:
+            del self.hands[msg.key]  # the token is (nearly) dead; the next press on the hand makes a new one
+            return
+        r = render(msg)
+        try:
+            if handle.followup_id is None:
+                await handle.interaction.edit_original_response(
+                    content=r.content, embed=r.embed, view=r.view, allowed_mentions=r.mentions
+                )
+            else:
+                await handle.interaction.followup.edit_message(
+                    handle.followup_id, content=r.content, embed=r.embed, view=r.view, allowed_mentions=r.mentions
+                )
+        except discord.HTTPException as exc:
+            log.info("a hand message can no longer be edited (%s); waiting for the next press", exc)
+            if self.hands.get(msg.key) is handle:
+                del self.hands[msg.key]
+
+    async def _ping(self, msg: OutMessage) -> None:
+        """A turn alert: a short public line that mentions the player (an edit does not notify anyone)."""
+        chat = self.host.table_chat(msg.table_id) if msg.table_id else None
+        if chat is None:
+            return
+        mention = msg.mention or (msg.audience if isinstance(msg.audience, UserRef) else None)
+        await self._publish(
+            OutMessage(
+                key=msg.key,
+                audience=chat,
+                text=msg.text,
+                kind="ping",
+                table_id=msg.table_id,
+                mention=mention,
+                notify=True,
+            ),
+            chat,
+        )
+
+    async def _publish(self, msg: OutMessage, chat: ChatRef) -> None:
+        channel_id = int(chat.thread_id or chat.chat_id)
+        channel = self.client.get_partial_messageable(channel_id, guild_id=None)
+        storage = self.host.storage
+        ref = self._refs.get(msg.key) or await storage.get_message_ref(DISCORD, msg.key)
+        r = render(msg)
+        if ref is not None:
+            old_channel, _, old_id = ref.partition("/")
+            old = self.client.get_partial_messageable(int(old_channel)).get_partial_message(int(old_id))
+            if msg.notify:
+                # Already gone, or not ours to delete: the new message is what matters.
+                with contextlib.suppress(discord.HTTPException):
+                    await old.delete()
+            else:
+                try:
+                    await old.edit(content=r.content, embed=r.embed, view=r.view, allowed_mentions=r.mentions)
+                    return
+                except discord.NotFound:
+                    pass  # someone deleted it: post it again
+        kwargs: dict[str, Any] = {"embed": r.embed, "allowed_mentions": r.mentions}
+        if r.view is not None:
+            kwargs["view"] = r.view
+        sent = await channel.send(r.content, **kwargs)
+        ref = f"{channel_id}/{sent.id}"
+        self._refs[msg.key] = ref
+        await storage.set_message_ref(DISCORD, msg.key, ref)

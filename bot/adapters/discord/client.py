@@ -1,0 +1,65 @@
+"""The discord.py client of the bot, and ``serve``: run it (in the caller's event loop) until cancelled."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.core.messages import DISCORD
+
+from .adapter import DiscordAdapter
+from .buttons import GameButton
+from .commands import CommandTexts, install
+
+if TYPE_CHECKING:
+    from bot.config import Settings
+    from bot.core.host import Host
+
+log = logging.getLogger(__name__)
+
+
+class BeloteClient(discord.Client):
+    """Interactions only: no privileged intents, no message content. Buttons are dynamic items (no stored views)."""
+
+    def __init__(self, host: Host, *, sync_commands: bool = True, ack_budget: float | None = None) -> None:
+        super().__init__(intents=discord.Intents(guilds=True))
+        self.tree: app_commands.CommandTree[BeloteClient] = app_commands.CommandTree(self)
+        self.sync_commands = sync_commands
+        self.adapter = (
+            DiscordAdapter(host, self) if ack_budget is None else DiscordAdapter(host, self, ack_budget=ack_budget)
+        )
+        install(self.tree)
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(GameButton)
+        await self.tree.set_translator(CommandTexts())
+        if self.sync_commands:
+            # A bulk overwrite: unchanged commands stay as they are on Discord's side.
+            await self.tree.sync()
+        self.adapter.outbox.ready.set()
+
+    async def close(self) -> None:
+        await self.adapter.outbox.drain()
+        await super().close()
+
+
+async def serve(host: Host, settings: Settings, *, sync_commands: bool = True) -> None:
+    """Run the Discord side of the bot until cancelled. The sink is registered before the first await, so a
+    caller that starts this task and then ``host.start()`` gets every re-rendered table message delivered."""
+    token = settings.discord_token
+    if not token:
+        raise ValueError("BELOTE_DISCORD_TOKEN is not set: put the bot token of your Discord application there")
+    client = BeloteClient(host, sync_commands=sync_commands)
+    host.add_sink(DISCORD, client.adapter.deliver)
+    try:
+        await client.start(token)
+    except discord.LoginFailure:
+        raise ValueError(
+            "Discord refused BELOTE_DISCORD_TOKEN: copy the bot token again from the Developer Portal (Bot page)"
+        ) from None
+    finally:
+        if not client.is_closed():
+            await client.close()

@@ -1,0 +1,58 @@
+"""Ordered, coalescing delivery: one worker per lane (a table's chat, or one person's hand at a table).
+
+Messages of a lane go out in the order the core produced them, except that a message whose key is still waiting
+replaces the waiting one in place: when bots play fast, only the latest state of the table is sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.core.messages import OutMessage
+
+log = logging.getLogger(__name__)
+
+
+class Outbox:
+    def __init__(self, send: Callable[[OutMessage], Awaitable[None]]) -> None:
+        self._send = send
+        self._pending: dict[str, dict[str, OutMessage]] = {}
+        self._workers: dict[str, asyncio.Task[None]] = {}
+        self.ready = asyncio.Event()  # set once the client can make HTTP requests (after login)
+
+    def put(self, lane: str, msg: OutMessage) -> None:
+        pending = self._pending.setdefault(lane, {})
+        earlier = pending.get(msg.key)
+        if earlier is not None and earlier.notify and not msg.notify:
+            msg = dataclasses.replace(msg, notify=True)  # the alert still has to happen
+        pending[msg.key] = msg
+        if lane not in self._workers:
+            self._workers[lane] = asyncio.create_task(self._work(lane), name=f"discord-outbox-{lane}")
+
+    async def _work(self, lane: str) -> None:
+        try:
+            await self.ready.wait()
+            pending = self._pending[lane]
+            while pending:
+                key = next(iter(pending))
+                msg = pending.pop(key)
+                try:
+                    await self._send(msg)
+                except Exception:
+                    log.exception("could not deliver message %s to Discord", key)
+        finally:
+            del self._workers[lane]
+            if not self._pending.get(lane):
+                self._pending.pop(lane, None)
+
+    async def drain(self) -> None:
+        """Wait until every queued message has been sent (or failed)."""
+        while self._workers:
+            await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
+
+    def cancel(self) -> None:
+        for task in self._workers.values():
+            task.cancel()
