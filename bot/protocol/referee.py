@@ -7,7 +7,7 @@ described in ``problems``, and answered with a legal fallback (the first legal a
 How answers are matched to questions: strictly in order, one answer per ``act``. A program that misses the time
 limit is stopped and started afresh (with a new ``hello``) before its next message, so its late answer can never be
 taken for the answer to the next question. Lines that arrive when no question is open (an answer to ``deal_end``, a
-second answer) are discarded before the next question is sent and counted as ``malformed``.
+second answer) are counted as ``malformed`` and the program is restarted too, since it is out of step.
 
 Three threads per process keep every wait bounded: one reads its answers into a queue (the referee waits on the
 queue with a deadline), one drains its standard error (kept as a short tail for messages about a crash), and one
@@ -187,8 +187,9 @@ class ProcessAgent:
 
     ``command`` is a command line (split like a shell would, without running a shell) or an argument list.
     ``move_time`` is the time limit of one decision in seconds (None: ``DEFAULT_MOVE_TIME``); ``start_time`` the
-    limit for starting up and answering ``hello``. The program is started here: a command that cannot start or does not greet raises
-    AgentStartError. ``transcript``, if given, receives every line exchanged (``> `` to the agent, ``< `` from it).
+    limit for starting up and answering ``hello``. The program is started here: a command that cannot start or
+    does not greet raises AgentStartError. ``transcript``, if given, receives every line exchanged (``> `` to the
+    agent, ``< `` from it).
     """
 
     def __init__(
@@ -235,10 +236,13 @@ class ProcessAgent:
 
     def act(self, observation: Observation) -> Action:
         process = self._ready()
+        if process is not None and self._discard_stale(process):
+            # Out of step with the questions: start afresh so that answers match questions again.
+            self._retire(process)
+            process = self._ready()
         if process is None:
             self._count("crash", "the agent is not running and could not be restarted")
             return fallback_action(observation)
-        self._discard_stale(process)
         started = time.monotonic()
         self._send(process, act_message(observation))
         try:
@@ -342,10 +346,14 @@ class ProcessAgent:
         if self._process is process:
             self._process = None
 
-    def _discard_stale(self, process: _Process) -> None:
-        for line in process.stale_lines():
+    def _discard_stale(self, process: _Process) -> bool:
+        """Drop lines that came while no question was open; True if there were any."""
+        stale = process.stale_lines()
+        for line in stale:
             self._note("<", line)
-            self._count("malformed", f"an answer nobody asked for: {line.strip()[:120]}")
+        if stale:
+            self._count("malformed", f"an answer nobody asked for: {stale[0].strip()[:120]}; the agent is restarted")
+        return bool(stale)
 
     def _send(self, process: _Process, message: dict[str, Any]) -> None:
         line = encode(message)
