@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from fake_telegram import BOT_USERNAME, CANT_INITIATE, TOKEN, FakeTelegram, FloodLimits
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import BadRequest, Forbidden, RetryAfter
+
+from tests.fake_telegram import BOT_USERNAME, CANT_INITIATE, TOKEN, FakeTelegram, FloodLimits
 
 GROUP = -100100
 ALICE = 501

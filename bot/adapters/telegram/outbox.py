@@ -1,0 +1,311 @@
+"""Delivery of messages to Telegram chats within the flood limits, in order, newest state winning.
+
+Every message for a chat goes through that chat's queue, worked by one task at a time, so a chat sees its messages
+in the order the core produced them. A keyed message that is still waiting when a newer version of it arrives is
+replaced in place (the newest state wins, and the edit it saves is not spent). Before each request the queue waits
+until the chat's budget allows it (about one message a second per chat, twenty a minute per group, edits
+included); a ``RetryAfter`` pauses the chat and retries the same message, so nothing is lost or reordered.
+
+The budget is counted from the moment each request was answered, which is never earlier than Telegram received it,
+so the pacing holds on Telegram's side too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Protocol
+
+from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, ReplyParameters
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
+
+log = logging.getLogger(__name__)
+_NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+
+
+@dataclass(frozen=True)
+class FloodPolicy:
+    """How many messages a chat may receive in a window of seconds. Telegram asks for about one a second in a
+    chat (short bursts are tolerated) and at most twenty a minute in a group; edits count."""
+
+    chat_messages: int = 3
+    chat_window: float = 3.0
+    group_messages: int = 20
+    group_window: float = 60.0
+    # Network errors (not flood errors) are retried this many times before the message is given up.
+    network_retries: int = 5
+
+    def scaled(self, factor: float) -> FloodPolicy:
+        """The same shape with every window multiplied by ``factor`` (tests run faster with a small one)."""
+        return FloodPolicy(
+            self.chat_messages,
+            self.chat_window * factor,
+            self.group_messages,
+            self.group_window * factor,
+            self.network_retries,
+        )
+
+
+@dataclass
+class Post:
+    """A message to put in a chat. With a ``key`` it is created once and then edited in place; ``fresh`` asks for a
+    new message even if one with that key exists (the old one is deleted first), so Telegram notifies."""
+
+    chat_id: int
+    text: str
+    markup: InlineKeyboardMarkup | None = None
+    key: str | None = None
+    thread_id: int | None = None
+    fresh: bool = False
+    reply_to: int | None = None
+    table_id: str = ""  # the table it is about ("" for none)
+    who: str = ""  # the person a private post is for (to name them if their chat refuses the bot)
+
+
+class MessageRefs(Protocol):
+    """Where the Telegram message behind each key is remembered (storage, so that edits survive restarts)."""
+
+    async def get(self, key: str) -> tuple[int, int] | None:
+        """(chat id, message id) of the message with this key, if it was sent."""
+        ...
+
+    async def set(self, key: str, ref: tuple[int, int] | None) -> None: ...
+
+
+class MemoryRefs:
+    def __init__(self) -> None:
+        self.refs: dict[str, tuple[int, int]] = {}
+
+    async def get(self, key: str) -> tuple[int, int] | None:
+        return self.refs.get(key)
+
+    async def set(self, key: str, ref: tuple[int, int] | None) -> None:
+        if ref is None:
+            self.refs.pop(key, None)
+        else:
+            self.refs[key] = ref
+
+
+# Called when a private chat refuses the bot (the user never opened it, or blocked it): (chat id, the post).
+ForbiddenHandler = Callable[[int, Post], Awaitable[None]]
+
+
+def retry_seconds(err: RetryAfter) -> float:
+    value = err._retry_after  # the public attribute warns while PTB moves it to timedelta
+    return value.total_seconds() if isinstance(value, timedelta) else float(value)
+
+
+@dataclass
+class _Budget:
+    """Answer times of the latest requests to one chat (a sliding window)."""
+
+    stamps: deque[float] = field(default_factory=deque)
+
+    def wait(self, now: float, count: int, window: float) -> float:
+        while self.stamps and self.stamps[0] <= now - window:
+            self.stamps.popleft()
+        if len(self.stamps) < count:
+            return 0.0
+        return self.stamps[len(self.stamps) - count] + window - now
+
+
+@dataclass
+class _ChatQueue:
+    posts: deque[Post] = field(default_factory=deque)
+    busy: Post | None = None  # the post whose request is in flight (never merged into)
+    budget: _Budget = field(default_factory=_Budget)
+    group_budget: _Budget = field(default_factory=_Budget)
+    paused_until: float = 0.0
+    worker: asyncio.Task[None] | None = None
+
+
+@dataclass
+class OutboxStats:
+    sent: int = 0
+    edited: int = 0
+    coalesced: int = 0
+    retried_after: int = 0
+    failed: int = 0
+
+
+class Outbox:
+    def __init__(
+        self,
+        bot: Bot,
+        refs: MessageRefs | None = None,
+        policy: FloodPolicy | None = None,
+        on_forbidden: ForbiddenHandler | None = None,
+    ) -> None:
+        self.bot = bot
+        self.refs: MessageRefs = refs or MemoryRefs()
+        self.policy = policy or FloodPolicy()
+        self.on_forbidden = on_forbidden
+        self.stats = OutboxStats()
+        self._chats: dict[int, _ChatQueue] = {}
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    # --- the producer side ---
+
+    def put(self, post: Post) -> None:
+        """Queue a post for its chat (never blocks). A waiting post with the same key takes the new content."""
+        queue = self._chats.setdefault(post.chat_id, _ChatQueue())
+        if post.key is not None:
+            for waiting in queue.posts:
+                if waiting.key == post.key and waiting is not queue.busy:
+                    waiting.text, waiting.markup = post.text, post.markup
+                    waiting.fresh = waiting.fresh or post.fresh
+                    waiting.thread_id = post.thread_id
+                    self.stats.coalesced += 1
+                    return
+        queue.posts.append(post)
+        self._idle.clear()
+        if queue.worker is None or queue.worker.done():
+            queue.worker = asyncio.create_task(self._work(post.chat_id, queue), name=f"outbox {post.chat_id}")
+
+    async def drain(self) -> None:
+        """Wait until every queued post was delivered (or given up)."""
+        while any(q.posts for q in self._chats.values()):
+            await self._idle.wait()
+            await asyncio.sleep(0)
+
+    def pending(self) -> int:
+        return sum(len(q.posts) for q in self._chats.values())
+
+    async def close(self) -> None:
+        """Stop the workers; what is still queued is not sent (call ``drain`` first to deliver it)."""
+        workers = [q.worker for q in self._chats.values() if q.worker is not None and not q.worker.done()]
+        for worker in workers:
+            worker.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
+
+    # --- the worker side ---
+
+    async def _work(self, chat_id: int, queue: _ChatQueue) -> None:
+        try:
+            while queue.posts:
+                await self._wait_budget(chat_id, queue)
+                post = queue.posts[0]
+                queue.busy = post
+                try:
+                    done = await self._deliver(post, queue)
+                finally:
+                    queue.busy = None
+                if done:
+                    queue.posts.popleft()
+        finally:
+            if not any(q.posts for q in self._chats.values()):
+                self._idle.set()
+
+    async def _wait_budget(self, chat_id: int, queue: _ChatQueue) -> None:
+        p = self.policy
+        while True:
+            now = time.monotonic()
+            delay = max(queue.paused_until - now, queue.budget.wait(now, p.chat_messages, p.chat_window))
+            if chat_id < 0:
+                delay = max(delay, queue.group_budget.wait(now, p.group_messages, p.group_window))
+            if delay <= 0:
+                return
+            await asyncio.sleep(delay)
+
+    def _spent(self, chat_id: int, queue: _ChatQueue) -> None:
+        now = time.monotonic()
+        queue.budget.stamps.append(now)
+        if chat_id < 0:
+            queue.group_budget.stamps.append(now)
+
+    async def _deliver(self, post: Post, queue: _ChatQueue) -> bool:
+        """One attempt at the head post; False means "try it again" (after a pause)."""
+        network_failures = 0
+        while True:
+            try:
+                return await self._request(post, queue)
+            except RetryAfter as err:
+                # The chat (or the bot) is over its limit: pause this chat and send the same post again.
+                self.stats.retried_after += 1
+                queue.paused_until = time.monotonic() + retry_seconds(err)
+                log.info("chat %s: flood limit, retrying after %.1fs", post.chat_id, retry_seconds(err))
+                return False
+            except Forbidden as err:
+                self.stats.failed += 1
+                log.info("chat %s refuses the bot: %s", post.chat_id, err.message)
+                if self.on_forbidden is not None:
+                    await self.on_forbidden(post.chat_id, post)
+                return True
+            except BadRequest as err:
+                self.stats.failed += 1
+                log.warning("chat %s: Telegram refused a message: %s", post.chat_id, err.message)
+                return True
+            except (TimedOut, NetworkError) as err:
+                network_failures += 1
+                if network_failures > self.policy.network_retries:
+                    self.stats.failed += 1
+                    log.warning("chat %s: giving up a message after network errors: %s", post.chat_id, err)
+                    return True
+                await asyncio.sleep(min(0.2 * 2**network_failures, 5.0))
+            except TelegramError as err:
+                self.stats.failed += 1
+                log.warning("chat %s: Telegram refused a message: %s", post.chat_id, err.message)
+                return True
+            except Exception:
+                # A bug must not stall the chat's queue: drop this post, keep the rest flowing.
+                self.stats.failed += 1
+                log.exception("chat %s: could not deliver a message", post.chat_id)
+                return True
+
+    async def _request(self, post: Post, queue: _ChatQueue) -> bool:
+        """Edit the post's message, or send it; False when it must wait for the budget again first."""
+        ref = await self.refs.get(post.key) if post.key is not None else None
+        if ref is not None and ref[0] != post.chat_id:
+            ref = None  # the key moved to another chat: start a new message there
+        if ref is not None and post.fresh:
+            # A notification: the old message goes, a new one comes (deleting does not count toward the limits).
+            with contextlib.suppress(BadRequest):  # already gone or too old: the new message still goes out
+                await self.bot.delete_message(ref[0], ref[1])
+            ref = None
+        if ref is not None:
+            try:
+                await self.bot.edit_message_text(
+                    post.text,
+                    chat_id=post.chat_id,
+                    message_id=ref[1],
+                    reply_markup=post.markup,
+                    parse_mode=ParseMode.HTML,
+                    link_preview_options=_NO_PREVIEW,
+                )
+            except BadRequest as err:
+                self._spent(post.chat_id, queue)  # a refused request counts toward the limits too
+                text = err.message.lower()
+                if "not modified" in text:
+                    return True
+                if "not found" in text or "can't be edited" in text:
+                    # The message is gone from the chat: forget it, and send it anew within the budget.
+                    await self.refs.set(post.key or "", None)
+                    return False
+                raise
+            self.stats.edited += 1
+            self._spent(post.chat_id, queue)
+            return True
+        message = await self.bot.send_message(
+            post.chat_id,
+            post.text,
+            reply_markup=post.markup,
+            message_thread_id=post.thread_id,
+            parse_mode=ParseMode.HTML,
+            link_preview_options=_NO_PREVIEW,
+            reply_parameters=(
+                ReplyParameters(post.reply_to, allow_sending_without_reply=True) if post.reply_to else None
+            ),
+        )
+        self.stats.sent += 1
+        self._spent(post.chat_id, queue)
+        if post.key is not None:
+            await self.refs.set(post.key, (post.chat_id, message.message_id))
+        return True

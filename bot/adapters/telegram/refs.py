@@ -1,0 +1,50 @@
+"""Telegram message ids per core message key, kept in the host's storage so edits survive restarts.
+
+A ref is stored as ``"<chat id>:<message id>"``. The same store remembers which people opened a private chat with
+the bot (key ``private:<user id>``), because the bot may write to nobody else.
+"""
+
+from __future__ import annotations
+
+from bot.core.messages import TELEGRAM
+from bot.storage.base import Storage
+
+_PRIVATE = "private:"
+
+
+class StorageRefs:
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        # Every key is read from storage once; later reads and writes go through this cache.
+        self._cache: dict[str, tuple[int, int] | None] = {}
+
+    async def get(self, key: str) -> tuple[int, int] | None:
+        if key in self._cache:
+            return self._cache[key]
+        stored = await self.storage.get_message_ref(TELEGRAM, key)
+        ref = parse_ref(stored)
+        self._cache[key] = ref
+        return ref
+
+    async def set(self, key: str, ref: tuple[int, int] | None) -> None:
+        self._cache[key] = ref
+        await self.storage.set_message_ref(TELEGRAM, key, None if ref is None else f"{ref[0]}:{ref[1]}")
+
+    async def private_open(self, user_id: str) -> bool:
+        return await self.storage.get_message_ref(TELEGRAM, _PRIVATE + user_id) is not None
+
+    async def remember_private(self, user_id: str) -> None:
+        await self.storage.set_message_ref(TELEGRAM, _PRIVATE + user_id, user_id)
+
+    async def forget_private(self, user_id: str) -> None:
+        await self.storage.set_message_ref(TELEGRAM, _PRIVATE + user_id, None)
+
+
+def parse_ref(stored: str | None) -> tuple[int, int] | None:
+    if not stored:
+        return None
+    chat, _, message = stored.partition(":")
+    try:
+        return int(chat), int(message)
+    except ValueError:
+        return None  # not ours: send a new message rather than edit a wrong one

@@ -1,0 +1,120 @@
+"""The outbox: ordered, coalesced, paced delivery that survives 429s and deleted messages."""
+
+from __future__ import annotations
+
+import pytest
+from telegram.ext import AIORateLimiter, ExtBot
+
+from bot.adapters.telegram.outbox import FloodPolicy, MemoryRefs, Outbox, Post
+from tests.fake_telegram import TOKEN, FakeTelegram, FloodLimits
+
+GROUP = -100300
+ALICE = 601
+# Windows shrunk tenfold: the same limits in a tenth of the time.
+POLICY = FloodPolicy().scaled(0.1)
+LIMITS = FloodLimits(POLICY.chat_messages, POLICY.chat_window, POLICY.group_messages, POLICY.group_window)
+
+
+@pytest.fixture
+async def tg() -> FakeTelegram:
+    async with FakeTelegram(LIMITS) as server:
+        server.add_user(ALICE, "Alice")
+        server.add_group(GROUP, "club")
+        yield server
+
+
+@pytest.fixture
+async def bot(tg: FakeTelegram) -> ExtBot[None]:
+    limiter = AIORateLimiter(group_max_rate=POLICY.group_messages, group_time_period=POLICY.group_window)
+    async with ExtBot(TOKEN, base_url=tg.base_url, rate_limiter=limiter) as b:
+        yield b
+
+
+async def test_sends_arrive_in_order_within_the_flood_limits(tg: FakeTelegram, bot: ExtBot[None]) -> None:
+    outbox = Outbox(bot, policy=POLICY)
+    for i in range(25):
+        outbox.put(Post(GROUP, f"line {i}"))
+    await outbox.drain()
+    assert [m.text for m in tg.in_chat(GROUP)] == [f"line {i}" for i in range(25)]
+    tg.assert_within_limits()
+
+
+async def test_a_waiting_edit_takes_the_newest_state(tg: FakeTelegram, bot: ExtBot[None]) -> None:
+    outbox = Outbox(bot, policy=POLICY)
+    for i in range(30):
+        outbox.put(Post(GROUP, f"table v{i}", key="table"))
+    await outbox.drain()
+    [table] = tg.in_chat(GROUP)
+    assert table.text == "table v29"
+    assert len(tg.texts_seen(GROUP)) < 30  # the states nobody would have seen were never sent
+    assert outbox.stats.coalesced > 0
+    tg.assert_within_limits()
+
+
+async def test_coalescing_keeps_the_order_of_other_messages(tg: FakeTelegram, bot: ExtBot[None]) -> None:
+    outbox = Outbox(bot, policy=POLICY)
+    outbox.put(Post(GROUP, "table v0", key="table"))
+    outbox.put(Post(GROUP, "deal result"))
+    outbox.put(Post(GROUP, "table v1", key="table"))
+    outbox.put(Post(GROUP, "match result"))
+    await outbox.drain()
+    assert [m.text for m in tg.in_chat(GROUP)] == ["table v1", "deal result", "match result"]
+
+
+async def test_a_429_is_waited_out_and_nothing_is_lost_or_reordered(tg: FakeTelegram, bot: ExtBot[None]) -> None:
+    outbox = Outbox(bot, policy=POLICY)
+    tg.fail_next("sendMessage", GROUP, code=429, retry_after=1)
+    for i in range(4):
+        outbox.put(Post(GROUP, f"line {i}"))
+    await outbox.drain()
+    assert [m.text for m in tg.in_chat(GROUP)] == [f"line {i}" for i in range(4)]
+    assert outbox.stats.retried_after == 1
+    assert ("sendMessage", 429, "Too Many Requests: retry after 1") in tg.errors_served
+
+
+async def test_a_message_deleted_in_the_chat_is_sent_again(tg: FakeTelegram, bot: ExtBot[None]) -> None:
+    refs = MemoryRefs()
+    outbox = Outbox(bot, refs, policy=POLICY)
+    outbox.put(Post(GROUP, "hand v0", key="hand"))
+    await outbox.drain()
+    first = refs.refs["hand"]
+    await bot.delete_message(GROUP, first[1])
+    outbox.put(Post(GROUP, "hand v1", key="hand"))
+    await outbox.drain()
+    [hand] = tg.in_chat(GROUP)
+    assert hand.text == "hand v1" and refs.refs["hand"] == (GROUP, hand.message_id) != first
+
+
+async def test_a_fresh_post_replaces_the_old_message_so_telegram_notifies(tg: FakeTelegram, bot: ExtBot[None]) -> None:
+    outbox = Outbox(bot, policy=POLICY)
+    outbox.put(Post(ALICE, "Your turn", key="ping", fresh=True))
+    await outbox.drain()
+    outbox.put(Post(ALICE, "Your turn again", key="ping", fresh=True))
+    await outbox.drain()
+    assert [m.text for m in tg.in_chat(ALICE)] == ["Your turn again"]
+    assert [e.method for e in tg.log[ALICE]] == ["sendMessage", "deleteMessage", "sendMessage"]
+
+
+async def test_a_refused_private_chat_is_reported_and_the_queue_goes_on(tg: FakeTelegram, bot: ExtBot[None]) -> None:
+    refused: list[tuple[int, str]] = []
+
+    async def on_forbidden(chat_id: int, post: Post) -> None:
+        refused.append((chat_id, post.text))
+
+    tg.add_user(602, "Bob", started=False)
+    outbox = Outbox(bot, policy=POLICY, on_forbidden=on_forbidden)
+    outbox.put(Post(602, "Bob's hand", key="hand-bob"))
+    outbox.put(Post(602, "Bob's ping"))
+    await outbox.drain()
+    assert refused == [(602, "Bob's hand"), (602, "Bob's ping")]
+    assert tg.in_chat(602) == []
+
+
+async def test_an_edit_to_the_same_content_is_not_an_error(tg: FakeTelegram, bot: ExtBot[None]) -> None:
+    outbox = Outbox(bot, policy=POLICY)
+    outbox.put(Post(GROUP, "same", key="k"))
+    await outbox.drain()
+    outbox.put(Post(GROUP, "same", key="k"))
+    await outbox.drain()
+    assert [m.text for m in tg.in_chat(GROUP)] == ["same"]
+    assert outbox.stats.failed == 0
