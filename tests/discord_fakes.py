@@ -104,6 +104,8 @@ class FakeDiscord:
         self.guild_locale = "bg"
         self.channels: dict[int, int] = {}  # id -> channel type (0 text, 11 public thread)
         self.messages: dict[int, dict[str, Any]] = {}
+        self.history: list[tuple[int, dict[str, Any]]] = []  # every state of every message, in order
+        self.deleted: set[int] = set()
         self.ephemeral_owner: dict[int, int] = {}  # message id -> the only user who sees it
         self.requests: list[Request] = []
         self.interactions: dict[int, InteractionRecord] = {}
@@ -282,9 +284,14 @@ class FakeDiscord:
         await self._wait_ack(record)
         return record
 
-    async def press(self, user: FakeUser, message_id: int, custom_id: str) -> InteractionRecord:
-        """A press on a button of a message as the user sees it; returns once the bot acknowledged it."""
-        message = self.messages[message_id]
+    async def press(
+        self, user: FakeUser, message_id: int, custom_id: str, *, seen: dict[str, Any] | None = None
+    ) -> InteractionRecord:
+        """A press on a button of a message as the user sees it; returns once the bot acknowledged it.
+
+        ``seen``: an older state of the message that the user's client still shows (a stale or replayed press).
+        """
+        message = seen if seen is not None else self.messages[message_id]
         owner = self.ephemeral_owner.get(message_id)
         if owner is not None and owner != user.id:
             raise AssertionError("a user pressed a button on someone else's ephemeral message")
@@ -377,6 +384,13 @@ class FakeDiscord:
                 return self._create(int(cid), body)
             case "PATCH", ["channels", cid, "messages", mid]:
                 return self._edit(int(mid), body, channel_id=int(cid))
+            case "DELETE", ["channels", cid, "messages", mid]:
+                message = self.messages.get(int(mid))
+                if message is None or int(message["channel_id"]) != int(cid) or int(mid) in self.ephemeral_owner:
+                    raise DiscordError(404, 10008, "Unknown Message")
+                del self.messages[int(mid)]
+                self.deleted.add(int(mid))
+                return None
             case "GET", ["channels", cid, "messages", mid]:
                 message = self.messages.get(int(mid))
                 if message is None or int(message["channel_id"]) != int(cid):
@@ -474,6 +488,7 @@ class FakeDiscord:
         if owner is None:
             message["guild_id"] = str(self.guild_id)
         self.messages[mid] = message
+        self.history.append((mid, json.loads(json.dumps(message))))
         if owner is not None:
             self.ephemeral_owner[mid] = owner.id
         return message
@@ -490,6 +505,7 @@ class FakeDiscord:
                 message[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
         message["flags"] &= ~128  # a deferred "thinking" message is filled in
         message["edited_timestamp"] = "2026-01-01T00:00:01+00:00"
+        self.history.append((mid, json.loads(json.dumps(message))))
         return message
 
 
