@@ -34,14 +34,30 @@ Unknown commands and bad arguments get an ``Answer(ok=False)`` that says what wo
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 from bot.ai.base import Agent
 from bot.config import Settings
-from bot.storage.base import Storage
+from bot.engine import Bid, IllegalAction, Observation, Play, observe, parse_card
+from bot.engine.record import deal_report, match_to_record
+from bot.i18n import LANGUAGES, Translator, normalize_language, translator
+from bot.storage.base import Storage, TableRow
 
-from .clock import Clock
-from .messages import Answer, ChatRef, OutMessage, UserRef
+from . import views
+from .agents import make_agent_factory
+from .clock import Clock, SystemClock
+from .messages import Answer, ChatRef, Keyboard, OutMessage, UserRef
+from .payload import READ_ONLY, PayloadError, decode
+from .table import EXTRA_KEYS, RULE_KEYS, Table, TableError, check_option, replay
+
+log = logging.getLogger(__name__)
 
 Sink = Callable[[OutMessage], Awaitable[None]]
 # Makes the agent for a bot seat: (level or agent name, seed) -> Agent.
@@ -65,6 +81,31 @@ COMMANDS = (
 )
 
 
+@dataclass(eq=False)
+class _Live:
+    """A table in memory, with what only a running host has: its lock, bots, timer and what it last showed."""
+
+    table: Table
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    agents: dict[int, Agent] = field(default_factory=dict)
+    shown: dict[str, tuple[str, Keyboard]] = field(default_factory=dict)
+    langs: dict[str, str] = field(default_factory=dict)  # user id -> language of their private messages
+    bot_task: asyncio.Task[None] | None = None
+    timer_task: asyncio.Task[None] | None = None
+    deadline: float | None = None
+    turn: tuple[int, int, int] | None = None  # (deal, actions in the deal, seat) the deadline belongs to
+    options_open: bool = False
+
+
+def _turn_of(table: Table) -> tuple[int, int, int] | None:
+    seat = table.to_act
+    if seat is None or table.match is None:
+        return None
+    deal = table.match.deal
+    played = sum(len(t.cards) for t in deal.tricks) + len(deal.trick)
+    return (len(table.match.deals), len(deal.calls) + played, seat)
+
+
 class Host:
     """Hosts every table of every platform in one asyncio loop."""
 
@@ -75,72 +116,831 @@ class Host:
         *,
         clock: Clock | None = None,
         agent_factory: AgentFactory | None = None,
+        bot_pause: float = 0.0,
     ) -> None:
         """``storage`` must be opened by the caller. ``settings`` give the defaults of new tables (turn timer, away
-        policy, bot level, language, named agents); ``clock`` drives the turn timers; ``agent_factory`` makes bots."""
+        policy, bot level, language, named agents); ``clock`` drives the turn timers; ``agent_factory`` makes bots;
+        ``bot_pause`` is a pause before each bot move (seconds) so people can follow the play."""
         self.storage = storage
-        raise NotImplementedError
+        self.settings = settings if settings is not None else Settings(_env_file=None)  # type: ignore[call-arg]
+        self.clock: Clock = clock if clock is not None else SystemClock()
+        self.agent_factory: AgentFactory = agent_factory or make_agent_factory(
+            self.settings.agents, self.settings.bot_move_seconds
+        )
+        self.bot_pause = bot_pause
+        self._sinks: dict[str, Sink] = {}
+        self._tables: dict[str, _Live] = {}
+        self._by_chat: dict[ChatRef, str] = {}
+        self._open_lock = asyncio.Lock()
+        self._user_langs: dict[tuple[str, str], str | None] = {}
+        self._chat_langs: dict[tuple[str, str], str] = {}
+        self._closing = False
+        # (seconds) of every action: apply + store + render; bot thinking excluded. Read by the benchmark.
+        self.latencies: list[float] | None = None
 
     # --- lifecycle ---
 
     async def start(self) -> None:
         """Rebuild every unfinished table from its log, re-render its messages in place, resume its timer."""
-        raise NotImplementedError
+        for row in await self.storage.unfinished_tables():
+            events = [e.data for e in await self.storage.events(row.table_id)]
+            try:
+                table = replay(row.table_id, ChatRef.from_key(row.platform, row.chat), row.creator, events)
+            except (TableError, IllegalAction, KeyError, ValueError) as exc:
+                log.error("table %s cannot be rebuilt from its log (%s); marking it stopped", row.table_id, exc)
+                await self.storage.set_table_status(row.table_id, "stopped")
+                continue
+            live = _Live(table, deadline=row.deadline)
+            for seat in table.seats:
+                if seat.kind == "human":
+                    live.langs[seat.user_id] = await self._lang_for(table, seat.user_id)
+            live.turn = _turn_of(table)
+            self._tables[table.table_id] = live
+            if table.open:
+                self._by_chat[table.chat] = table.table_id
+            async with live.lock:
+                await self._emit(live, self._current(live))
+                if table.status in ("finished", "stopped"):
+                    await self._finish(live)
+                else:
+                    self._schedule(live, resume=True)
 
     async def close(self) -> None:
         """Stop timers and bots, wait for actions in progress, flush storage. Storage stays open."""
-        raise NotImplementedError
+        self._closing = True
+        tasks = []
+        for live in self._tables.values():
+            for task in (live.bot_task, live.timer_task):
+                if task is not None and not task.done():
+                    task.cancel()
+                    tasks.append(task)
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for live in self._tables.values():
+            async with live.lock:
+                self._close_agents(live)
+        await self.storage.flush()
 
     def add_sink(self, platform: str, sink: Sink) -> None:
         """Deliver every message of this platform's tables to ``sink`` (one sink per platform)."""
-        raise NotImplementedError
+        self._sinks[platform] = sink
 
-    # --- input from adapters ---
+    async def idle(self) -> None:
+        """Wait until no table has a bot move or an action in progress (for tests and clean shutdown)."""
+        while True:
+            busy = [
+                t
+                for live in self._tables.values()
+                for t in (live.bot_task,)
+                if t is not None and not t.done()
+            ]
+            if not busy:
+                await asyncio.sleep(0)
+                if not any(lv.bot_task is not None and not lv.bot_task.done() for lv in self._tables.values()):
+                    return
+                continue
+            await asyncio.gather(*busy, return_exceptions=True)
 
-    async def press(self, user: UserRef, payload: str) -> Answer:
-        """A button press. Stale, forged, foreign or out-of-turn presses change nothing and get ``ok=False``."""
-        raise NotImplementedError
+    # --- languages ---
 
-    async def command(self, chat: ChatRef, user: UserRef, name: str, args: Sequence[str] = ()) -> Answer:
-        """A text or slash command in ``chat`` (see the module docstring for names and arguments)."""
-        raise NotImplementedError
+    async def user_language(self, user: UserRef) -> str:
+        """The language of a person's private messages: their choice, else their platform's hint, else the
+        configured default (``BELOTE_LANGUAGE``)."""
+        key = (user.platform, user.user_id)
+        if key not in self._user_langs:
+            self._user_langs[key] = await self.storage.get_player_language(user.platform, user.user_id)
+        chosen = self._user_langs[key]
+        if chosen:
+            return chosen
+        if user.language:
+            return normalize_language(user.language)
+        return self.settings.language
 
-    async def join(self, table_id: str, user: UserRef, seat: int | None = None) -> Answer:
-        """Seat ``user`` at a table by its id (e.g. from a Telegram deep link); ``seat`` 0-3 or any free seat.
-        A player already seated there gets ``ok=True`` and their private view is sent again."""
-        raise NotImplementedError
+    async def chat_language(self, chat: ChatRef) -> str:
+        """The language of a chat's group messages."""
+        key = (chat.platform, chat.key)
+        if key not in self._chat_langs:
+            stored = await self.storage.get_chat_language(chat.platform, chat.key)
+            self._chat_langs[key] = stored or self.settings.language
+        return self._chat_langs[key]
 
     async def set_chat_language(self, chat: ChatRef, language: str) -> Answer:
         """The chat's language (bg or en) for its group messages; the adapter checks who may change it."""
-        raise NotImplementedError
+        current = translator(await self.chat_language(chat))
+        if language not in LANGUAGES:
+            return Answer(current.gettext("Languages: {list}.", list=", ".join(LANGUAGES)), ok=False)
+        await self.storage.set_chat_language(chat.platform, chat.key, language)
+        self._chat_langs[(chat.platform, chat.key)] = language
+        tr = translator(language)
+        table_id = self._by_chat.get(chat)
+        if table_id is not None:
+            live = self._tables[table_id]
+            async with live.lock:
+                if live.table.open and live.table.options.lang != language:
+                    await self._commit(live, {"e": "set", "key": "lang", "value": language})
+        return Answer(tr.gettext("The chat's language is now {lang}.", lang=views.names.language_name(language, tr)))
 
     async def set_user_language(self, user: UserRef, language: str) -> Answer:
         """The language of this person's private messages, overriding their platform's hint."""
-        raise NotImplementedError
+        if language not in LANGUAGES:
+            tr = translator(await self.user_language(user))
+            return Answer(tr.gettext("Languages: {list}.", list=", ".join(LANGUAGES)), ok=False)
+        await self.storage.set_player_language(user.platform, user.user_id, language)
+        self._user_langs[(user.platform, user.user_id)] = language
+        for live in list(self._tables.values()):
+            if user.platform == live.table.chat.platform and live.table.seat_of(user.user_id) is not None:
+                async with live.lock:
+                    live.langs[user.user_id] = language
+                    await self._emit(live, self._current(live))
+        tr = translator(language)
+        return Answer(tr.gettext("Your language is now {lang}.", lang=views.names.language_name(language, tr)))
+
+    async def _lang_for(self, table: Table, user_id: str, hint: str | None = None) -> str:
+        key = (table.chat.platform, user_id)
+        if key not in self._user_langs:
+            self._user_langs[key] = await self.storage.get_player_language(*key)
+        chosen = self._user_langs[key]
+        if chosen:
+            return chosen
+        hint = hint or table.hints.get(user_id)
+        if hint:
+            return normalize_language(hint)
+        return table.options.lang
 
     # --- queries ---
 
     def table_for_chat(self, chat: ChatRef) -> str | None:
         """The id of the open (lobby or playing) table in this chat, if any."""
-        raise NotImplementedError
+        return self._by_chat.get(chat)
 
     def table_chat(self, table_id: str) -> ChatRef | None:
         """The chat a table lives in."""
-        raise NotImplementedError
+        live = self._tables.get(table_id)
+        return live.table.chat if live is not None else None
+
+    def table(self, table_id: str) -> Table | None:
+        """The table's state (read only: change it only through presses and commands)."""
+        live = self._tables.get(table_id)
+        return live.table if live is not None else None
 
     async def private_view(self, table_id: str, user: UserRef) -> OutMessage | None:
         """The person's current ``hand`` message at that table (None if they hold no seat there)."""
-        raise NotImplementedError
+        live = self._tables.get(table_id)
+        if live is None or user.platform != live.table.chat.platform:
+            return None
+        seat = live.table.seat_of(user.user_id)
+        if seat is None:
+            return None
+        return self._hand(live, seat)
 
-    async def chat_language(self, chat: ChatRef) -> str:
-        """The language of a chat's group messages."""
-        raise NotImplementedError
+    # --- input: presses ---
 
-    async def user_language(self, user: UserRef) -> str:
-        """The language of a person's private messages: their choice, else their platform's hint, else the
-        configured default (``BELOTE_LANGUAGE``)."""
-        raise NotImplementedError
+    async def press(self, user: UserRef, payload: str) -> Answer:
+        """A button press. Stale, forged, foreign or out-of-turn presses change nothing and get ``ok=False``."""
+        tr = translator(await self.user_language(user))
+        try:
+            p = decode(payload)
+        except PayloadError:
+            return Answer(tr.gettext("This button does not belong to any table."), ok=False)
+        live = self._tables.get(p.table_id)
+        if live is None or live.table.chat.platform != user.platform:
+            return Answer(tr.gettext("This table is closed."), ok=False, table_id=p.table_id)
+        async with live.lock:
+            table = live.table
+            seat = table.seat_of(user.user_id)
+            if not table.open:
+                return Answer(tr.gettext("This table is closed."), ok=False, table_id=p.table_id)
+            if p.action not in READ_ONLY and p.nonce != table.version:
+                return self._answer(
+                    live, user, tr.gettext("This button is out of date; use the newest message."), ok=False
+                )
+            answer = await self._press(live, user, seat, p.action, tr)
+            return answer
 
-    async def idle(self) -> None:
-        """Wait until no table has a bot move or an action in progress (for tests and clean shutdown)."""
-        raise NotImplementedError
+    def _answer(self, live: _Live, user: UserRef, text: str, ok: bool = True, joined: bool = False) -> Answer:
+        seat = live.table.seat_of(user.user_id)
+        view = self._hand(live, seat) if seat is not None else None
+        return Answer(text, ok, view, live.table.table_id, joined)
+
+    async def _press(self, live: _Live, user: UserRef, seat: int | None, action: str, tr: Translator) -> Answer:
+        table = live.table
+        if action == "h":
+            if seat is None:
+                return Answer(tr.gettext("You do not sit at this table."), ok=False, table_id=table.table_id)
+            return self._answer(live, user, "")
+        if action == "j" or (len(action) == 2 and action[0] == "j" and action[1] in "0123"):
+            return await self._join(live, user, int(action[1]) if len(action) == 2 else None, tr)
+        if action == "l":
+            return await self._leave(live, user, tr)
+        if action in ("a", "r", "s", "o", "od") or action.startswith("o:"):
+            return await self._lobby_press(live, user, seat, action, tr)
+        if action == "back":
+            return await self._back(live, user, tr)
+        if action == "x":
+            return await self._stop(live, user, tr)
+        if seat is None:
+            return Answer(tr.gettext("You do not sit at this table."), ok=False, table_id=table.table_id)
+        return await self._game_press(live, user, seat, action, tr)
+
+    async def _game_press(self, live: _Live, user: UserRef, seat: int, action: str, tr: Translator) -> Answer:
+        table = live.table
+        deal = table.deal
+        if table.status != "playing" or deal is None or table.to_act != seat:
+            return self._answer(live, user, tr.gettext("It is not your turn."), ok=False)
+        if table.seats[seat].away:
+            return self._answer(live, user, tr.gettext("A bot is playing for you; press “I'm back” first."), False)
+        kind, _, arg = action.partition(":")
+        if kind == "c" and arg in views.CALL_BY_CODE:
+            event = table.action_event(seat, Bid(views.CALL_BY_CODE[arg]), "human")
+        elif kind == "p":
+            try:
+                card = parse_card(arg)
+            except ValueError:
+                return self._answer(live, user, tr.gettext("That is not a card."), ok=False)
+            event = table.action_event(seat, table.chosen_play(seat, card), "human")
+        elif kind == "d" and arg.isdigit() and int(arg) < len(deal.declarable(seat)):
+            await self._commit(live, {"e": "toggle", "seat": seat, "what": f"d{arg}"})
+            return self._answer(live, user, "")
+        elif kind == "b" and deal.belote_cards():
+            await self._commit(live, {"e": "toggle", "seat": seat, "what": "b"})
+            return self._answer(live, user, "")
+        else:
+            return self._answer(live, user, tr.gettext("That is not possible now."), ok=False)
+        try:
+            await self._commit(live, event)
+        except IllegalAction as exc:
+            return self._answer(live, user, tr.gettext("Not allowed: {rule}", rule=exc.rule), ok=False)
+        return self._answer(live, user, "")
+
+    # --- input: commands ---
+
+    async def command(self, chat: ChatRef, user: UserRef, name: str, args: Sequence[str] = ()) -> Answer:
+        """A text or slash command in ``chat`` (see the module docstring for names and arguments)."""
+        tr = translator(await self.user_language(user))
+        name = name.strip().lower().lstrip("/")
+        if name == "new":
+            return await self._new(chat, user, list(args), tr)
+        if name == "stats":
+            return await self._stats(chat, user, tr)
+        if name == "top":
+            return await self._top(chat, user, tr)
+        if name not in COMMANDS:
+            return Answer(tr.gettext("Unknown command {name}; commands: {list}.", name=name,
+                                     list=", ".join(COMMANDS)), ok=False)
+        table_id = self._by_chat.get(chat)
+        live = self._tables.get(table_id) if table_id else None
+        if live is None:
+            return Answer(tr.gettext("There is no table here; open one with /belot."), ok=False)
+        async with live.lock:
+            if not live.table.open:
+                return Answer(tr.gettext("This table is closed."), ok=False)
+            return await self._command(live, user, name, list(args), tr)
+
+    async def _command(self, live: _Live, user: UserRef, name: str, args: list[str], tr: Translator) -> Answer:
+        table = live.table
+        seat = table.seat_of(user.user_id)
+        if name == "join":
+            wanted: int | None = None
+            if args:
+                arg = " ".join(args).strip()
+                if arg.isdigit() and 1 <= int(arg) <= 4:
+                    wanted = int(arg) - 1
+                else:
+                    partners = [i for i, s in enumerate(table.seats) if s.kind == "human"
+                                and s.name.lower() == arg.lower().lstrip("@")]
+                    if not partners:
+                        return Answer(tr.gettext("Name a seat 1-4 or a seated player to partner."), ok=False)
+                    wanted = (partners[0] + 2) % 4
+            return await self._join(live, user, wanted, tr)
+        if name == "leave":
+            return await self._leave(live, user, tr)
+        if name == "addbot":
+            return await self._add_bot(live, user, seat, args, tr)
+        if name == "removebot":
+            return await self._remove_bot(live, user, seat, args, tr)
+        if name == "set":
+            if len(args) == 1 and "=" in args[0]:
+                args = args[0].split("=", 1)
+            if len(args) != 2:
+                return Answer(tr.gettext("Use: set <option> <value>, e.g. set target_score 101."), ok=False)
+            return await self._set(live, user, seat, args[0], args[1], tr)
+        if name == "options":
+            return await self._lobby_press(live, user, seat, "o", tr)
+        if name == "rules":
+            return Answer(views.lobby(table, translator(await self.user_language(user))).text.split("\n", 5)[-1])
+        if name == "start":
+            return await self._lobby_press(live, user, seat, "s", tr)
+        if name == "stop":
+            return await self._stop(live, user, tr)
+        if name == "back":
+            return await self._back(live, user, tr)
+        # view: show everything again
+        for key in list(live.shown):
+            if key.startswith(f"{table.table_id}:lobby") or key.startswith(f"{table.table_id}:d"):
+                del live.shown[key]
+            if seat is not None and key.startswith(f"{table.table_id}:h{seat}:"):
+                del live.shown[key]
+        await self._emit(live, self._current(live))
+        return self._answer(live, user, "")
+
+    async def _new(self, chat: ChatRef, user: UserRef, args: list[str], tr: Translator) -> Answer:
+        async with self._open_lock:
+            if chat in self._by_chat:
+                return Answer(tr.gettext("A table is already open here."), ok=False, table_id=self._by_chat[chat])
+            s = self.settings
+            options: dict[str, Any] = {
+                "rules": {}, "timer": s.turn_seconds, "away": s.away_policy, "level": s.bot_level,
+                "lang": await self.chat_language(chat),
+            }
+            for arg in args:
+                key, eq, value = arg.partition("=")
+                if not eq:
+                    return Answer(tr.gettext("Options are written key=value, e.g. target_score=101."), ok=False)
+                try:
+                    checked = check_option(key.strip(), value.strip(), tuple(s.agents))
+                except ValueError as exc:
+                    return Answer(str(exc), ok=False)
+                if key.strip() in EXTRA_KEYS:
+                    options[key.strip()] = checked
+                else:
+                    options["rules"][key.strip()] = checked
+            table_id = await self._new_id()
+            now = self.clock.now()
+            await self.storage.create_table(TableRow(table_id, chat.platform, chat.key, user.user_id, "lobby", None,
+                                                     now, now))
+            table = Table(table_id, chat, user.user_id)
+            live = _Live(table)
+            self._tables[table_id] = live
+            self._by_chat[chat] = table_id
+        async with live.lock:
+            await self._commit(live, {"e": "open", "options": options})
+            answer = await self._join(live, user, None, tr)
+        return Answer(tr.gettext("Table {table} is open.", table=table_id), True, answer.view, table_id, True)
+
+    async def _new_id(self) -> str:
+        alphabet = "0123456789abcdefghijklmnopqrstuvwxyz"
+        while True:
+            table_id = "".join(secrets.choice(alphabet) for _ in range(6))
+            if table_id not in self._tables and await self.storage.get_table(table_id) is None:
+                return table_id
+
+    async def join(self, table_id: str, user: UserRef, seat: int | None = None) -> Answer:
+        """Seat ``user`` at a table by its id (e.g. from a Telegram deep link); ``seat`` 0-3 or any free seat.
+        A player already seated there gets ``ok=True`` and their private view is sent again."""
+        tr = translator(await self.user_language(user))
+        live = self._tables.get(table_id)
+        if live is None or live.table.chat.platform != user.platform:
+            return Answer(tr.gettext("This table is closed."), ok=False, table_id=table_id)
+        async with live.lock:
+            if not live.table.open:
+                return Answer(tr.gettext("This table is closed."), ok=False, table_id=table_id)
+            mine = live.table.seat_of(user.user_id)
+            if mine is not None:
+                live.shown.pop(f"{table_id}:h{mine}:{user.user_id}", None)
+                await self._emit(live, [self._hand(live, mine)])
+                return self._answer(live, user, tr.gettext("You sit at seat {n}.", n=mine + 1))
+            return await self._join(live, user, seat, tr)
+
+    # --- seats ---
+
+    async def _join(self, live: _Live, user: UserRef, wanted: int | None, tr: Translator) -> Answer:
+        table = live.table
+        if table.status != "lobby":
+            return self._answer(live, user, tr.gettext("The match has started; wait for the next one."), ok=False)
+        mine = table.seat_of(user.user_id)
+        free = table.free_seats()
+        if wanted is not None and wanted not in free:
+            return self._answer(live, user, tr.gettext("Seat {n} is taken.", n=wanted + 1), ok=False)
+        if mine is not None and wanted is None:
+            return self._answer(live, user, tr.gettext("You sit at seat {n}.", n=mine + 1))
+        if not free:
+            return self._answer(live, user, tr.gettext("The table is full."), ok=False)
+        seat = wanted if wanted is not None else free[0]
+        if mine is not None:
+            await self._commit(live, {"e": "leave", "seat": mine})
+        name = user.name or user.user_id
+        await self.storage.save_player(user.platform, user.user_id, name)
+        live.langs[user.user_id] = await self._lang_for(table, user.user_id, user.language)
+        event: dict[str, Any] = {"e": "sit", "seat": seat, "user": user.user_id, "name": name}
+        if user.language:
+            event["lang"] = user.language
+        await self._commit(live, event)
+        return self._answer(live, user, tr.gettext("You sit at seat {n}.", n=seat + 1), joined=True)
+
+    async def _leave(self, live: _Live, user: UserRef, tr: Translator) -> Answer:
+        seat = live.table.seat_of(user.user_id)
+        if seat is None:
+            return Answer(tr.gettext("You do not sit at this table."), ok=False, table_id=live.table.table_id)
+        await self._commit(live, {"e": "leave", "seat": seat})
+        if live.table.status == "playing":
+            return Answer(tr.gettext("You left; a bot plays your seat."), table_id=live.table.table_id)
+        return Answer(tr.gettext("You left the table."), table_id=live.table.table_id)
+
+    def _may_manage(self, live: _Live, user: UserRef, seat: int | None) -> bool:
+        return seat is not None or user.user_id == live.table.creator
+
+    async def _add_bot(self, live: _Live, user: UserRef, seat: int | None, args: list[str], tr: Translator) -> Answer:
+        table = live.table
+        if table.status != "lobby":
+            return self._answer(live, user, tr.gettext("Bots are added before the start."), ok=False)
+        if not self._may_manage(live, user, seat):
+            return self._answer(live, user, tr.gettext("Only seated players manage the table."), ok=False)
+        free = table.free_seats()
+        if not free:
+            return self._answer(live, user, tr.gettext("The table is full."), ok=False)
+        where, level = free[0], table.options.level
+        for arg in args:
+            if arg.isdigit() and 1 <= int(arg) <= 4:
+                if int(arg) - 1 not in free:
+                    return self._answer(live, user, tr.gettext("Seat {n} is taken.", n=int(arg)), ok=False)
+                where = int(arg) - 1
+            else:
+                try:
+                    level = check_option("level", arg, tuple(self.settings.agents))
+                except ValueError as exc:
+                    return self._answer(live, user, str(exc), ok=False)
+        await self._commit(live, {"e": "bot", "seat": where, "level": level})
+        return self._answer(live, user, "")
+
+    async def _remove_bot(
+        self, live: _Live, user: UserRef, seat: int | None, args: list[str], tr: Translator
+    ) -> Answer:
+        table = live.table
+        if table.status != "lobby":
+            return self._answer(live, user, tr.gettext("Bots are removed before the start."), ok=False)
+        if not self._may_manage(live, user, seat):
+            return self._answer(live, user, tr.gettext("Only seated players manage the table."), ok=False)
+        bots = [i for i, s in enumerate(table.seats) if s.is_bot]
+        if args and args[0].isdigit():
+            bots = [i for i in bots if i == int(args[0]) - 1]
+        if not bots:
+            return self._answer(live, user, tr.gettext("There is no bot to remove."), ok=False)
+        await self._commit(live, {"e": "unbot", "seat": bots[-1]})
+        return self._answer(live, user, "")
+
+    async def _set(self, live: _Live, user: UserRef, seat: int | None, key: str, value: Any, tr: Translator) -> Answer:
+        table = live.table
+        if table.status != "lobby":
+            return self._answer(live, user, tr.gettext("Options are set before the start."), ok=False)
+        if not self._may_manage(live, user, seat):
+            return self._answer(live, user, tr.gettext("Only seated players manage the table."), ok=False)
+        key = key.strip()
+        if key not in RULE_KEYS and key not in EXTRA_KEYS:
+            return self._answer(
+                live, user, tr.gettext("Unknown option {key}; options: {list}.", key=key,
+                                       list=", ".join((*RULE_KEYS, *EXTRA_KEYS))), ok=False,
+            )
+        try:
+            checked = check_option(key, value, tuple(self.settings.agents))
+        except ValueError as exc:
+            return self._answer(live, user, str(exc), ok=False)
+        await self._commit(live, {"e": "set", "key": key, "value": checked})
+        return self._answer(live, user, "")
+
+    async def _lobby_press(self, live: _Live, user: UserRef, seat: int | None, action: str, tr: Translator) -> Answer:
+        table = live.table
+        if action == "a":
+            return await self._add_bot(live, user, seat, [], tr)
+        if action == "r":
+            return await self._remove_bot(live, user, seat, [], tr)
+        if table.status != "lobby":
+            return self._answer(live, user, tr.gettext("The match has started."), ok=False)
+        if not self._may_manage(live, user, seat):
+            return self._answer(live, user, tr.gettext("Only seated players manage the table."), ok=False)
+        if action == "o":
+            live.options_open = True
+            live.shown.pop(f"{table.table_id}:opts", None)
+            await self._emit(live, self._current(live))
+            return self._answer(live, user, "")
+        if action == "od":
+            live.options_open = False
+            await self._emit(live, [views.options_closed(table, self._group_tr(live))])
+            return self._answer(live, user, "")
+        if action.startswith("o:"):
+            code = action[2:]
+            keys = [k for k, c in views.MENU_CODES.items() if c == code]
+            if not keys:
+                return self._answer(live, user, tr.gettext("That is not possible now."), ok=False)
+            key = keys[0]
+            values = views.MENU_OPTIONS[key]
+            current = views.option_value(table, key)
+            nxt = values[(values.index(current) + 1) % len(values)] if current in values else values[0]
+            return await self._set(live, user, seat, key, nxt, tr)
+        # start
+        free = table.free_seats()
+        humans = table.humans()
+        if not humans and user.user_id != table.creator:
+            return self._answer(live, user, tr.gettext("Someone must sit at the table to start it."), ok=False)
+        for empty in free:
+            await self._commit(live, {"e": "bot", "seat": empty, "level": table.options.level})
+        seed = secrets.randbelow(2**31)
+        await self._commit(live, {"e": "start", "seed": seed, "dealer": secrets.randbelow(4)})
+        return self._answer(live, user, tr.gettext("The match begins."))
+
+    async def _back(self, live: _Live, user: UserRef, tr: Translator) -> Answer:
+        seat = live.table.seat_of(user.user_id)
+        if seat is None:
+            return Answer(tr.gettext("You do not sit at this table."), ok=False, table_id=live.table.table_id)
+        if not live.table.seats[seat].away:
+            return self._answer(live, user, tr.gettext("You are playing your seat already."))
+        await self._commit(live, {"e": "back", "seat": seat})
+        return self._answer(live, user, tr.gettext("Welcome back."))
+
+    async def _stop(self, live: _Live, user: UserRef, tr: Translator) -> Answer:
+        table = live.table
+        seat = table.seat_of(user.user_id)
+        if user.user_id == table.creator:
+            await self._commit(live, {"e": "stop", "by": user.user_id})
+            return Answer(tr.gettext("The table was stopped."), table_id=table.table_id)
+        if seat is None:
+            return Answer(tr.gettext("Only the table's creator or its players can stop it."), ok=False,
+                          table_id=table.table_id)
+        if user.user_id not in table.votes:
+            await self._commit(live, {"e": "vote", "user": user.user_id})
+        humans = [table.seats[i].user_id for i in table.humans()]
+        votes = sum(1 for h in humans if h in table.votes)
+        if votes * 2 > len(humans):
+            await self._commit(live, {"e": "stop", "by": "vote"})
+            return Answer(tr.gettext("The table was stopped."), table_id=table.table_id)
+        return Answer(tr.gettext("Your vote to stop counts ({votes} of {needed}).", votes=votes,
+                                 needed=len(humans) // 2 + 1), table_id=table.table_id)
+
+    # --- statistics ---
+
+    async def _stats(self, chat: ChatRef, user: UserRef, tr: Translator) -> Answer:
+        stats = await self.storage.player_stats(user.platform, user.user_id)
+        if stats is None:
+            return Answer(tr.gettext("No finished matches yet."))
+        text = tr.gettext("{name}: {matches} matches, {wins} won, {points} points.", name=stats.name,
+                          matches=stats.matches, wins=stats.wins, points=stats.points)
+        return Answer(text)
+
+    async def _top(self, chat: ChatRef, user: UserRef, tr: Translator) -> Answer:
+        rows = await self.storage.top_players(chat.platform, chat.key)
+        if not rows:
+            return Answer(tr.gettext("No finished matches yet."))
+        lines = [tr.gettext("**Best players here**")]
+        for i, r in enumerate(rows, 1):
+            lines.append(tr.gettext("{i}. {name}: {wins} of {matches} won", i=i, name=r.name, wins=r.wins,
+                                    matches=r.matches))
+        return Answer("\n".join(lines))
+
+    # --- the one path that changes a table ---
+
+    async def _commit(self, live: _Live, event: dict[str, Any], notice: str = "") -> None:
+        """Apply an event, log it, render what changed. Call with the table's lock held. Raises IllegalAction (and
+        changes nothing) if the engine refuses the action."""
+        table = live.table
+        started = time.perf_counter()
+        before_status = table.status
+        deals_before = len(table.match.deals) if table.match is not None else 0
+        was_to_act = live.turn
+        table.apply(event)
+        await self.storage.append_event(table.table_id, table.version, event)
+        if table.status != before_status:
+            await self.storage.set_table_status(table.table_id, table.status)
+        extras: list[OutMessage] = []
+        gtr = self._group_tr(live)
+        match = table.match
+        if match is not None and deals_before >= 1 and (
+            len(match.deals) > deals_before or (match.over and before_status == "playing")
+        ):
+            index = deals_before - 1  # the deal this action finished
+            extras.append(views.finished_deal_view(table, index, gtr))
+            result = views.result_view(table, index, gtr)
+            if result is not None:
+                extras.append(result)
+            self._deal_end(live, index)
+        if notice:
+            extras.append(views.notice(table, notice))
+        if table.status in ("finished", "stopped") and before_status != table.status:
+            extras.append(views.end_view(table, gtr))
+        await self._emit(live, self._current(live) + extras)
+        if self.latencies is not None:
+            self.latencies.append(time.perf_counter() - started)
+        now_turn = _turn_of(table)
+        if now_turn != was_to_act:
+            live.turn = now_turn
+            await self._new_turn(live)
+        if table.status in ("finished", "stopped") and before_status != table.status:
+            await self._finish(live)
+        else:
+            self._schedule(live)
+
+    def _group_tr(self, live: _Live) -> Translator:
+        return translator(live.table.options.lang)
+
+    def _user_tr(self, live: _Live, user_id: str) -> Translator:
+        return translator(live.langs.get(user_id) or live.table.options.lang)
+
+    def _hand(self, live: _Live, seat: int) -> OutMessage:
+        s = live.table.seats[seat]
+        user = UserRef(live.table.chat.platform, s.user_id, s.name)
+        return views.hand_view(live.table, seat, user, self._user_tr(live, s.user_id))
+
+    def _current(self, live: _Live) -> list[OutMessage]:
+        table = live.table
+        gtr = self._group_tr(live)
+        timer = table.options.timer if self._timed(live) else None
+        out = views.group_messages(table, gtr, timer)
+        if live.options_open and table.status == "lobby":
+            out.append(views.options_menu(table, gtr))
+        elif live.options_open:
+            live.options_open = False
+            out.append(views.options_closed(table, gtr))
+        out.extend(self._hand(live, seat) for seat in table.humans())
+        return out
+
+    async def _emit(self, live: _Live, messages: list[OutMessage]) -> None:
+        sink = self._sinks.get(live.table.chat.platform)
+        for msg in messages:
+            state = (msg.text, msg.buttons)
+            if not msg.notify and live.shown.get(msg.key) == state:
+                continue
+            live.shown[msg.key] = state
+            if sink is None:
+                continue
+            try:
+                await sink(msg)
+            except Exception:
+                log.exception("the %s sink failed on message %s", live.table.chat.platform, msg.key)
+        # Forget old deals' messages: they never change again.
+        match = live.table.match
+        if match is not None and len(live.shown) > 16:
+            keep = f"{live.table.table_id}:d{len(match.deals)}"
+            for key in [k for k in live.shown if ":d" in k and k != keep]:
+                del live.shown[key]
+
+    # --- turns, timers and bots ---
+
+    def _timed(self, live: _Live) -> bool:
+        table = live.table
+        seat = table.to_act
+        return (
+            seat is not None
+            and table.options.timer > 0
+            and table.seats[seat].kind == "human"
+            and not table.seats[seat].bot_plays
+        )
+
+    async def _new_turn(self, live: _Live) -> None:
+        """A new turn began: ping the person whose turn it is, and set (and store) the turn's deadline."""
+        table = live.table
+        seat = table.to_act
+        if seat is not None and table.seats[seat].kind == "human" and not table.seats[seat].away:
+            s = table.seats[seat]
+            user = UserRef(table.chat.platform, s.user_id, s.name)
+            await self._emit(live, [views.ping(table, seat, user, self._user_tr(live, s.user_id))])
+        deadline = self.clock.now() + table.options.timer if self._timed(live) else None
+        if deadline != live.deadline:
+            live.deadline = deadline
+            await self.storage.set_deadline(table.table_id, deadline)
+
+    def _schedule(self, live: _Live, resume: bool = False) -> None:
+        """Start the bot's move or the turn timer, whichever the current turn needs."""
+        if self._closing:
+            return
+        table = live.table
+        seat = table.to_act
+        if live.timer_task is not None and not live.timer_task.done():
+            if live.timer_task is not asyncio.current_task():
+                live.timer_task.cancel()
+            live.timer_task = None
+        if seat is None:
+            return
+        if table.seats[seat].bot_plays:
+            if live.bot_task is None or live.bot_task.done() or live.bot_task is asyncio.current_task():
+                live.bot_task = asyncio.create_task(self._bot_move(live, table.version))
+            return
+        if self._timed(live):
+            if live.deadline is None:
+                live.deadline = self.clock.now() + table.options.timer
+            live.timer_task = asyncio.create_task(self._timer(live, live.deadline, _turn_of(table)))
+
+    async def _agent(self, live: _Live, seat: int) -> Agent:
+        agent = live.agents.get(seat)
+        if agent is None:
+            s = live.table.seats[seat]
+            level = s.level if s.is_bot else live.table.options.level
+            seed = live.table.seed * 4 + seat
+            agent = await asyncio.to_thread(self.agent_factory, level, seed)
+            live.agents[seat] = agent
+        return agent
+
+    async def _think(self, live: _Live, seat: int) -> Bid | Play:
+        table = live.table
+        match = table.match
+        assert match is not None
+        obs: Observation = observe(match.deal, seat, (match.totals[0], match.totals[1]), match.hanging)
+        try:
+            agent = await self._agent(live, seat)
+            action = await asyncio.to_thread(agent.act, obs)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the bot at table %s seat %d failed; playing a legal move for it", table.table_id, seat)
+            action = match.legal_actions()[0]
+        return action
+
+    async def _bot_move(self, live: _Live, version: int) -> None:
+        table = live.table
+        if self.bot_pause:
+            await asyncio.sleep(self.bot_pause)
+        seat = table.to_act
+        if seat is None or table.version != version or not table.seats[seat].bot_plays:
+            return
+        action = await self._think(live, seat)
+        async with live.lock:
+            if table.version != version or table.to_act != seat:
+                return
+            await self._commit_bot(live, seat, action, "bot")
+
+    async def _commit_bot(self, live: _Live, seat: int, action: Bid | Play, by: str, notice: str = "") -> None:
+        table = live.table
+        try:
+            await self._commit(live, table.action_event(seat, action, by), notice)
+        except IllegalAction:
+            match = table.match
+            assert match is not None
+            fallback = match.legal_actions()[0]
+            if isinstance(fallback, Play):
+                fallback = table.chosen_play(seat, fallback.card)
+            await self._commit(live, table.action_event(seat, fallback, by), notice)
+
+    async def _timer(self, live: _Live, deadline: float, turn: tuple[int, int, int] | None) -> None:
+        await self.clock.sleep_until(deadline)
+        table = live.table
+        seat = table.to_act
+        if seat is None or _turn_of(table) != turn:
+            return
+        policy = table.options.away
+        name = table.seats[seat].name
+        gtr = self._group_tr(live)
+        if policy == "bot_turn":
+            action = await self._think(live, seat)
+            async with live.lock:
+                if _turn_of(table) != turn:
+                    return
+                live.deadline = None
+                text = gtr.gettext("Time is up for {name}: a bot played this turn.", name=name)
+                await self._commit_bot(live, seat, action, "timer", text)
+        elif policy == "bot_seat":
+            async with live.lock:
+                if _turn_of(table) != turn:
+                    return
+                live.deadline = None
+                text = gtr.gettext("Time is up for {name}: a bot plays the seat until they press “I'm back”.",
+                                   name=name)
+                await self._commit(live, {"e": "away", "seat": seat}, text)
+        else:
+            async with live.lock:
+                if _turn_of(table) != turn:
+                    return
+                live.deadline = None
+                await self.storage.set_deadline(table.table_id, None)
+                await self._emit(live, [views.notice(table, gtr.gettext("Time is up for {name}; the table waits.",
+                                                                        name=name))])
+
+    def _deal_end(self, live: _Live, index: int) -> None:
+        match = live.table.match
+        assert match is not None
+        deal = match.deals[index]
+        report = deal_report(deal)
+        from bot.engine import card_str
+
+        hands = [[card_str(c) for c in h] for h in deal.hands]
+        for agent in live.agents.values():
+            try:
+                agent.deal_end(report, hands)
+            except Exception:
+                log.exception("a bot failed at the end of a deal")
+
+    def _close_agents(self, live: _Live) -> None:
+        for agent in live.agents.values():
+            with contextlib.suppress(Exception):
+                agent.close()
+        live.agents.clear()
+
+    async def _finish(self, live: _Live) -> None:
+        """The match is over or the table stopped: store the record and statistics, close the bots."""
+        table = live.table
+        if live.timer_task is not None and live.timer_task is not asyncio.current_task():
+            live.timer_task.cancel()
+        if live.deadline is not None:
+            live.deadline = None
+            await self.storage.set_deadline(table.table_id, None)
+        match = table.match
+        if table.status == "finished" and match is not None and await self.storage.match_record(
+            table.table_id
+        ) is None:
+            names = [views.seat_name(table, i, translator("en")) for i in range(4)]
+            players = [(table.seats[i].user_id, table.seats[i].name, i % 2) for i in table.humans()]
+            await self.storage.save_match(
+                table.table_id, table.chat.platform, table.chat.key, match_to_record(match, names), players,
+                (match.totals[0], match.totals[1]), match.winner, len(match.deals),
+            )
+        self._close_agents(live)
+        if self._by_chat.get(table.chat) == table.table_id:
+            del self._by_chat[table.chat]
+        self._tables.pop(table.table_id, None)

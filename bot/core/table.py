@@ -1,0 +1,310 @@
+"""A table's state and the one function that changes it: ``Table.apply(event)``.
+
+Every change is an *event* (a small JSON object) appended to the table's log; live play and recovery both go
+through ``apply``, so a table rebuilt from its log is the table that was running. Events are checked by the host
+before they are logged; ``apply`` raises on an event that does not fit (a corrupt log).
+
+Events (``e`` is the type):
+``open`` (options), ``sit`` (seat, user id, name), ``leave`` (seat), ``bot`` (seat, level), ``unbot`` (seat),
+``set`` (key, value), ``start`` (seed, dealer), ``bid`` (seat, call, by), ``play`` (seat, card, declare, belote, by),
+``toggle`` (seat, what: ``d<i>`` or ``b``), ``away`` (seat), ``back`` (seat), ``vote`` (user), ``stop`` (by).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from bot.config import AWAY_POLICIES, BOT_LEVELS, AwayPolicy
+from bot.engine import Bid, Match, Play, Rules, card_str, parse_call, parse_card, parse_rules
+from bot.engine.calls import CALL_NAMES
+from bot.engine.deal import Deal
+
+from .messages import ChatRef
+
+SeatKind = Literal["empty", "human", "bot"]
+Status = Literal["lobby", "playing", "finished", "stopped"]
+LANGS = ("bg", "en")
+RULE_KEYS = tuple(Rules.model_fields)
+EXTRA_KEYS = ("timer", "away", "level", "lang")
+
+
+class TableError(ValueError):
+    """An event that does not fit the table (a corrupt or foreign log)."""
+
+
+@dataclass(slots=True)
+class Seat:
+    kind: SeatKind = "empty"
+    user_id: str = ""
+    name: str = ""
+    level: str = ""  # a bot's level or agent name
+    away: bool = False  # a human whose seat a bot plays until they press "I'm back"
+
+    @property
+    def is_bot(self) -> bool:
+        return self.kind == "bot"
+
+    @property
+    def bot_plays(self) -> bool:
+        """A bot chooses this seat's actions (a bot seat, or an away human's)."""
+        return self.kind == "bot" or self.away
+
+
+@dataclass(slots=True)
+class Options:
+    rules: dict[str, Any] = field(default_factory=dict)  # formats.md §2, only the keys that were set
+    timer: int = 60
+    away: AwayPolicy = "bot_turn"
+    level: str = "medium"
+    lang: str = "bg"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rules": dict(self.rules), "timer": self.timer, "away": self.away, "level": self.level,
+                "lang": self.lang}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Options:
+        return cls(dict(data.get("rules", {})), int(data["timer"]), data["away"], str(data["level"]),
+                   str(data["lang"]))
+
+
+def check_option(key: str, value: Any, agents: tuple[str, ...] = ()) -> Any:
+    """The option's value, validated; raises ValueError with what would be valid."""
+    if key == "timer":
+        if isinstance(value, str):
+            value = value.strip().removesuffix("s")
+            if not value.isdigit():
+                raise ValueError("timer: a number of seconds, 0 for none")
+            value = int(value)
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 86400:
+            raise ValueError("timer: a number of seconds, 0 for none")
+        return value
+    if key == "away":
+        if value not in AWAY_POLICIES:
+            raise ValueError("away: one of " + ", ".join(AWAY_POLICIES))
+        return value
+    if key == "level":
+        if value not in BOT_LEVELS and value not in agents:
+            raise ValueError("level: one of " + ", ".join((*BOT_LEVELS, *agents)))
+        return value
+    if key == "lang":
+        if value not in LANGS:
+            raise ValueError("lang: one of " + ", ".join(LANGS))
+        return value
+    if key not in RULE_KEYS:
+        raise ValueError(f"{key}: unknown option; options are " + ", ".join((*RULE_KEYS, *EXTRA_KEYS)))
+    if isinstance(value, str):
+        text = value.strip().lower()
+        default = Rules.model_fields[key].default
+        if isinstance(default, bool):
+            if text not in ("true", "false", "on", "off", "yes", "no", "1", "0"):
+                raise ValueError(f"{key}: true or false")
+            value = text in ("true", "on", "yes", "1")
+        elif isinstance(default, int):
+            if not text.isdigit():
+                raise ValueError(f"{key}: a whole number")
+            value = int(text)
+        else:
+            value = text
+    parse_rules({key: value})  # raises RulesError (a ValueError) naming what is valid
+    return value
+
+
+@dataclass(slots=True)
+class Table:
+    table_id: str
+    chat: ChatRef
+    creator: str
+    options: Options = field(default_factory=Options)
+    seats: list[Seat] = field(default_factory=lambda: [Seat() for _ in range(4)])
+    status: Status = "lobby"
+    match: Match | None = None
+    seed: int = 0
+    version: int = 0  # number of events applied: the nonce of the current buttons
+    declare_off: list[set[int]] = field(default_factory=lambda: [set() for _ in range(4)])
+    belote_off: list[bool] = field(default_factory=lambda: [False] * 4)
+    votes: set[str] = field(default_factory=set)
+    stopped_by: str = ""
+    hints: dict[str, str] = field(default_factory=dict)  # user id -> their platform's language hint
+    last_event: dict[str, Any] = field(default_factory=dict)
+
+    # --- queries ---
+
+    @property
+    def rules(self) -> Rules:
+        return parse_rules(self.options.rules)
+
+    def seat_of(self, user_id: str) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.kind == "human" and s.user_id == user_id:
+                return i
+        return None
+
+    def free_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.kind == "empty"]
+
+    def humans(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.kind == "human"]
+
+    @property
+    def deal(self) -> Deal | None:
+        return self.match.deal if self.match is not None and self.match.deals else None
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose turn it is, or None outside a running match."""
+        if self.status != "playing" or self.match is None or self.match.over:
+            return None
+        return self.match.deal.to_act
+
+    @property
+    def open(self) -> bool:
+        return self.status in ("lobby", "playing")
+
+    # --- the one way to change a table ---
+
+    def apply(self, event: dict[str, Any]) -> None:
+        kind = event.get("e")
+        handler = getattr(self, f"_on_{kind}", None)
+        if handler is None:
+            raise TableError(f"unknown event {kind!r}")
+        handler(event)
+        self.version += 1
+        self.last_event = event
+
+    def _seat(self, event: dict[str, Any]) -> int:
+        seat = event.get("seat")
+        if not isinstance(seat, int) or not 0 <= seat <= 3:
+            raise TableError(f"bad seat in {event}")
+        return seat
+
+    def _on_open(self, event: dict[str, Any]) -> None:
+        self.options = Options.from_json(event["options"])
+
+    def _on_sit(self, event: dict[str, Any]) -> None:
+        seat = self._seat(event)
+        if self.seats[seat].kind != "empty" and not (self.status == "playing" and self.seats[seat].is_bot):
+            raise TableError(f"seat {seat} is taken")
+        self.seats[seat] = Seat("human", str(event["user"]), str(event["name"]))
+        if event.get("lang"):
+            self.hints[str(event["user"])] = str(event["lang"])
+
+    def _on_leave(self, event: dict[str, Any]) -> None:
+        seat = self._seat(event)
+        if self.status == "playing":
+            old = self.seats[seat]
+            self.seats[seat] = Seat("bot", "", old.name, self.options.level)
+        else:
+            self.seats[seat] = Seat()
+        self.votes.discard(self.seats[seat].user_id)
+
+    def _on_bot(self, event: dict[str, Any]) -> None:
+        seat = self._seat(event)
+        if self.seats[seat].kind != "empty":
+            raise TableError(f"seat {seat} is taken")
+        self.seats[seat] = Seat("bot", "", str(event.get("name", "")), str(event["level"]))
+
+    def _on_unbot(self, event: dict[str, Any]) -> None:
+        seat = self._seat(event)
+        if not self.seats[seat].is_bot:
+            raise TableError(f"seat {seat} holds no bot")
+        self.seats[seat] = Seat()
+
+    def _on_set(self, event: dict[str, Any]) -> None:
+        key, value = str(event["key"]), event["value"]
+        if key in EXTRA_KEYS:
+            self.options = replace(self.options, **{key: value})
+        else:
+            rules = dict(self.options.rules)
+            if Rules.model_fields[key].default == value:
+                rules.pop(key, None)
+            else:
+                rules[key] = value
+            self.options = replace(self.options, rules=rules)
+
+    def _on_start(self, event: dict[str, Any]) -> None:
+        if self.status != "lobby":
+            raise TableError("the table has started already")
+        self.seed = int(event["seed"])
+        self.match = Match(self.rules, self.seed, int(event["dealer"]))
+        self.status = "playing"
+        self.votes.clear()
+
+    def _check_turn(self, seat: int) -> Match:
+        if self.match is None or self.to_act != seat:
+            raise TableError(f"it is not seat {seat}'s turn")
+        return self.match
+
+    def _on_bid(self, event: dict[str, Any]) -> None:
+        match = self._check_turn(self._seat(event))
+        self._after_action(match, Bid(parse_call(str(event["call"]))))
+
+    def _on_play(self, event: dict[str, Any]) -> None:
+        match = self._check_turn(self._seat(event))
+        action = Play(parse_card(str(event["card"])), tuple(event.get("declare", ())), bool(event.get("belote")))
+        self._after_action(match, action)
+
+    def _after_action(self, match: Match, action: Bid | Play) -> None:
+        deals = len(match.deals)
+        match.apply(action)  # IllegalAction propagates: the host checks before logging
+        if len(match.deals) != deals:
+            self.declare_off = [set() for _ in range(4)]
+            self.belote_off = [False] * 4
+        if match.over:
+            self.status = "finished"
+
+    def _on_toggle(self, event: dict[str, Any]) -> None:
+        seat = self._seat(event)
+        what = str(event["what"])
+        if what == "b":
+            self.belote_off[seat] = not self.belote_off[seat]
+        elif what.startswith("d") and what[1:].isdigit():
+            self.declare_off[seat] ^= {int(what[1:])}
+        else:
+            raise TableError(f"bad toggle {what!r}")
+
+    def _on_away(self, event: dict[str, Any]) -> None:
+        self.seats[self._seat(event)].away = True
+
+    def _on_back(self, event: dict[str, Any]) -> None:
+        self.seats[self._seat(event)].away = False
+
+    def _on_vote(self, event: dict[str, Any]) -> None:
+        self.votes.add(str(event["user"]))
+
+    def _on_stop(self, event: dict[str, Any]) -> None:
+        self.status = "stopped"
+        self.stopped_by = str(event.get("by", ""))
+
+    # --- actions as events ---
+
+    def action_event(self, seat: int, action: Bid | Play, by: str) -> dict[str, Any]:
+        if isinstance(action, Bid):
+            return {"e": "bid", "seat": seat, "call": CALL_NAMES[action.call], "by": by}
+        event: dict[str, Any] = {"e": "play", "seat": seat, "card": card_str(action.card), "by": by}
+        if action.declare:
+            event["declare"] = list(action.declare)
+        if action.belote:
+            event["belote"] = True
+        return event
+
+    def chosen_play(self, seat: int, card: int) -> Play:
+        """A card with the announcements the seat has switched on (everything it may, unless switched off)."""
+        deal = self.deal
+        if deal is None or self.rules.auto_declarations:
+            return Play(card)
+        kinds = tuple(k for i, k in enumerate(deal.declarable(seat)) if i not in self.declare_off[seat])
+        belote = not self.belote_off[seat] and card in deal.belote_cards()
+        return Play(card, kinds, belote)
+
+
+def replay(table_id: str, chat: ChatRef, creator: str, events: list[dict[str, Any]]) -> Table:
+    """The table a log describes."""
+    table = Table(table_id, chat, creator)
+    for event in events:
+        table.apply(event)
+    return table
+
+
+__all__ = ["BOT_LEVELS", "Options", "Seat", "Table", "TableError", "check_option", "replay"]
