@@ -4,10 +4,12 @@ The referee side of the protocol. Play never stops for a misbehaving program: an
 not JSON, an answer later than ``move_time`` seconds, or a process that died is counted in ``errors`` (by kind),
 described in ``problems``, and answered with a legal fallback (the first legal action), so the table goes on.
 
-How answers are matched to questions: strictly in order, one answer per ``act``. A program that misses the time
-limit is stopped and started afresh (with a new ``hello``) before its next message, so its late answer can never be
-taken for the answer to the next question. Lines that arrive when no question is open (an answer to ``deal_end``, a
-second answer) are counted as ``malformed`` and the program is restarted too, since it is out of step.
+How answers are matched to questions: strictly in order, one answer per ``act`` (the protocol has no question
+ids). A program that misses the time limit is stopped and started afresh (with a new ``hello``) before its next
+message, so its late answer can never be taken for the answer to the next question. A program that may be out of
+step is restarted the same way: when lines arrive while no question is open (an answer to ``deal_end``, a second
+answer), after a malformed answer, and after a second bad answer in a row. A single illegal answer keeps the
+program running: that is a wrong move, not a lost thread.
 
 Three threads per process keep every wait bounded: one reads its answers into a queue (the referee waits on the
 queue with a deadline), one drains its standard error (kept as a short tail for messages about a crash), and one
@@ -150,8 +152,11 @@ class _Process:
         return not self.eof and self.popen.poll() is None
 
     def describe_exit(self) -> str:
+        """How it ended, for a person: exit status or signal, and the last lines of its error output."""
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.popen.wait(timeout=0.5)  # its output may close a moment before it has exited
         code = self.popen.poll()
-        status = "is still running" if code is None else f"exited with status {code}"
+        status = "closed its output but is still running" if code is None else f"exited with status {code}"
         if code is not None and code < 0:
             with contextlib.suppress(ValueError):
                 status = f"was killed by {signal.Signals(-code).name}"
@@ -225,6 +230,7 @@ class ProcessAgent:
         self.think_time = 0.0  # seconds spent waiting for answers, over all decisions
         self.slowest = 0.0
         self._closed = False
+        self._bad_in_a_row = 0
         self._process: _Process | None = None
         try:
             self._process, greeted = self._start()
@@ -262,10 +268,18 @@ class ProcessAgent:
             return fallback_action(observation)
         self._note("<", line)
         try:
-            return parse_answer(decode(line), observation)
+            action = parse_answer(decode(line), observation)
         except ProtocolError as exc:
-            self._count(exc.kind, exc.reason)
+            self._bad_in_a_row += 1
+            # A line that is no answer, or a second bad answer in a row, may mean the program answers an earlier
+            # message (say, a deal_end): it is started afresh, since no line says which question it answers.
+            restart = exc.kind == "malformed" or self._bad_in_a_row >= 2
+            self._count(exc.kind, exc.reason + ("; the agent is restarted" if restart else ""))
+            if restart:
+                self._retire(process)
             return fallback_action(observation)
+        self._bad_in_a_row = 0
+        return action
 
     def deal_end(self, report: dict[str, Any], hands: list[list[str]]) -> None:
         process = self._ready()
@@ -291,6 +305,12 @@ class ProcessAgent:
     @property
     def error_count(self) -> int:
         return sum(self.errors.values())
+
+    @property
+    def pid(self) -> int | None:
+        """The process id of the running program, if one is running."""
+        process = self._process
+        return process.popen.pid if process is not None and process.alive else None
 
     # --- the process ---
 
@@ -342,6 +362,7 @@ class ProcessAgent:
         return process
 
     def _retire(self, process: _Process) -> None:
+        self._bad_in_a_row = 0
         process.stop(0)
         if self._process is process:
             self._process = None
