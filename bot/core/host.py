@@ -135,6 +135,8 @@ class Host:
         self._user_langs: dict[tuple[str, str], str | None] = {}
         self._chat_langs: dict[tuple[str, str], str] = {}
         self._closing = False
+        self._started = False
+        self._background: set[asyncio.Task[None]] = set()
         # (seconds) of every action: apply + store + render; bot thinking excluded. Read by the benchmark.
         self.latencies: list[float] | None = None
 
@@ -142,6 +144,7 @@ class Host:
 
     async def start(self) -> None:
         """Rebuild every unfinished table from its log, re-render its messages in place, resume its timer."""
+        self._started = True
         for row in await self.storage.unfinished_tables():
             events = [e.data for e in await self.storage.events(row.table_id)]
             try:
@@ -183,8 +186,20 @@ class Host:
         await self.storage.flush()
 
     def add_sink(self, platform: str, sink: Sink) -> None:
-        """Deliver every message of this platform's tables to ``sink`` (one sink per platform)."""
+        """Deliver every message of this platform's tables to ``sink`` (one sink per platform). A sink added
+        after ``start`` gets the current messages of that platform's tables at once."""
         self._sinks[platform] = sink
+        if self._started:
+            task = asyncio.create_task(self._rerender(platform))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
+    async def _rerender(self, platform: str) -> None:
+        for live in list(self._tables.values()):
+            if live.table.chat.platform == platform:
+                async with live.lock:
+                    live.shown.clear()
+                    await self._emit(live, self._current(live))
 
     async def idle(self) -> None:
         """Wait until no table has a bot move or an action in progress (for tests and clean shutdown)."""
@@ -754,13 +769,13 @@ class Host:
 
     async def _emit(self, live: _Live, messages: list[OutMessage]) -> None:
         sink = self._sinks.get(live.table.chat.platform)
+        if sink is None:
+            return  # nothing is shown yet: a sink added later gets the current messages
         for msg in messages:
             state = (msg.text, msg.buttons)
             if not msg.notify and live.shown.get(msg.key) == state:
                 continue
             live.shown[msg.key] = state
-            if sink is None:
-                continue
             try:
                 await sink(msg)
             except Exception:

@@ -1,0 +1,116 @@
+"""`belote-bot run`: start every chat adapter whose token is set, in one asyncio loop, until SIGTERM or SIGINT.
+
+With no token set it says how to set one and runs the terminal table instead (interactive on a terminal, otherwise
+four bots play one match), so `make run` shows the game on any machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import importlib
+import logging
+import signal
+import sys
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from bot.config import Settings, SettingsProblem, load_settings
+
+log = logging.getLogger("belote-bot")
+
+NO_TOKEN_HELP = (
+    "belote-bot: no chat platform configured. To run the chat bots, set BELOTE_TELEGRAM_TOKEN (from @BotFather) "
+    "and/or BELOTE_DISCORD_TOKEN (from the Discord developer portal) in the environment or in a .env file; see "
+    "docs/hosting.md. Meanwhile, here is the terminal table."
+)
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "run",
+        help="run the chat bots (or the terminal table when no token is set)",
+        description="Start the Telegram and Discord bots whose tokens are set (BELOTE_TELEGRAM_TOKEN, "
+        "BELOTE_DISCORD_TOKEN) in one process; stop cleanly on SIGTERM or Ctrl-C. See docs/hosting.md.",
+    )
+    parser.add_argument("--bot-pause", type=float, default=1.0, metavar="SECONDS",
+                        help="pause before each bot move, so people can follow (default 1)")
+    parser.set_defaults(func=main)
+
+
+def _adapter(platform: str) -> Callable[..., Awaitable[None]]:
+    module = importlib.import_module(f"bot.adapters.{platform}")
+    serve: Callable[..., Awaitable[None]] = module.serve
+    return serve
+
+
+async def serve_all(settings: Settings, bot_pause: float = 1.0, stop: asyncio.Event | None = None) -> int:
+    """Run the adapters until ``stop`` is set (by SIGTERM/SIGINT when not given); 0 on a clean stop."""
+    from bot.core.host import Host
+    from bot.storage.sqlite import SqliteStorage
+
+    platforms = [p for p, token in (("telegram", settings.telegram_token), ("discord", settings.discord_token))
+                 if token]
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    storage = SqliteStorage(settings.database)
+    await storage.open()
+    host = Host(storage, settings, bot_pause=bot_pause)
+    tasks: dict[asyncio.Task[Any], str] = {}
+    status = 0
+    try:
+        for platform in platforms:
+            try:
+                serve = _adapter(platform)
+            except (ImportError, AttributeError) as exc:
+                print(f"belote-bot: the {platform} adapter cannot be loaded: {exc}", file=sys.stderr)
+                return 1
+            tasks[asyncio.create_task(serve(host, settings), name=platform)] = platform
+        await asyncio.sleep(0)  # let each adapter register its sink before the tables are re-rendered
+        await host.start()
+        log.info("running: %s", ", ".join(platforms))
+        stopper = asyncio.create_task(stop.wait())
+        done, _ = await asyncio.wait([stopper, *tasks], return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            if task is not stopper and not task.cancelled() and task.exception() is not None:
+                print(f"belote-bot: the {tasks[task]} adapter stopped: {task.exception()}", file=sys.stderr)
+                status = 1
+        stopper.cancel()
+    finally:
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await host.close()
+        await storage.close()
+    return status
+
+
+def main(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        settings = load_settings()
+    except SettingsProblem as exc:
+        print(f"belote-bot: {exc}", file=sys.stderr)
+        return 2
+    if not settings.telegram_token and not settings.discord_token:
+        print(NO_TOKEN_HELP, file=sys.stderr)
+        from .play import play_terminal
+
+        interactive = sys.stdin.isatty()
+        try:
+            return asyncio.run(
+                play_terminal(settings.database, watch=not interactive, delay=0.3 if interactive else 0.0,
+                              language=settings.language)
+            )
+        except KeyboardInterrupt:
+            return 0
+    try:
+        return asyncio.run(serve_all(settings, max(0.0, args.bot_pause)))
+    except KeyboardInterrupt:
+        return 0
