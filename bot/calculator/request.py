@@ -1,0 +1,361 @@
+"""The score request of formats.md §5: reading and checking it, field by field, into a ``DealRequest``.
+
+Every problem found is collected (not just the first), each naming its field and what would be valid. Optional
+fields take the values of a plain deal: ``multiplier`` 1, ``declarer`` "A", no valat, no declarations, nothing
+hanging, the default table options. One extension: ``teams``, the display names of A and B.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Final
+
+from bot.engine.calls import ALL_TRUMPS, CALL_NAMES, NO_TRUMPS, Contract
+from bot.engine.cards import ACE, RANK_CHARS
+from bot.engine.declarations import CARRE
+from bot.engine.rules import DEFAULT_RULES, Rules, RulesError, parse_rules
+from bot.engine.scoring import LAST_TEN, card_total
+from bot.i18n import _
+
+from .errors import CalculatorError, Msg, Problem, problem
+from .vocabulary import (
+    CONTRACT_KEYS,
+    CONTRACT_WORDS,
+    Declared,
+    contract_name,
+    parse_declaration,
+)
+
+TEAM_KEYS: Final = ("A", "B")
+FIELDS: Final = (
+    "contract",
+    "multiplier",
+    "declarer",
+    "points",
+    "valat",
+    "declarations",
+    "hanging_in",
+    "rules",
+    "teams",
+)
+MULTIPLIERS: Final = (1, 2, 4)
+
+
+def deal_total(contract: Contract) -> int:
+    """Card points of the whole deal with the last ten, before the no-trumps doubling: 162, 258 or 130."""
+    return card_total(contract) + LAST_TEN
+
+
+@dataclass(frozen=True, slots=True)
+class DealRequest:
+    """A checked score request: what a table knows after a real deal. Teams are 0 (A) and 1 (B)."""
+
+    contract: Contract
+    points: tuple[int, int]
+    multiplier: int = 1
+    declarer: int = 0
+    valat: int | None = None
+    declarations: tuple[tuple[Declared, ...], tuple[Declared, ...]] = ((), ())
+    hanging_in: int = 0
+    rules: Rules = DEFAULT_RULES
+    teams: tuple[str, str] | None = None
+
+    def with_hanging(self, hanging_in: int) -> DealRequest:
+        return dataclasses.replace(self, hanging_in=hanging_in)
+
+    def with_rules(self, rules: Rules) -> DealRequest:
+        return dataclasses.replace(self, rules=rules)
+
+    def to_json(self) -> dict[str, Any]:
+        """The request in the form of formats.md §5 (``teams`` only when names were given)."""
+        data: dict[str, Any] = {
+            "contract": CALL_NAMES[self.contract],
+            "multiplier": self.multiplier,
+            "declarer": TEAM_KEYS[self.declarer],
+            "points": {"A": self.points[0], "B": self.points[1]},
+            "valat": None if self.valat is None else TEAM_KEYS[self.valat],
+            "declarations": {
+                key: [d.label() for d in self.declarations[t]] for t, key in enumerate(TEAM_KEYS)
+            },
+            "hanging_in": self.hanging_in,
+            "rules": self.rules.to_json(),
+        }
+        if self.teams is not None:
+            data["teams"] = {"A": self.teams[0], "B": self.teams[1]}
+        return data
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _show(value: object) -> str:
+    """A value as the person wrote it in JSON."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return str(value)
+
+
+def _team(value: object, field: str, problems: list[Problem], allow_null: bool = False) -> int | None:
+    if value is None and allow_null:
+        return None
+    if isinstance(value, str) and value.strip().upper() in TEAM_KEYS:
+        return TEAM_KEYS.index(value.strip().upper())
+    if allow_null:
+        problems.append(problem(field, 'must be null, "A" or "B", not {value}', value=_show(value)))
+    else:
+        problems.append(problem(field, 'must be "A" or "B", not {value}', value=_show(value)))
+    return None
+
+
+def parse_contract_word(value: object) -> Contract | None:
+    if not isinstance(value, str):
+        return None
+    return CONTRACT_WORDS.get(value.strip().lower().replace(" ", ""))
+
+
+# --- table options ---
+
+
+def _option_choices(key: str) -> str | None:
+    """What a table option accepts, read from the Rules model itself."""
+    annotation = Rules.model_fields[key].annotation
+    if annotation is bool:
+        return "true, false"
+    if annotation is int:
+        return None
+    if typing.get_origin(annotation) is typing.Literal:
+        return ", ".join(_show(v) for v in typing.get_args(annotation))
+    return None
+
+
+def rules_problems(data: object, prefix: str = "rules") -> tuple[Rules, list[Problem]]:
+    """Table options, with each bad key as a problem naming ``rules.<key>`` and what it accepts."""
+    try:
+        return parse_rules(data), []
+    except RulesError as exc:
+        problems: list[Problem] = []
+        for key, _why in exc.problems:
+            name = key.split(".")[0]
+            field = f"{prefix}.{name}" if name else prefix
+            if not name:
+                problems.append(problem(field, "must be an object of table options, e.g. {example}",
+                                        example='{"contra_tie": "split"}'))
+            elif name not in Rules.model_fields:
+                problems.append(problem(field, "unknown table option; the options are: {options}",
+                                        options=", ".join(Rules.model_fields)))
+            else:
+                value = data.get(name) if isinstance(data, dict) else None
+                choices = _option_choices(name)
+                if choices is None:
+                    problems.append(problem(field, "must be a whole number ≥ 1, not {value}", value=_show(value)))
+                else:
+                    problems.append(problem(field, "must be one of {choices}, not {value}",
+                                            choices=choices, value=_show(value)))
+        return DEFAULT_RULES, problems
+
+
+# --- declarations ---
+
+
+def _declarations(value: object, problems: list[Problem]) -> list[list[Declared]]:
+    declared: list[list[Declared]] = [[], []]
+    if value is None:
+        return declared
+    if not isinstance(value, dict):
+        problems.append(problem("declarations", "must be an object with a list for each team, e.g. {example}",
+                                example='{"A": ["belote"], "B": ["tierce:K"]}'))
+        return declared
+    for key, items in value.items():
+        field = f"declarations.{key}"
+        team = TEAM_KEYS.index(key) if key in TEAM_KEYS else None
+        if team is None:
+            problems.append(problem(field, 'unknown team {value}; the teams are "A" and "B"', value=_show(key)))
+            continue
+        if not isinstance(items, list):
+            problems.append(problem(field, "must be a list of declarations, e.g. {example}",
+                                    example='["belote", "tierce:K"]'))
+            continue
+        for i, item in enumerate(items):
+            if not isinstance(item, str):
+                problems.append(problem(f"{field}[{i}]", "must be a string such as {example}, not {value}",
+                                        example='"tierce:K"', value=_show(item)))
+                continue
+            parsed = parse_declaration(item)
+            if isinstance(parsed, Msg):
+                problems.append(Problem(f"{field}[{i}]", parsed))
+            else:
+                declared[team].append(parsed)
+    return declared
+
+
+def declaration_problems(
+    contract: Contract, declared: list[list[Declared]] | tuple[tuple[Declared, ...], ...], rules: Rules
+) -> list[Problem]:
+    """Declarations that cannot exist in this contract, or not that many times."""
+    problems: list[Problem] = []
+    if contract == NO_TRUMPS:
+        for t, key in enumerate(TEAM_KEYS):
+            for i, d in enumerate(declared[t]):
+                if d.kind == CARRE and d.top == ACE and rules.nt_aces_carre:
+                    continue
+                if rules.nt_aces_carre:
+                    msgid = _("'{value}' cannot exist in no trumps: only a carré of aces (carre:A) counts there, "
+                              "under the option nt_aces_carre")
+                else:
+                    msgid = _("'{value}' cannot exist in no trumps: no declarations or belotes count there "
+                              "(a carré of aces only under the option nt_aces_carre)")
+                problems.append(problem(f"declarations.{key}[{i}]", msgid, value=d.label()))
+        return problems
+    belotes = sum(1 for team in declared for d in team if d.is_belote)
+    if contract == ALL_TRUMPS and belotes > 4:
+        problems.append(problem("declarations", "all trumps has at most four belotes (one in each suit), not {n}",
+                                n=belotes))
+    elif contract != ALL_TRUMPS and belotes > 1:
+        problems.append(problem("declarations",
+                                "a suit contract has one belote at most (the king and queen of trumps), not {n}",
+                                n=belotes))
+    carres = Counter(d.top for team in declared for d in team if d.kind == CARRE)
+    for rank, n in carres.items():
+        if n > 1 and rank is not None:
+            problems.append(problem("declarations",
+                                    "carre:{rank} is given {n} times; there is one carré of each rank",
+                                    rank=RANK_CHARS[rank], n=n))
+    return problems
+
+
+# --- the whole request ---
+
+
+def parse_request(data: object) -> DealRequest:
+    """Check a §5 request; raise CalculatorError listing every problem, each naming its field."""
+    problems: list[Problem] = []
+    if not isinstance(data, dict):
+        raise CalculatorError([problem("request", "must be a JSON object with the fields {fields}",
+                                       fields=", ".join(FIELDS))])
+    for key in data:
+        if key not in FIELDS:
+            problems.append(problem(str(key), "unknown field; the fields are: {fields}", fields=", ".join(FIELDS)))
+
+    rules, rule_problems = rules_problems(data.get("rules"))
+    problems.extend(rule_problems)
+
+    contract: Contract | None = None
+    if "contract" not in data:
+        problems.append(problem("contract", "missing; use one of {contracts}", contracts=", ".join(CONTRACT_KEYS)))
+    else:
+        contract = parse_contract_word(data["contract"])
+        if contract is None:
+            problems.append(problem("contract", "{value} is not a contract; use one of {contracts}",
+                                    value=_show(data["contract"]), contracts=", ".join(CONTRACT_KEYS)))
+
+    multiplier = data.get("multiplier", 1)
+    if not _is_int(multiplier) or multiplier not in MULTIPLIERS:
+        problems.append(problem("multiplier", "must be 1 (no contra), 2 (contra) or 4 (recontra), not {value}",
+                                value=_show(multiplier)))
+        multiplier = 1
+
+    declarer = _team(data.get("declarer", "A"), "declarer", problems)
+    valat = _team(data.get("valat"), "valat", problems, allow_null=True)
+
+    hanging_in = data.get("hanging_in", 0)
+    if not _is_int(hanging_in) or hanging_in < 0:
+        problems.append(problem("hanging_in", "must be a whole number ≥ 0 (the game points hanging before this "
+                                "deal), not {value}", value=_show(hanging_in)))
+        hanging_in = 0
+
+    points = _points(data, contract, valat, problems)
+    declared = _declarations(data.get("declarations"), problems)
+    if contract is not None:
+        problems.extend(declaration_problems(contract, declared, rules))
+    teams = _teams(data.get("teams"), problems)
+
+    if problems or contract is None or points is None:
+        raise CalculatorError(problems)
+    return DealRequest(
+        contract=contract,
+        points=points,
+        multiplier=multiplier,
+        declarer=declarer or 0,
+        valat=valat,
+        declarations=(tuple(declared[0]), tuple(declared[1])),
+        hanging_in=hanging_in,
+        rules=rules,
+        teams=teams,
+    )
+
+
+def _points(
+    data: dict[str, Any], contract: Contract | None, valat: int | None, problems: list[Problem]
+) -> tuple[int, int] | None:
+    total = deal_total(contract) if contract is not None else None
+    value = data.get("points")
+    given: dict[int, int] = {}
+    if value is None:
+        if valat is None:
+            problems.append(problem("points", "missing; give at least one team's card points with the last ten, "
+                                    "e.g. {example}", example='{"A": 102, "B": 60}'))
+            return None
+    elif not isinstance(value, dict) or not value:
+        problems.append(problem("points", "must be an object with the points of team A, team B or both, e.g. "
+                                "{example}", example='{"A": 102, "B": 60}'))
+        return None
+    else:
+        for key, pts in value.items():
+            field = f"points.{key}"
+            if key not in TEAM_KEYS:
+                problems.append(problem(field, 'unknown team {value}; the teams are "A" and "B"', value=_show(key)))
+                continue
+            if not _is_int(pts) or pts < 0 or (total is not None and pts > total):
+                problems.append(problem(field, "must be a whole number from 0 to {total}, not {value}",
+                                        total=total if total is not None else 258, value=_show(pts)))
+                continue
+            given[TEAM_KEYS.index(key)] = pts
+    if total is None or contract is None:
+        return None
+    if valat is not None:
+        other = 1 - valat
+        if given.get(other, 0) != 0 or (valat in given and given[valat] != total):
+            problems.append(problem(
+                "valat",
+                "a valat by {team} leaves the other team no points, but the points are A {a}, B {b}; with a valat "
+                "they are {team} {total} and the other team 0",
+                team=TEAM_KEYS[valat], a=given.get(0, "?"), b=given.get(1, "?"), total=total,
+            ))
+            return None
+        return (total, 0) if valat == 0 else (0, total)
+    if len(given) == 2:
+        if given[0] + given[1] != total:
+            problems.append(problem(
+                "points",
+                "the teams' points must add up to {total} in {contract} (cards and the last ten), but "
+                "{a} + {b} = {sum}",
+                total=total, contract=contract_name(contract), a=given[0], b=given[1], sum=given[0] + given[1],
+            ))
+            return None
+        return given[0], given[1]
+    if len(given) == 1:
+        team, pts = next(iter(given.items()))
+        return (pts, total - pts) if team == 0 else (total - pts, pts)
+    return None
+
+
+def _teams(value: object, problems: list[Problem]) -> tuple[str, str] | None:
+    if value is None:
+        return None
+    if (
+        isinstance(value, dict)
+        and set(value) == set(TEAM_KEYS)
+        and all(isinstance(v, str) and v.strip() for v in value.values())
+    ):
+        return value["A"].strip(), value["B"].strip()
+    problems.append(problem("teams", "must be an object with a name for each team, e.g. {example}",
+                            example='{"A": "Ние", "B": "Вие"}'))
+    return None
