@@ -4,12 +4,12 @@
 ``hearts 102 A belote B tierce:K``. A line is read into the JSON request of formats.md §5 and then checked and
 scored exactly like one, so both forms give the same answer and the same errors.
 
-How a team word finds what it names (in this order):
-1. right after the contract, a number of points, ``контра``/``реконтра`` or ``капо``, it names the team that bid,
-   took those points, said contra, or took every trick;
-2. otherwise, right before a number of points or ``капо``, it names that team (``ние 102 вие 60``);
-3. a run of declarations belongs to the team word right after it (``терца вие 50 ние``) or, when that cannot
-   account for every run and every team word, to the team word right before it (``A belote B tierce:K``).
+How a team word finds what it names (each team word names one thing):
+1. a run of declarations belongs to the team word right after it (``терца вие 50 ние``) or, when that cannot
+   account for every run and every team word, to the team word right before it (``A belote B tierce:K``);
+2. any other team word names the contract, number of points, ``контра``/``реконтра`` or ``капо`` right before it
+   (the team that bid, took those points, said contra or recontra, or took every trick), or else the number or
+   ``капо`` right after it (``ние 102 вие 60``).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ TEAM_WORDS: Final[dict[str, int]] = {
     "вие": 1, "вас": 1, "ваши": 1, "те": 1, "тях": 1, "you": 1, "they": 1, "them": 1, "b": 1,
 }  # fmt: skip
 CONTRA_WORDS: Final[dict[str, int]] = {
-    "контра": 2, "к": 2, "x2": 2, "×2": 2, "contra": 2, "double": 2, "doubled": 2, "dbl": 2, "kontra": 2,
+    "контра": 2, "к": 2, "k": 2, "x2": 2, "×2": 2, "contra": 2, "double": 2, "doubled": 2, "dbl": 2, "kontra": 2,
     "реконтра": 4, "рк": 4, "ре": 4, "x4": 4, "×4": 4, "recontra": 4, "redouble": 4, "redoubled": 4,
     "rekontra": 4,
 }  # fmt: skip
@@ -227,39 +227,51 @@ def _unknown_word(shown: str, token: str, have_contract: bool) -> Problem:
 
 
 def _assign(line: _Line) -> None:
-    """Give each item its team (see the module's docstring); report a run or a team word left over."""
+    """Give each item its team (see the module's docstring); report a run or a team word left over.
+
+    Each team word has one role: it names the declarations next to it, or one contract, number, contra or valat.
+    Runs of declarations take their team from the same side throughout the line: after them if that accounts for
+    every run and every team word, otherwise before them.
+    """
     by_end = {it.pos: it for it in line.items}
     by_start = {it.start: it for it in line.items}
-    used: set[int] = set()
-    for pos, team, _tok in line.teams:
-        before = by_end.get(pos - 1)
-        after = by_start.get(pos + 1)
-        if before is not None and before.kind in _SINGLE and before.owner is None:
-            before.owner = team
-            used.add(pos)
-        elif after is not None and after.kind in ("points", "valat") and after.owner is None:
-            after.owner = team
-            used.add(pos)
     runs = _declaration_runs(line.items)
     team_at = {pos: team for pos, team, _ in line.teams}
+    failures: list[Problem] = []
     for mode in ("after", "before"):
-        owners = [run[-1].pos + 1 if mode == "after" else run[0].start - 1 for run in runs]
-        if all(p in team_at for p in owners) and all(p in used or p in owners for p in team_at):
-            for run, pos in zip(runs, owners, strict=True):
-                for it in run:
-                    it.owner = team_at[pos]
-            return
-    for run in runs:
-        if run[-1].pos + 1 not in team_at:
-            words = " ".join(it.token for it in run)
-            line.problems.append(problem("declarations", "whose is '{words}'? write the team after it, e.g. "
-                                         "'{words} ние' or '{words} вие'", words=words))
-            return
-    for pos, _team, tok in line.teams:
-        if pos not in used and not any(run[-1].pos + 1 == pos for run in runs):
-            line.problems.append(problem("teams", "'{word}' names no contract, points or declaration; write the "
-                                         "team right after what it names, e.g. 'терца вие'", word=tok))
-            return
+        claims = [run[-1].pos + 1 if mode == "after" else run[0].start - 1 for run in runs]
+        orphan = next((run for run, pos in zip(runs, claims, strict=True) if pos not in team_at), None)
+        if orphan is not None or len(set(claims)) != len(claims):
+            words = " ".join(it.token for it in (orphan or runs[0]))
+            failures.append(problem("declarations", "whose is '{words}'? write the team after it, e.g. "
+                                    "'{words} ние' or '{words} вие'", words=words))
+            continue
+        owners: dict[int, int] = {}  # id of an item -> its team
+        dangling: str | None = None
+        for pos, team, tok in line.teams:
+            if pos in claims:
+                continue
+            before = by_end.get(pos - 1)
+            after = by_start.get(pos + 1)
+            if before is not None and before.kind in _SINGLE and id(before) not in owners:
+                owners[id(before)] = team
+            elif after is not None and after.kind in ("points", "valat") and id(after) not in owners:
+                owners[id(after)] = team
+            else:
+                dangling = tok
+                break
+        if dangling is not None:
+            failures.append(problem("teams", "'{word}' names no contract, points or declaration; write the "
+                                    "team right after what it names, e.g. 'терца вие'", word=dangling))
+            continue
+        for run, pos in zip(runs, claims, strict=True):
+            for it in run:
+                it.owner = team_at[pos]
+        for it in line.items:
+            if id(it) in owners:
+                it.owner = owners[id(it)]
+        return
+    line.problems.append(failures[0])
 
 
 _SINGLE: Final = ("contract", "points", "contra", "valat")
@@ -313,10 +325,12 @@ def parse_text(
     for it in contras:
         if it.owner is None:
             continue
-        if declarer is not None and it.owner == declarer:
-            problems.append(problem("declarer", "'{word}' names the same team as the contract; contra is said by "
-                                    "the other team", word=it.token))
-        declarer = 1 - it.owner
+        # Contra is said by the defenders, recontra by the declarers.
+        bidder = 1 - it.owner if it.value == 2 else it.owner
+        if declarer is not None and bidder != declarer:
+            problems.append(problem("declarer", "'{word}' does not fit the team named with the contract: contra "
+                                    "is said by the defenders, recontra by the declarers", word=it.token))
+        declarer = bidder
     if declarer is None:
         declarer = 0
 
