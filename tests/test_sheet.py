@@ -1,0 +1,238 @@
+"""The match score sheet: adding, undoing and correcting lines, the hanging pot, the winner (rules §8–§9, §13.7)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.calculator import ScoreSheet, SheetError, score, score_text
+from bot.engine.rules import Rules
+
+T01 = {"contract": "hearts", "points": {"A": 102}}  # A 10 / B 6
+T08 = {"contract": "clubs", "points": {"A": 81}}  # hangs: B 8, 8 in the pot
+T17 = {"contract": "all-trumps", "points": {"A": 175}}  # A 18 / B 8
+T22 = {"contract": "no-trumps", "points": {"A": 77}}  # A 15 / B 11
+T32 = {"contract": "clubs", "valat": "A"}  # A 25, a valat
+B_MAKES = {"contract": "spades", "declarer": "B", "points": {"B": 102}}  # A 6 / B 10
+
+
+def test_a_deal_carries_the_hanging_pot_to_the_next() -> None:
+    sheet = ScoreSheet()
+    first = sheet.add(score(T08))
+    assert (first.score, first.hanging) == ((0, 8), 8)
+    second = sheet.add(score({"contract": "diamonds", "points": {"A": 110}}))  # T09: A collects the 8
+    assert second.hanging_in == 8
+    assert (second.score, second.hanging) == ((19, 5), 0)
+    assert sheet.totals == (19, 13)
+
+
+def test_the_sheet_uses_its_pot_not_the_requests_hanging_in() -> None:
+    sheet = ScoreSheet()
+    line = sheet.add({**T01, "hanging_in": 30})
+    assert line.hanging_in == 0 and line.score == (10, 6)
+
+
+def test_plain_numbers_leave_the_pot_unless_told() -> None:
+    sheet = ScoreSheet()
+    sheet.add(T08)
+    assert sheet.add_points(5, 11).hanging == 8
+    assert sheet.add_points(3, 13, pot=0).hanging == 0
+    assert sheet.totals == (8, 32)
+
+
+def test_undo_removes_the_last_line() -> None:
+    sheet = ScoreSheet()
+    sheet.add(T01)
+    sheet.add(T08)
+    removed = sheet.undo()
+    assert removed.number == 2 and removed.hanging == 8
+    assert [line.number for line in sheet.lines] == [1]
+    assert (sheet.totals, sheet.hanging) == ((10, 6), 0)
+    sheet.undo()
+    with pytest.raises(SheetError) as caught:
+        sheet.undo()
+    assert "empty" in caught.value.render("en") and caught.value.render("bg") != caught.value.render("en")
+
+
+def test_correcting_a_line_recomputes_the_pot_of_later_lines() -> None:
+    sheet = ScoreSheet()
+    sheet.add(T01)
+    sheet.add({"contract": "diamonds", "points": {"A": 110}})
+    assert sheet.lines[1].score == (11, 5)
+    # Line 1 really hung (81 : 81): its 8 points now reach line 2, whose declarers made it and collect them.
+    lines = sheet.correct(1, T08)
+    assert lines[0].score == (0, 8)
+    assert (lines[1].hanging_in, lines[1].score) == (8, (19, 5))
+    assert sheet.totals == (19, 13)
+    # And back: a plain correction of line 1 that leaves nothing hanging.
+    sheet.correct(1, (10, 6))
+    assert sheet.lines[1].hanging_in == 0 and sheet.lines[1].score == (11, 5)
+
+
+def test_correction_keeps_the_explanation_of_later_deals_in_step() -> None:
+    sheet = ScoreSheet()
+    sheet.add(T01)
+    sheet.add({"contract": "diamonds", "points": {"A": 110}})
+    sheet.correct(1, T08)
+    answer = sheet.lines[1].answer
+    assert answer is not None
+    assert any("8" in step and "hanging" in step for step in answer.explanation("en"))
+
+
+def test_correcting_a_line_that_does_not_exist() -> None:
+    sheet = ScoreSheet()
+    sheet.add(T01)
+    with pytest.raises(SheetError) as caught:
+        sheet.correct(3, T01)
+    assert caught.value.field == "line"
+
+
+def test_m1_a_plain_finish() -> None:
+    sheet = ScoreSheet()
+    sheet.add_points(145, 120)
+    assert sheet.winner is None
+    sheet.add(T01)
+    assert sheet.totals == (155, 126) and sheet.winner == 0
+
+
+def test_m2_both_pass_the_target_and_the_higher_wins() -> None:
+    sheet = ScoreSheet()
+    sheet.add_points(140, 148)
+    sheet.add(T17)
+    assert sheet.totals == (158, 156) and sheet.winner == 0
+
+
+def test_m3_level_above_151_plays_on() -> None:
+    sheet = ScoreSheet()
+    sheet.add_points(141, 145)
+    sheet.add(T22)
+    assert sheet.totals == (156, 156)
+    assert sheet.winner is None and sheet.verdict is not None and sheet.verdict.reason == "tie"
+    assert "156" in sheet.status("en")
+    sheet.add(B_MAKES)
+    assert sheet.winner == 1
+
+
+def test_m4_no_finish_on_a_capot() -> None:
+    sheet = ScoreSheet()
+    sheet.add_points(130, 90)
+    line = sheet.add(T32)
+    assert line.valat and sheet.totals == (155, 90)
+    assert sheet.winner is None and sheet.verdict is not None and sheet.verdict.reason == "capot_lock"
+    assert "valat" in sheet.status("en") and "капо" in sheet.status("bg")
+    sheet.add(B_MAKES)
+    assert sheet.totals == (161, 100) and sheet.winner == 0
+
+
+def test_a_plain_line_marked_valat_also_locks() -> None:
+    sheet = ScoreSheet()
+    sheet.add_points(160, 20, valat=True)
+    assert sheet.winner is None
+    sheet.add_points(0, 16)
+    assert sheet.winner == 0
+
+
+def test_capot_lock_off_by_option() -> None:
+    sheet = ScoreSheet(rules=Rules(capot_blocks_finish=False))
+    sheet.add_points(130, 90)
+    sheet.add(T32)
+    assert sheet.winner == 0
+
+
+def test_winner_must_score_in_the_last_deal() -> None:
+    sheet = ScoreSheet(rules=Rules(winner_must_score_last_deal=True))
+    sheet.add_points(160, 100)  # A leads, wrote in this line: wins at once
+    assert sheet.winner == 0
+    sheet = ScoreSheet(rules=Rules(winner_must_score_last_deal=True))
+    sheet.add_points(150, 140)
+    sheet.add_points(0, 6)  # A leads 150 : 146, below the target
+    sheet.add_points(10, 0)
+    assert sheet.winner == 0
+    sheet = ScoreSheet(rules=Rules(winner_must_score_last_deal=True))
+    sheet.add_points(155, 150, valat=True)  # capot lock
+    sheet.add_points(0, 2)  # A still leads 155 : 152 but wrote nothing
+    assert sheet.winner is None and sheet.verdict is not None and sheet.verdict.reason == "no_score"
+
+
+def test_no_finish_while_points_hang() -> None:
+    sheet = ScoreSheet(rules=Rules(no_finish_while_hanging=True))
+    sheet.add_points(150, 100)
+    sheet.add(T08)  # B 8, 8 hang: A 150
+    sheet.add_points(10, 0)  # the pot is untouched: still hanging
+    assert sheet.winner is None and sheet.verdict is not None and sheet.verdict.reason == "hanging"
+    sheet.add(T01)  # A makes the deal and collects the pot
+    assert sheet.winner == 0
+
+
+def test_custom_target() -> None:
+    sheet = ScoreSheet(rules=Rules(target_score=51))
+    sheet.add_points(52, 0)
+    assert sheet.winner == 0
+
+
+def test_no_line_after_the_match_is_over() -> None:
+    sheet = ScoreSheet(("Ана и Боби", "Вера и Гошо"))
+    sheet.add_points(160, 0)
+    with pytest.raises(SheetError) as caught:
+        sheet.add(T01)
+    assert "Ана и Боби" in caught.value.render("bg")
+
+
+def test_a_correction_that_would_end_the_match_early_is_refused() -> None:
+    sheet = ScoreSheet()
+    sheet.add_points(100, 100)
+    sheet.add_points(10, 6)
+    sheet.add_points(10, 6)
+    with pytest.raises(SheetError):
+        sheet.correct(1, (160, 100))
+    assert sheet.totals == (120, 112)  # unchanged
+
+
+def test_history_shows_every_line_and_the_verdict() -> None:
+    sheet = ScoreSheet(("Ана", "Боби"))
+    sheet.add(score_text("купа 81 ние", teams=("Ана", "Боби")))
+    sheet.add_points(4, 12)
+    rows = sheet.history("bg")
+    assert rows[0] == "Ана | Боби"
+    assert rows[1].startswith("1. 0 | 8") and "купа" in rows[1] and "висят 8" in rows[1]
+    assert rows[2].startswith("2. 4 | 12") and "общо 4 | 20" in rows[2]
+    assert "151" in rows[-1]
+    assert sheet.history("en")[2].startswith("2. 4 | 12") and "total 4 | 20" in sheet.history("en")[2]
+
+
+def test_default_team_names_follow_the_language() -> None:
+    sheet = ScoreSheet()
+    assert sheet.names("bg") == ("Ние", "Вие") and sheet.names("en") == ("We", "You")
+
+
+def test_json_round_trip_recomputes_the_same_sheet() -> None:
+    sheet = ScoreSheet(("Ана", "Боби"), Rules(contra_tie="split"))
+    sheet.add(T08)
+    sheet.add({"contract": "hearts", "multiplier": 2, "points": {"A": 81}, "declarations": {"A": ["belote"]}})
+    sheet.add_points(7, 9, pot=0)
+    data = json.loads(json.dumps(sheet.to_json()))
+    assert data["format"] == "belote-sheet/1" and data["rules"] == {"contra_tie": "split"}
+    again = ScoreSheet.from_json(data)
+    def numbers(s: ScoreSheet) -> list[object]:
+        return [(x.score, x.hanging_in, x.hanging, x.totals, x.valat) for x in s.lines]
+
+    assert numbers(again) == numbers(sheet)
+    assert again.teams == ("Ана", "Боби") and again.rules == sheet.rules
+    assert again.to_json() == sheet.to_json()
+
+
+def test_from_json_names_the_bad_field() -> None:
+    good = ScoreSheet()
+    good.add(T01)
+    data = good.to_json()
+    data["lines"][0]["deal"]["points"] = {"A": 100, "B": 100}
+    with pytest.raises(SheetError) as caught:
+        ScoreSheet.from_json(data)
+    assert caught.value.field == "lines[0].deal.points"
+    with pytest.raises(SheetError) as caught:
+        ScoreSheet.from_json({**good.to_json(), "rules": {"contra_tie": 1}})
+    assert caught.value.field == "rules.contra_tie"
+    with pytest.raises(SheetError) as caught:
+        ScoreSheet.from_json({"format": "belote-sheet/2", "lines": []})
+    assert caught.value.field == "format"
