@@ -6,6 +6,8 @@ import io
 import json
 import os
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -222,3 +224,21 @@ def test_belote_bot_agent_plays_through_the_protocol_exactly_as_in_process(level
         [RandomAgent(1), make_agent(level, seed), RandomAgent(2), RandomAgent(3)], seed, parse_rules({})
     )
     assert match_to_record(match) == match_to_record(in_process)
+
+
+def test_closing_a_seat_while_its_program_thinks_ends_the_wait_without_counting_a_failure() -> None:
+    match = Match(SHORT, "close")
+    obs = observe(match.deal, match.deal.to_act)
+    agent = ProcessAgent(script("slow", 1, 30), move_time=20)
+    answers: list[Action] = []
+    thinking = threading.Thread(target=lambda: answers.append(agent.act(obs)))
+    thinking.start()
+    time.sleep(0.3)
+    started = time.monotonic()
+    agent.close()
+    thinking.join(timeout=10)
+    assert not thinking.is_alive()
+    assert time.monotonic() - started < 5
+    assert answers == [Bid(obs.legal_calls[0])]
+    assert agent.act(obs) in match.legal_actions()  # a late question after closing still gets a legal answer
+    assert no_errors(agent)

@@ -241,6 +241,9 @@ class ProcessAgent:
     # --- the Agent protocol ---
 
     def act(self, observation: Observation) -> Action:
+        """The program's answer, checked; on any failure a legal fallback (and the failure counted)."""
+        if self._closed:
+            return fallback_action(observation)  # the table closed this seat while it was being asked
         process = self._ready()
         if process is not None and self._discard_stale(process):
             # Out of step with the questions: start afresh so that answers match questions again.
@@ -254,6 +257,8 @@ class ProcessAgent:
         try:
             line = process.next_line(started + self.move_time)
         except queue.Empty:
+            if self._closed:
+                return fallback_action(observation)
             self._count("timeout", f"no answer within {self.move_time:g} s; the agent is restarted")
             self._retire(process)
             return fallback_action(observation)
@@ -262,6 +267,8 @@ class ProcessAgent:
             self.decisions += 1
             self.think_time += spent
             self.slowest = max(self.slowest, spent)
+        if self._closed:
+            return fallback_action(observation)  # closed while thinking: stopped by us, not a failure
         if line is None:
             self._count("crash", f"the agent stopped while thinking: it {process.describe_exit()}")
             self._retire(process)
@@ -282,6 +289,8 @@ class ProcessAgent:
         return action
 
     def deal_end(self, report: dict[str, Any], hands: list[list[str]]) -> None:
+        if self._closed:
+            return
         process = self._ready()
         if process is not None:
             self._send(process, deal_end_message(report, hands))
@@ -338,8 +347,6 @@ class ProcessAgent:
 
     def _ready(self) -> _Process | None:
         """The running process, started afresh if it died or was retired; None if it cannot be started."""
-        if self._closed:
-            raise RuntimeError("the agent is closed")
         process = self._process
         if process is not None and not process.alive:
             stale = process.stale_lines()
