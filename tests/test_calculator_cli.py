@@ -1,0 +1,97 @@
+"""`belote-bot score` run as a real process: exit status, the JSON answer's shape, errors without a traceback."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "score", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_text_line_in_words() -> None:
+    done = run("купа", "102", "60", "белот", "ние", "--lang", "bg")
+    assert done.returncode == 0, done.stderr
+    first, *steps = done.stdout.strip().splitlines()
+    assert first == "Ние 12 : Вие 6 (изкарана игра)"
+    assert steps[0].startswith("1. Игра: купа") and "белот" in done.stdout
+
+
+def test_json_request_from_a_file(tmp_path: Path) -> None:
+    request = {"contract": "clubs", "points": {"A": 81}, "hanging_in": 4}
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(request), encoding="utf-8")
+    done = run("--json", str(path), "--lang", "en")
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert set(answer) == {"raw", "score", "hanging", "outcome", "explanation", "teams"}
+    assert answer["raw"] == {"A": 81, "B": 81} and answer["score"] == {"A": 0, "B": 8}
+    assert answer["hanging"] == 12 and answer["outcome"] == "hanging"
+    assert answer["teams"] == {"A": "We", "B": "You"}
+    assert all(isinstance(step, str) for step in answer["explanation"])
+
+
+def test_json_request_from_standard_input_with_teams_and_an_option() -> None:
+    request = {"contract": "hearts", "multiplier": 2, "points": {"A": 81}}
+    done = run("--json", "-", "--teams", "Ана", "Боби", "--rule", "contra_tie=split", stdin=json.dumps(request))
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["score"] == {"A": 0, "B": 16} and answer["hanging"] == 16
+    assert answer["teams"] == {"A": "Ана", "B": "Боби"}
+
+
+def test_text_line_answered_as_json() -> None:
+    done = run("hearts 102 A belote B tierce:K", "--output", "json", "--lang", "en")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["score"] == {"A": 12, "B": 8}
+
+
+def test_invalid_text_names_the_field_without_a_traceback() -> None:
+    done = run("купа 100 50", "--lang", "bg")
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert "points:" in done.stderr and "162" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_invalid_json_request_answers_with_errors_as_json() -> None:
+    request = {"contract": "no-trumps", "points": {"A": 80}, "declarations": {"B": ["tierce"]}, "rules": {"x": 1}}
+    done = run("--json", "-", "--lang", "en", stdin=json.dumps(request))
+    assert done.returncode == 1
+    errors = json.loads(done.stdout)["errors"]
+    assert {e["field"] for e in errors} == {"declarations.B[0]", "rules.x"}
+    assert "Traceback" not in done.stderr
+
+
+def test_malformed_json_and_missing_file() -> None:
+    done = run("--json", "-", "--lang", "en", stdin="{not json")
+    assert done.returncode == 1 and "not valid JSON (line 1" in done.stderr and "Traceback" not in done.stderr
+    done = run("--json", "/nonexistent/deal.json", "--lang", "bg")
+    assert done.returncode == 1 and "не може да се прочете" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_bad_option_and_bad_usage() -> None:
+    done = run("купа 102", "--rule", "contra_tie=sometimes", "--lang", "en")
+    assert done.returncode == 1 and "rules.contra_tie" in done.stderr and "Traceback" not in done.stderr
+    assert run().returncode == 2
+
+
+def test_help_documents_the_grammar() -> None:
+    done = subprocess.run([sys.executable, "-m", "bot", "score", "--help"], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60, check=False)
+    assert done.returncode == 0
+    for example in ("купа 102 60", "hearts 102 A belote B tierce:K", "висящи 8", "капо"):
+        assert example in done.stdout
