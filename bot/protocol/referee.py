@@ -5,8 +5,8 @@ not JSON, an answer later than ``move_time`` seconds, or a process that died is 
 described in ``problems``, and answered with a legal fallback (the first legal action), so the table goes on.
 
 How answers are matched to questions: strictly in order, one answer per ``act`` (the protocol has no question
-ids). A program that misses the time limit is stopped and started afresh (with a new ``hello``) before its next
-message, so its late answer can never be taken for the answer to the next question. A program that may be out of
+ids). A program that misses the time limit is stopped and started afresh (with a new ``hello``) right away, so
+its late answer can never be taken for the answer to the next question. A program that may be out of
 step is restarted the same way: when lines arrive while no question is open (an answer to ``deal_end``, a second
 answer), after a malformed answer, and after a second bad answer in a row. A single illegal answer keeps the
 program running: that is a wrong move, not a lost thread.
@@ -254,24 +254,24 @@ class ProcessAgent:
             return fallback_action(observation)
         started = time.monotonic()
         self._send(process, act_message(observation))
+        timed_out = False
         try:
             line = process.next_line(started + self.move_time)
         except queue.Empty:
-            if self._closed:
-                return fallback_action(observation)
-            self._count("timeout", f"no answer within {self.move_time:g} s; the agent is restarted")
-            self._retire(process)
-            return fallback_action(observation)
-        finally:
-            spent = time.monotonic() - started
-            self.decisions += 1
-            self.think_time += spent
-            self.slowest = max(self.slowest, spent)
+            line, timed_out = None, True
+        spent = time.monotonic() - started
+        self.decisions += 1
+        self.think_time += spent
+        self.slowest = max(self.slowest, spent)
         if self._closed:
             return fallback_action(observation)  # closed while thinking: stopped by us, not a failure
+        if timed_out:
+            self._count("timeout", f"no answer within {self.move_time:g} s; the agent is restarted")
+            self._restart(process)
+            return fallback_action(observation)
         if line is None:
             self._count("crash", f"the agent stopped while thinking: it {process.describe_exit()}")
-            self._retire(process)
+            self._restart(process)
             return fallback_action(observation)
         self._note("<", line)
         try:
@@ -283,7 +283,7 @@ class ProcessAgent:
             restart = exc.kind == "malformed" or self._bad_in_a_row >= 2
             self._count(exc.kind, exc.reason + ("; the agent is restarted" if restart else ""))
             if restart:
-                self._retire(process)
+                self._restart(process)
             return fallback_action(observation)
         self._bad_in_a_row = 0
         return action
@@ -367,6 +367,11 @@ class ProcessAgent:
                 return None
             self._process = process
         return process
+
+    def _restart(self, process: _Process) -> None:
+        """Replace a failed run now, while this decision is lost anyway, so that the next one is not delayed."""
+        self._retire(process)
+        self._ready()
 
     def _retire(self, process: _Process) -> None:
         self._bad_in_a_row = 0
