@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -88,3 +89,9 @@ def test_the_line_and_its_request_score_the_same() -> None:
     answer = score_text(line)
     assert answer.result.score == (28, 11)
     assert answer.request.to_json()["declarations"] == {"A": ["quarte"], "B": ["tierce"]}
+
+
+def test_the_three_lines_at_the_top_of_the_docs_score_as_they_say() -> None:
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "calculator.md").read_text(encoding="utf-8")
+    block = doc.split("```")[1].strip().splitlines()
+    assert [score_text(line).result.score for line in block] == [(12, 6), (28, 11), (12, 8)]
