@@ -133,6 +133,9 @@ def knowledge_of(obs: Observation) -> Knowledge:
         cannot[p] &= ~must[p]
         if p != seat:
             cannot[p] |= hand | played
+            for q in range(4):
+                if q != p:
+                    cannot[p] |= must[q]
     # During the auction only five cards each are dealt; the unseen set still counts the whole deck.
     return Knowledge(seat, contract, hand, played, unseen, sizes, cannot, must, played_by, declared, belote_seats)
 

@@ -1,0 +1,74 @@
+"""Decision time of each bot level: p50 and p99 over the decisions of a few seeded matches.
+
+Run: ``python bench/ai.py [--deals N] [--levels easy,medium,hard] [--seed S]``. Each level plays every seat against
+itself; only decisions with a real choice (two or more legal actions) are timed, and the hard level's play
+decisions are also broken down by the number of tricks left.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.ai.arena import percentile
+from bot.ai.registry import LEVELS, make_agent
+from bot.engine import Match, observe
+from bot.engine.deal import DONE
+
+
+def bench(level: str, deals: int, seed: str) -> tuple[list[float], dict[int, list[float]]]:
+    agents = [make_agent(level, seed=f"{seed}/{i}") for i in range(4)]
+    times: list[float] = []
+    by_tricks: dict[int, list[float]] = defaultdict(list)
+    played = 0
+    game = 0
+    while played < deals:
+        match = Match(seed=f"{seed}/{level}/{game}", auto_deal=False)
+        game += 1
+        while not match.over and played < deals:
+            deal = match.start_deal()
+            played += 1
+            while deal.phase != DONE:
+                seat = deal.to_act
+                obs = observe(deal, seat, (match.totals[0], match.totals[1]), match.hanging)
+                start = time.perf_counter()
+                action = agents[seat].act(obs)
+                elapsed = time.perf_counter() - start
+                if len(obs.legal_calls) + len(obs.legal_cards) > 1:
+                    times.append(elapsed)
+                    if not obs.legal_calls:
+                        by_tricks[8 - len(obs.tricks)].append(elapsed)
+                match.apply(action)
+    return times, by_tricks
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=10)
+    parser.add_argument("--levels", default=",".join(LEVELS))
+    parser.add_argument("--seed", default="bench")
+    args = parser.parse_args()
+    for level in args.levels.split(","):
+        times, by_tricks = bench(level, args.deals, args.seed)
+        print(
+            f"{level:7s} decisions {len(times):5d}  p50 {1000 * percentile(times, 0.5):8.2f} ms  "
+            f"p99 {1000 * percentile(times, 0.99):8.2f} ms  max {1000 * max(times):8.2f} ms"
+        )
+        if level == "hard":
+            for left in sorted(by_tricks, reverse=True):
+                t = by_tricks[left]
+                print(
+                    f"        {left} tricks left: {len(t):4d} plays, mean {1000 * statistics.mean(t):7.1f} ms, "
+                    f"p99 {1000 * percentile(t, 0.99):7.1f} ms"
+                )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,186 @@
+"""The hard bot: sampled deals solved double-dummy, choosing the card with the best average result.
+
+For each decision in the play it deals the unseen cards many times consistently with what the seat knows
+(``sampling``), solves each deal with the double-dummy solver (exactly when few tricks remain, to a fixed depth with
+an evaluation earlier) and scores every legal card by the deal's written result for the seat's team: the game
+points of its side minus the other side's, with the contract made, hanging or inside, the declarations the deal's
+hands resolve to and the belotes. The number of samples and the depth depend only on the position, so the bot is
+deterministic for a seed; a time cap only guards against a slow machine.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from bot.engine import ALL_TRUMPS, NO_TRUMPS, Action, Bid, Observation
+from bot.engine.cards import KING, QUEEN, CardMask
+from bot.engine.declarations import (
+    BELOTE_POINTS,
+    Combination,
+    best_declarations,
+    compare_declarations,
+    resolve_declarations,
+)
+from bot.engine.play import CARD_POINTS
+from bot.engine.scoring import LAST_TEN, VALAT_BONUS, card_total, score_deal
+
+from .bidding import BiddingStyle, choose_call
+from .knowledge import Knowledge, knowledge_of
+from .medium import announce, choose_card
+from .sampling import Sampler
+from .solver import Solver
+
+# (samples, depth in tricks) by the number of tricks left, the trick in progress included.
+SCHEDULE = {1: (1, 1), 2: (24, 2), 3: (36, 3), 4: (36, 4), 5: (12, 5), 6: (14, 2), 7: (14, 2), 8: (14, 2)}
+HARD_STYLE = BiddingStyle(suit=4.8, no_trumps=6.0, all_trumps=6.2, contra=7.0, recontra=6.0)
+
+
+class HardAgent:
+    name = "hard"
+
+    def __init__(
+        self,
+        seed: int | str = 0,
+        move_time: float | None = None,
+        time_cap: float = 0.8,
+        schedule: dict[int, tuple[int, int]] | None = None,
+    ) -> None:
+        self.seed = seed
+        self.schedule = schedule or SCHEDULE
+        self.time_cap = time_cap if move_time is None else min(time_cap, 0.8 * move_time)
+        self.decisions = 0
+
+    def act(self, observation: Observation) -> Action:
+        self.decisions += 1
+        if observation.legal_calls:
+            return Bid(choose_call(observation, HARD_STYLE))
+        return announce(observation, self.choose_card(observation))
+
+    def choose_card(self, obs: Observation) -> int:
+        legal = list(obs.legal_cards)
+        if len(legal) == 1:
+            return legal[0]
+        k = knowledge_of(obs)
+        tricks_left = 8 - len(obs.tricks)
+        samples, depth = self.schedule[tricks_left]
+        start = time.perf_counter()
+        contract = k.contract
+        sampler = Sampler(obs, k, f"{self.seed}/{self.decisions}/{len(obs.tricks)}/{len(obs.trick)}")
+        valat = VALAT_BONUS if contract != NO_TRUMPS or obs.rules.nt_valat_doubled else VALAT_BONUS // 2
+        solver = Solver(contract, obs.rules.must_undertrump, valat)
+        scorer = DealScorer(obs, k)
+        totals = dict.fromkeys(legal, 0.0)
+        took = 0
+        for t in obs.tricks:
+            took |= 1 << (t.winner & 1)
+        done = 0
+        for _ in range(samples):
+            hands = sampler.sample()
+            values = solver.values(hands, obs.trick_leader, list(obs.trick), took, depth, legal)
+            utility = scorer.for_sample(hands)
+            for card, v in values.items():
+                totals[card] += utility(v)
+            done += 1
+            if time.perf_counter() - start > self.time_cap:
+                break
+        if done == 0:
+            return choose_card(obs)
+        # Ties go to the card the medium player would choose, then to the lowest card.
+        fallback = choose_card(obs)
+        return max(legal, key=lambda c: (round(totals[c] / done, 6), c == fallback, -c))
+
+    def deal_end(self, report: dict[str, Any], hands: list[list[str]]) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+class DealScorer:
+    """Turns a double-dummy value into the seat's team's written result of the deal, for one sampled deal."""
+
+    def __init__(self, obs: Observation, k: Knowledge) -> None:
+        self.obs = obs
+        self.k = k
+        self.contract = k.contract
+        self.team = obs.seat & 1
+        points = CARD_POINTS[self.contract]
+        self.sofar = 0  # A minus B card points of the finished tricks
+        for t in obs.tricks:
+            pts = sum(points[c] for c in t.cards)
+            self.sofar += pts if t.winner & 1 == 0 else -pts
+        self.total = card_total(self.contract) + LAST_TEN
+        self.multiplier = obs.multiplier or 1
+        self.declarer = obs.declarer if obs.declarer is not None else 0
+        self.belotes = [0, 0]
+        for seats_suits in k.belote_seats.items():
+            seat, suits = seats_suits
+            self.belotes[seat & 1] += BELOTE_POINTS * len(suits)
+        self.played_first = [False] * 4
+        for t in obs.tricks:
+            for i in range(4):
+                self.played_first[(t.leader + i) & 3] = True
+        for i in range(len(obs.trick)):
+            self.played_first[(obs.trick_leader + i) & 3] = True
+
+    def _declarations(self, hands: list[CardMask]) -> tuple[int, int]:
+        obs, k = self.obs, self.k
+        if self.contract == NO_TRUMPS and not obs.rules.nt_aces_carre:
+            return 0, 0
+        declared: list[list[Combination]] = [[], []]
+        for p in range(4):
+            initial = hands[p] | k.played_by[p]
+            if p in k.declared:
+                combos = resolve_declarations(initial, k.declared[p], self.contract, obs.rules) or ()
+            elif not self.played_first[p]:
+                combos = best_declarations(initial, self.contract, obs.rules)  # still to announce
+            else:
+                combos = ()
+            declared[p & 1].extend(combos)
+        counted = compare_declarations((declared[0], declared[1]), obs.rules)
+        return sum(c.value for c in counted[0]), sum(c.value for c in counted[1])
+
+    def _future_belotes(self, hands: list[CardMask]) -> list[int]:
+        out = list(self.belotes)
+        if self.contract == NO_TRUMPS:
+            return out
+        suits = range(4) if self.contract == ALL_TRUMPS else (self.contract,)
+        for p in range(4):
+            for s in suits:
+                pair = (1 << (s * 8 + KING)) | (1 << (s * 8 + QUEEN))
+                if hands[p] & pair == pair:
+                    out[p & 1] += BELOTE_POINTS
+        return out
+
+    def for_sample(self, hands: list[CardMask]) -> Any:
+        decl = self._declarations(hands)
+        bel = self._future_belotes(hands)
+        rules = self.obs.rules
+        cache: dict[int, float] = {}
+
+        def utility(v: int) -> float:
+            got = cache.get(v)
+            if got is not None:
+                return got
+            d = self.sofar + v
+            valat = 0 if d > self.total else 1 if d < -self.total else None
+            d = max(-self.total, min(self.total, d))
+            a = (self.total + d) // 2
+            result = score_deal(
+                self.contract,
+                self.multiplier,
+                self.declarer,
+                (a, self.total - a),
+                decl,
+                (bel[0], bel[1]),
+                valat,
+                0,
+                rules,
+            )
+            u = float(result.score[self.team] - result.score[1 - self.team])
+            u += (a - (self.total - a)) * (1 if self.team == 0 else -1) / 1000.0  # prefer more card points
+            cache[v] = u
+            return u
+
+        return utility
