@@ -25,7 +25,7 @@ from bot.engine.calls import CALL_NAMES
 from bot.engine.declarations import CARRE
 
 from .errors import CalculatorError, Msg, Problem, problem
-from .request import TEAM_KEYS, deal_total, parse_request
+from .request import TEAM_KEYS, parse_request
 from .score import DealAnswer, score_request
 from .vocabulary import (
     CONTRACT_PHRASES,
@@ -44,7 +44,7 @@ TEAM_WORDS: Final[dict[str, int]] = {
 }  # fmt: skip
 CONTRA_WORDS: Final[dict[str, int]] = {
     "контра": 2, "к": 2, "k": 2, "x2": 2, "×2": 2, "contra": 2, "double": 2, "doubled": 2, "dbl": 2, "kontra": 2,
-    "реконтра": 4, "рк": 4, "ре": 4, "x4": 4, "×4": 4, "recontra": 4, "redouble": 4, "redoubled": 4,
+    "реконтра": 4, "рк": 4, "x4": 4, "×4": 4, "recontra": 4, "redouble": 4, "redoubled": 4,
     "rekontra": 4,
 }  # fmt: skip
 VALAT_WORDS: Final = frozenset({"капо", "валат", "капот", "kapo", "capot", "valat"})
@@ -389,4 +389,3 @@ def score_text(
     return score_request(parse_request(parse_text(line, teams, rules)))
 
 
-__all__ = ["deal_total", "parse_text", "score_text"]
