@@ -11,7 +11,11 @@ from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = [*sorted((ROOT / "bot" / "calculator").glob("*.py")), ROOT / "bot" / "cli" / "score.py"]
+SOURCES = [
+    *sorted((ROOT / "bot" / "calculator").glob("*.py")),
+    ROOT / "bot" / "cli" / "score.py",
+    ROOT / "bot" / "cli" / "sheet.py",
+]
 # Msg("...") and _("...") carry a message id first; problem(field, "...") second.
 KEYWORDS = {"_": None, "Msg": None, "problem": (2,)}
 PLACEHOLDER = re.compile(r"\{(\w+)\}")

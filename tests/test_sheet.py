@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -236,3 +239,27 @@ def test_from_json_names_the_bad_field() -> None:
     with pytest.raises(SheetError) as caught:
         ScoreSheet.from_json({"format": "belote-sheet/2", "lines": []})
     assert caught.value.field == "format"
+
+
+def test_sheet_on_the_command_line(tmp_path: Path) -> None:
+    path = tmp_path / "match.json"
+
+    def sheet(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "bot", "sheet", str(path), *args], capture_output=True,
+                              text=True, cwd=Path(__file__).resolve().parent.parent, timeout=60, check=False)
+
+    assert sheet("new", "--teams", "Ана", "Боби", "--rule", "target_score=31").returncode == 0
+    assert sheet("add", "купа", "81", "Ана").returncode == 0  # a tie: 8 hang
+    done = sheet("add", "каро", "110", "Ана", "--lang", "en")
+    assert done.returncode == 0 and "2. 19 | 5" in done.stdout  # the 8 were carried
+    done = sheet("correct", "1", "купа", "102", "Ана", "--lang", "en")
+    assert "2. 11 | 5" in done.stdout and "total 21 | 11" in done.stdout
+    done = sheet("add", "--points", "15", "0")
+    assert done.returncode == 0 and "Победител: Ана" in done.stdout
+    done = sheet("add", "--points", "1", "0")
+    assert done.returncode == 1 and "Traceback" not in done.stderr and "Ана" in done.stderr
+    assert ScoreSheet.from_json(json.loads(path.read_text(encoding="utf-8"))).totals == (36, 11)
+    done = sheet("undo")
+    assert done.returncode == 0 and ScoreSheet.from_json(json.loads(path.read_text(encoding="utf-8"))).winner is None
+    done = sheet("add", "купа", "100", "50")
+    assert done.returncode == 1 and "points:" in done.stderr
