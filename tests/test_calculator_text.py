@@ -6,8 +6,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from bot.calculator import parse_text, score_text
+from bot.calculator import CalculatorError, parse_text, score_text
 
 
 @pytest.mark.parametrize(
@@ -95,3 +97,28 @@ def test_the_three_lines_at_the_top_of_the_docs_score_as_they_say() -> None:
     doc = (Path(__file__).resolve().parent.parent / "docs" / "calculator.md").read_text(encoding="utf-8")
     block = doc.split("```")[1].strip().splitlines()
     assert [score_text(line).result.score for line in block] == [(12, 6), (28, 11), (12, 8)]
+
+
+_WORD_TEXT = (
+    "купа пика каро спатия бк вк без коз всичко nt at ♥ ♠ ние вие A B we you 102 60 81 0 162 258 130 20 50 100 "
+    "150 200 2 белот терца кварта квинта каре до поп асо вале 9 10 K tierce:K carre:J каре:В терца:8 контра "
+    "реконтра к x2 x4 капо висящи hanging 8 contra_tie=split target_score=0 x=1 , Ана"
+)
+WORDS = _WORD_TEXT.split()
+FIELDS = {"contract", "points", "points.A", "points.B", "multiplier", "declarer", "valat", "declarations",
+          "hanging_in", "teams", "text"}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(WORDS), max_size=9))
+def test_any_line_gets_an_answer_or_errors_that_name_known_fields(words: list[str]) -> None:
+    try:
+        answer = score_text(" ".join(words), teams=("Ана", "Боби"))
+    except CalculatorError as err:
+        assert err.problems
+        for field in err.fields:
+            assert field in FIELDS or field.startswith(("declarations.", "rules.")), field
+        assert all("{" not in line for line in err.render("bg"))
+    else:
+        total = sum(answer.result.score) + answer.result.hanging - answer.request.hanging_in
+        assert total >= 0 and answer.render("bg") and answer.render("en")
