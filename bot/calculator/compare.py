@@ -14,11 +14,11 @@ from typing import Final
 
 from bot.engine.cards import ACE
 from bot.engine.declarations import (
-    _SEQUENCE_VALUE,  # the engine's table of sequence values (20/50/100); kept private there
     CARRE,
     CARRE_VALUE,
     QUARTE,
     QUINT,
+    SEQUENCE_VALUE,
     TIERCE,
     Combination,
     compare_declarations,
@@ -46,13 +46,13 @@ def combination(d: Declared, top: int) -> Combination:
     """A described combination as the engine's ``Combination`` (no cards known: mask 0, suit -1)."""
     if d.kind == CARRE:
         return Combination(CARRE, CARRE_VALUE[top], 0, top, -1, 4)
-    return Combination(d.kind, _SEQUENCE_VALUE[d.kind], 0, top, -1, _LENGTH[d.kind])
+    return Combination(d.kind, SEQUENCE_VALUE[d.kind], 0, top, -1, _LENGTH[d.kind])
 
 
 def value_of(d: Declared) -> int:
     if d.kind == CARRE and d.top is not None:
         return CARRE_VALUE[d.top]
-    return _SEQUENCE_VALUE[d.kind]
+    return SEQUENCE_VALUE[d.kind]
 
 
 def team_label(teams: Sequence[str | Msg], team: int) -> str | Msg:

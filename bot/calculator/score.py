@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.engine.calls import NO_TRUMPS
-from bot.engine.declarations import BELOTE_POINTS
+from bot.engine.declarations import BELOTE_POINTS, declarations_forfeited
 from bot.engine.scoring import DealResult, round_team, round_total, score_deal
 
 from .compare import CountedDeclarations, count_declarations
@@ -98,9 +98,8 @@ def score_request(request: DealRequest) -> DealAnswer:
     rules = request.rules
     steps: list[Msg] = []
     declared: list[tuple[Declared, ...]] = list(request.declarations)
-    if request.valat is not None and not rules.valat_team_keeps_declarations:
-        loser = 1 - request.valat
-        if declared[loser]:
+    for loser in (0, 1):
+        if declared[loser] and declarations_forfeited(loser, request.valat, rules):
             steps.append(Msg("{team}: no trick taken, so its declarations and belotes are lost (table option).",
                              {"team": names[loser]}))
             declared[loser] = ()

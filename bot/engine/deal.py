@@ -19,6 +19,7 @@ from .declarations import (
     best_declarations,
     compare_declarations,
     declarable_kinds,
+    declarations_forfeited,
     resolve_declarations,
 )
 from .play import CARD_POINTS, beats, illegal_reason, legal_cards
@@ -384,8 +385,8 @@ class Deal:
         belote_counts = [0, 0]
         for seat in range(4):
             team = seat & 1
-            if valat is not None and team != valat and not rules.valat_team_keeps_declarations:
-                continue  # the team that took no trick loses its declarations and belotes
+            if declarations_forfeited(team, valat, rules):
+                continue
             declared[team].extend(self.declared[seat])
             belote_counts[team] += len(self.belotes[seat])
         counted = compare_declarations((declared[0], declared[1]), rules)

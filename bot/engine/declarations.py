@@ -22,7 +22,7 @@ CARRE: Final = "carre"
 KINDS: Final = (TIERCE, QUARTE, QUINT, CARRE)
 BELOTE_POINTS: Final = 20
 
-_SEQUENCE_VALUE: Final = {TIERCE: 20, QUARTE: 50, QUINT: 100}
+SEQUENCE_VALUE: Final = {TIERCE: 20, QUARTE: 50, QUINT: 100}
 _SEQUENCE_CLASS: Final = {TIERCE: 3, QUARTE: 4, QUINT: 5}
 CARRE_VALUE: Final = {JACK: 200, NINE: 150, ACE: 100, TEN: 100, KING: 100, QUEEN: 100}
 # Rank of the hundred-carrés among themselves, by option hundred_carre_order.
@@ -87,7 +87,7 @@ def _sequences(hand: CardMask, rules: Rules) -> list[Combination]:
                 found.append(Combination(TIERCE, 20, 0b111 << 8 * suit, low + 2, suit, 3))
                 continue
             kind = TIERCE if length == 3 else QUARTE if length == 4 else QUINT
-            found.append(Combination(kind, _SEQUENCE_VALUE[kind], mask, top, suit, length))
+            found.append(Combination(kind, SEQUENCE_VALUE[kind], mask, top, suit, length))
     return found
 
 
@@ -236,6 +236,11 @@ def compare_declarations(
             elif ka is None or kb > ka:
                 counted[1].extend(b)
     return tuple(counted[0]), tuple(counted[1])
+
+
+def declarations_forfeited(team: int, valat: int | None, rules: Rules) -> bool:
+    """Option valat_team_keeps_declarations=false: the team that took no trick loses its declarations and belotes."""
+    return valat is not None and team != valat and not rules.valat_team_keeps_declarations
 
 
 def belote_allowed(card: int, hand: CardMask, contract: Contract, led_suit: int | None) -> bool:
