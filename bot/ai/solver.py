@@ -17,10 +17,11 @@ The search is alpha-beta over single cards with:
 
 from __future__ import annotations
 
+import functools
 from typing import Final
 
 from bot.engine.calls import ALL_TRUMPS, NO_TRUMPS
-from bot.engine.cards import PLAIN_STRENGTH, SUIT_MASK, TRUMP_STRENGTH, CardMask
+from bot.engine.cards import PLAIN_STRENGTH, TRUMP_STRENGTH, CardMask
 from bot.engine.play import CARD_POINTS, beats, legal_cards
 from bot.engine.scoring import LAST_TEN, VALAT_BONUS
 
@@ -50,6 +51,27 @@ def _power(contract: int) -> tuple[float, ...]:
     return tuple(out)
 
 
+@functools.cache
+def _tables(contract: int) -> tuple[list[bool], list[list[int]], list[list[float]], list[float]]:
+    """Lookup tables of a contract: who beats whom, points and power per suit byte, the order of leads."""
+    points, power = CARD_POINTS[contract], _power(contract)
+    # beats_table[card * 32 + best]: does card take the trick from best?
+    beats_table = [beats(c, b, contract) for c in range(32) for b in range(32)]
+    byte_points = [[0] * 256 for _ in range(4)]
+    byte_power = [[0.0] * 256 for _ in range(4)]
+    for suit in range(4):
+        for byte in range(256):
+            cards = [suit * 8 + r for r in range(8) if byte >> r & 1]
+            byte_points[suit][byte] = sum(points[c] for c in cards)
+            byte_power[suit][byte] = sum(power[c] for c in cards)
+    lead_key = [-power[c] - points[c] / 20 for c in range(32)]
+    return beats_table, byte_points, byte_power, lead_key
+
+
+# Representative cards by (suit, remaining cards of the suit, legal cards of the suit), per contract.
+_REPRESENTATIVES: dict[int, dict[int, tuple[int, ...]]] = {}
+
+
 class Solver:
     """Double-dummy search for one contract. Reuse one instance for positions of the same deal (shared table)."""
 
@@ -63,13 +85,17 @@ class Solver:
         self.tt: dict[tuple[int, ...], tuple[int, int, int]] = {}
         self.best: dict[tuple[int, ...], int] = {}
         self.nodes = 0
+        tables = _tables(contract)
+        self.beats_table, self.byte_points, self.byte_power, self.lead_key = tables
+        self._reps = _REPRESENTATIVES.setdefault(contract, {})
 
     # --- public ---
 
     def moves(self, hands: list[CardMask], leader: int, trick: list[int]) -> list[int]:
         """The distinct legal cards (one of each group of equivalent cards) of the seat to play."""
         seat = (leader + len(trick)) & 3
-        return self._moves(hands, seat, trick, self._legal(hands[seat], trick))
+        win_pos, win = self._winning(trick)
+        return self._moves(hands, seat, trick, win_pos, win)
 
     def values(
         self,
@@ -86,143 +112,172 @@ class Solver:
         ``depth``: tricks to search before evaluating (the trick in progress counts as one).
         """
         seat = (leader + len(trick)) & 3
-        cards = candidates if candidates is not None else self.moves(hands, leader, trick)
-        out = {}
-        for card in cards:
-            out[card] = self._after(hands, leader, trick, seat, card, took, depth, -INF, INF)
-        return out
+        win_pos, win = self._winning(trick)
+        cards = candidates if candidates is not None else self._moves(hands, seat, trick, win_pos, win)
+        trick = list(trick)
+        return {
+            card: self._play(hands, leader, trick, seat, card, win_pos, win, took, depth, -INF, INF) for card in cards
+        }
 
     def value(self, hands: list[CardMask], leader: int, trick: list[int], took: int = 0, depth: int = 8) -> int:
         """The value of the position with best play on both sides."""
-        return self._node(hands, leader, list(trick), took, depth, -INF, INF)
+        win_pos, win = self._winning(trick)
+        return self._node(hands, leader, list(trick), win_pos, win, took, depth, -INF, INF)
 
     # --- search ---
 
-    def _legal(self, hand: CardMask, trick: list[int]) -> CardMask:
+    def _winning(self, trick: list[int]) -> tuple[int, int]:
         if not trick:
-            return hand
-        win_pos = 0
-        win = trick[0]
-        for pos in range(1, len(trick)):
-            if beats(trick[pos], win, self.contract):
-                win_pos, win = pos, trick[pos]
-        partner_wins = len(trick) - win_pos == 2
-        return legal_cards(hand, trick[0], win, partner_wins, self.contract, self.undertrump)
-
-    def _moves(self, hands: list[CardMask], seat: int, trick: list[int], legal: CardMask) -> list[int]:
-        remaining = hands[0] | hands[1] | hands[2] | hands[3]
-        points = self.points
-        moves: list[int] = []
-        for suit in range(4):
-            if not legal & SUIT_MASK[suit]:
-                continue
-            prev_mine = False
-            prev_pts = -1
-            for c in self.orders[suit]:
-                if not remaining >> c & 1:
-                    continue
-                if legal >> c & 1:
-                    if not (prev_mine and points[c] == prev_pts):
-                        moves.append(c)
-                    prev_mine, prev_pts = True, points[c]
-                else:
-                    prev_mine = False
-        return self._order(hands, seat, trick, moves)
-
-    def _order(self, hands: list[CardMask], seat: int, trick: list[int], moves: list[int]) -> list[int]:
-        if len(moves) < 2:
-            return moves
-        points, contract = self.points, self.contract
-        if not trick:
-            # Lead strong cards first: masters and high trumps decide most deals.
-            return sorted(moves, key=lambda c: -self.power[c] - points[c] / 20)
+            return 0, 0
         win_pos, win = 0, trick[0]
         for pos in range(1, len(trick)):
-            if beats(trick[pos], win, contract):
+            if self.beats_table[trick[pos] * 32 + win]:
                 win_pos, win = pos, trick[pos]
-        partner_wins = len(trick) - win_pos == 2
-        if partner_wins:
-            return sorted(moves, key=lambda c: -points[c])
+        return win_pos, win
 
-        def key(c: int) -> float:
-            if beats(c, win, contract):
-                return -100 + self.power[c]  # the cheapest winner first
-            return points[c]
+    def _representatives(self, suit: int, remaining_byte: int, legal_byte: int) -> tuple[int, ...]:
+        """The legal cards of one suit, one per group of equivalent cards, strongest first."""
+        key = suit << 16 | remaining_byte << 8 | legal_byte
+        found = self._reps.get(key)
+        if found is not None:
+            return found
+        points = self.points
+        reps: list[int] = []
+        prev_mine = False
+        prev_pts = -1
+        for c in self.orders[suit]:
+            r = c & 7
+            if not remaining_byte >> r & 1:
+                continue
+            if legal_byte >> r & 1:
+                if not (prev_mine and points[c] == prev_pts):
+                    reps.append(c)
+                prev_mine, prev_pts = True, points[c]
+            else:
+                prev_mine = False
+        out = tuple(reps)
+        self._reps[key] = out
+        return out
 
-        return sorted(moves, key=key)
+    def _moves(self, hands: list[CardMask], seat: int, trick: list[int], win_pos: int, win: int) -> list[int]:
+        hand = hands[seat]
+        if trick:
+            legal = legal_cards(hand, trick[0], win, len(trick) - win_pos == 2, self.contract, self.undertrump)
+        else:
+            legal = hand
+        remaining = hands[0] | hands[1] | hands[2] | hands[3]
+        moves: list[int] = []
+        for suit in range(4):
+            lb = legal >> (8 * suit) & 0xFF
+            if lb:
+                moves.extend(self._representatives(suit, remaining >> (8 * suit) & 0xFF, lb))
+        if len(moves) < 2:
+            return moves
+        if not trick:
+            # Lead strong cards first: masters and high trumps decide most deals.
+            lead_key = self.lead_key
+            moves.sort(key=lead_key.__getitem__)
+            return moves
+        points = self.points
+        if len(trick) - win_pos == 2:
+            moves.sort(key=lambda c: -points[c])  # the partner wins: give points
+            return moves
+        bt, power = self.beats_table, self.power
+        moves.sort(key=lambda c: -100 + power[c] if bt[c * 32 + win] else points[c])  # cheapest winner first
+        return moves
 
-    def _after(
+    def _play(
         self,
         hands: list[CardMask],
         leader: int,
         trick: list[int],
         seat: int,
         card: int,
+        win_pos: int,
+        win: int,
         took: int,
         depth: int,
         alpha: int,
         beta: int,
     ) -> int:
         """Value after ``seat`` plays ``card`` into ``trick``."""
-        hands[seat] ^= 1 << card
-        trick.append(card)
-        try:
-            if len(trick) < 4:
-                return self._node(hands, leader, trick, took, depth, alpha, beta)
-            return self._finish_trick(hands, leader, trick, took, depth, alpha, beta)
-        finally:
+        n = len(trick)
+        bit = 1 << card
+        hands[seat] ^= bit
+        if n == 3:
+            v = self._complete(hands, leader, trick, card, win_pos, win, took, depth, alpha, beta)
+        else:
+            if n == 0 or self.beats_table[card * 32 + win]:
+                win_pos, win = n, card
+            trick.append(card)
+            v = self._node(hands, leader, trick, win_pos, win, took, depth, alpha, beta)
             trick.pop()
-            hands[seat] ^= 1 << card
+        hands[seat] ^= bit
+        return v
 
-    def _finish_trick(
-        self, hands: list[CardMask], leader: int, trick: list[int], took: int, depth: int, alpha: int, beta: int
+    def _complete(
+        self,
+        hands: list[CardMask],
+        leader: int,
+        trick: list[int],
+        card: int,
+        win_pos: int,
+        win: int,
+        took: int,
+        depth: int,
+        alpha: int,
+        beta: int,
     ) -> int:
-        contract, points = self.contract, self.points
-        win_pos, win = 0, trick[0]
-        for pos in (1, 2, 3):
-            if beats(trick[pos], win, contract):
-                win_pos, win = pos, trick[pos]
+        """The fourth card closes the trick: score it and go on with the next."""
+        points = self.points
+        if self.beats_table[card * 32 + win]:
+            win_pos = 3
         winner = (leader + win_pos) & 3
-        pts = points[trick[0]] + points[trick[1]] + points[trick[2]] + points[trick[3]]
+        pts = points[trick[0]] + points[trick[1]] + points[trick[2]] + points[card]
         took |= 1 << (winner & 1)
-        last = not (hands[0] | hands[1] | hands[2] | hands[3])
-        if last:
+        if not (hands[0] | hands[1] | hands[2] | hands[3]):
             pts += LAST_TEN
             if took != 3:
                 pts += self.valat
+            return pts if winner & 1 == 0 else -pts
         gain = pts if winner & 1 == 0 else -pts
-        if last:
-            return gain
         if depth <= 1:
-            return gain + self._evaluate(hands, took)
-        rest = self._node(hands, winner, [], took, depth - 1, alpha - gain, beta - gain)
-        return gain + rest
+            return gain + self._evaluate(hands)
+        return gain + self._node(hands, winner, [], 0, 0, took, depth - 1, alpha - gain, beta - gain)
 
-    def _evaluate(self, hands: list[CardMask], took: int) -> int:
+    def _evaluate(self, hands: list[CardMask]) -> int:
         """A sound estimate of the rest: the remaining points shared by the teams' card power."""
-        points, power = self.points, self.power
+        bp, bw = self.byte_points, self.byte_power
         total = LAST_TEN
         strength = [0.0, 0.0]
         for seat in range(4):
             m = hands[seat]
-            while m:
-                low = m & -m
-                c = low.bit_length() - 1
-                total += points[c]
-                strength[seat & 1] += power[c]
-                m ^= low
-        share = strength[0] / (strength[0] + strength[1]) if strength[0] + strength[1] else 0.5
+            for suit in range(4):
+                byte = m >> (8 * suit) & 0xFF
+                if byte:
+                    total += bp[suit][byte]
+                    strength[seat & 1] += bw[suit][byte]
+        both = strength[0] + strength[1]
+        share = strength[0] / both if both else 0.5
         return round((2 * share - 1) * total)
 
     def _node(
-        self, hands: list[CardMask], leader: int, trick: list[int], took: int, depth: int, alpha: int, beta: int
+        self,
+        hands: list[CardMask],
+        leader: int,
+        trick: list[int],
+        win_pos: int,
+        win: int,
+        took: int,
+        depth: int,
+        alpha: int,
+        beta: int,
     ) -> int:
         self.nodes += 1
         seat = (leader + len(trick)) & 3
         key: tuple[int, ...] | None = None
         if not trick:
-            tricks_left = bin(hands[seat]).count("1")
-            d = min(depth, tricks_left)
+            d = min(depth, bin(hands[seat]).count("1"))
             key = (hands[0], hands[1], hands[2], hands[3], leader, took, d)
             entry = self.tt.get(key)
             if entry is not None:
@@ -233,20 +288,21 @@ class Solver:
                     return val
                 if kind == UPPER and val <= alpha:
                     return val
-        legal = self._legal(hands[seat], trick)
-        moves = self._moves(hands, seat, trick, legal)
-        if key is not None:
+            moves = self._moves(hands, seat, trick, win_pos, win)
             remembered = self.best.get(key[:6])
-            if remembered is not None and remembered in moves:
+            if remembered is not None and remembered != moves[0] and remembered in moves:
                 moves.remove(remembered)
                 moves.insert(0, remembered)
+        else:
+            moves = self._moves(hands, seat, trick, win_pos, win)
         maximize = seat & 1 == 0
         a0, b0 = alpha, beta
         best_card = moves[0]
+        play = self._play
         if maximize:
             best = -INF
             for card in moves:
-                v = self._after(hands, leader, trick, seat, card, took, depth, alpha, beta)
+                v = play(hands, leader, trick, seat, card, win_pos, win, took, depth, alpha, beta)
                 if v > best:
                     best, best_card = v, card
                     if v > alpha:
@@ -256,7 +312,7 @@ class Solver:
         else:
             best = INF
             for card in moves:
-                v = self._after(hands, leader, trick, seat, card, took, depth, alpha, beta)
+                v = play(hands, leader, trick, seat, card, win_pos, win, took, depth, alpha, beta)
                 if v < best:
                     best, best_card = v, card
                     if v < beta:
