@@ -1,0 +1,305 @@
+"""The Discord adapter end to end: the real discord.py client, the real host and storage, a fake Discord on 127.0.0.1.
+
+Users act only by pressing buttons they are shown (or by slash commands); every interaction reaches the bot over
+the fake gateway as a real INTERACTION_CREATE payload. What the users saw is checked afterwards against a replay of
+the stored match record: no public message shows a card that is still in a hand, each ephemeral hand shows only its
+owner's cards, and the calls and cards offered as buttons are exactly the legal ones.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.adapters.discord import BeloteClient
+from bot.adapters.discord.text import markup
+from bot.config import Settings
+from bot.core.clock import ManualClock
+from bot.core.host import Host
+from bot.core.messages import DISCORD, ChatRef
+from bot.core.views import CALL_BY_CODE
+from bot.engine import Match
+from bot.engine.cards import parse_card
+from bot.engine.record import replay_record
+from bot.storage.sqlite import SqliteStorage
+from tests.discord_fakes import (
+    DEFERRED_UPDATE,
+    UPDATE_MESSAGE,
+    FakeDiscord,
+    FakeUser,
+    button_ids,
+    message_text,
+    wait_until,
+)
+
+CARD = re.compile(r"(10|[789JQKA])([♣♦♥♠])")
+SUITS = "♣♦♥♠"
+RANKS = {"10": "T"}
+
+
+# A hand is shown by suit: "♠ Q 9  ♣ A Q J".
+SUIT_GROUP = re.compile(r"(?<![0-9JQKA])([♣♦♥♠])((?: (?:10|[789JQKA])(?![♣♦♥♠]))+)")
+
+
+def card_of(rank: str, suit: str) -> int:
+    return parse_card(RANKS.get(rank, rank) + "CDHS"[SUITS.index(suit)])
+
+
+def cards_in(text: str) -> set[int]:
+    """Every card a text shows, written as "J♥" or in a suit group."""
+    found = {card_of(rank, suit) for rank, suit in CARD.findall(text)}
+    for suit, ranks in SUIT_GROUP.findall(text):
+        found |= {card_of(rank, suit) for rank in ranks.split()}
+    return found
+
+
+def mask_cards(mask: int) -> set[int]:
+    return {c for c in range(32) if mask >> c & 1}
+
+
+def action_of(custom_id: str) -> str:
+    """The action part of a game button (``b:v1:<table>:<nonce>:<action>``)."""
+    return custom_id.split(":", 4)[4]
+
+
+def is_game_action(custom_id: str) -> bool:
+    return action_of(custom_id).startswith(("c:", "p:"))
+
+
+@dataclass
+class Running:
+    fake: FakeDiscord
+    client: BeloteClient
+    host: Host
+    storage: SqliteStorage
+    task: asyncio.Task[None]
+
+    async def settle(self) -> None:
+        """Wait until the host has nothing in progress and every message has gone out."""
+        for _ in range(50):
+            await self.host.idle()
+            await self.client.adapter.outbox.drain()
+            await asyncio.sleep(0.02)
+            if not self.client.adapter.outbox._workers:
+                await self.host.idle()
+                if not self.client.adapter.outbox._workers:
+                    return
+
+    async def stop(self) -> None:
+        await self.settle()
+        await self.client.close()
+        await self.task
+        await self.host.close()
+        await self.storage.close()
+
+
+async def start_bot(fake: FakeDiscord, db: Path, *, ack_budget: float | None = None) -> Running:
+    storage = SqliteStorage(db)
+    await storage.open()
+    settings = Settings(_env_file=None, language="bg", turn_seconds=0, bot_move_seconds=0.01)  # type: ignore[call-arg]
+    host = Host(storage, settings, clock=ManualClock())
+    client = BeloteClient(host, ack_budget=ack_budget)
+    host.add_sink(DISCORD, client.adapter.deliver)
+    identified = len(fake.identified)
+    task = asyncio.create_task(client.start("fake-token"))
+    await wait_until(lambda: len(fake.identified) > identified, what="the bot to connect to the gateway")
+    await host.start()
+    running = Running(fake, client, host, storage, task)
+    await running.settle()
+    return running
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    server = FakeDiscord()
+    await server.start()
+    yield server
+    await server.stop()
+
+
+PLAYERS = ("Ana", "Boris", "Vera", "Georgi")
+
+
+def people(fake: FakeDiscord) -> list[FakeUser]:
+    locales = ("bg", "en-US", "bg", "en-GB")
+    return [FakeUser(fake.next_id(), name, locale) for name, locale in zip(PLAYERS, locales, strict=True)]
+
+
+def live_table(fake: FakeDiscord, channel: int) -> dict[str, Any] | None:
+    """The public message with the "My hand" button: the table of the deal in progress (None once it is over)."""
+    live = [m for m in fake.public(channel) if any(action_of(b) == "h" for b in button_ids(m))]
+    assert len(live) <= 1, f"expected one live table message, found {len(live)}"
+    return live[0] if live else None
+
+
+def press_id(message: dict[str, Any], action: str) -> str:
+    found = [b for b in button_ids(message) if action_of(b) == action]
+    assert found, f"no {action!r} button on the message"
+    return found[0]
+
+
+@dataclass
+class Snapshot:
+    actions: int  # game actions (calls and cards) taken so far in the match
+    table: str  # what the live public table message says
+    hands: dict[str, str]  # user name -> what their ephemeral hand message says
+    offered: dict[str, set[str]]  # user name -> the call and card actions offered as buttons
+
+
+@dataclass
+class Table:
+    running: Running
+    channel: int
+    users: list[FakeUser]
+    table_id: str
+    hand_ids: dict[int, int] = field(default_factory=dict)  # user id -> their ephemeral hand message
+
+    @property
+    def fake(self) -> FakeDiscord:
+        return self.running.fake
+
+    async def open_hands(self) -> None:
+        for user in self.users:
+            record = await self.fake.press(user, int(self.live()["id"]), self.my_hand())
+            assert self.fake.ephemeral_owner[record.original_id or 0] == user.id
+            self.hand_ids[user.id] = record.original_id or 0
+        await self.running.settle()
+
+    def live(self) -> dict[str, Any]:
+        message = live_table(self.fake, self.channel)
+        assert message is not None, "no table message with a My hand button"
+        return message
+
+    def my_hand(self) -> str:
+        return press_id(self.live(), "h")
+
+    def hand(self, user: FakeUser) -> dict[str, Any]:
+        return self.fake.messages[self.hand_ids[user.id]]
+
+    def snapshot(self, actions: int) -> Snapshot:
+        return Snapshot(
+            actions,
+            message_text(live_table(self.fake, self.channel) or {}),
+            {u.name: message_text(self.hand(u)) for u in self.users},
+            {u.name: {action_of(b) for b in button_ids(self.hand(u)) if is_game_action(b)} for u in self.users},
+        )
+
+
+async def open_table(running: Running, users: list[FakeUser], options: str = "target_score=51") -> Table:
+    fake = running.fake
+    channel = fake.add_channel()
+    await fake.command(users[0], channel, "belot", "new", options=options)
+    await running.settle()
+    for user in users[1:]:
+        await fake.command(user, channel, "belot", "join")
+        await running.settle()
+    table_id = running.host.table_for_chat(ChatRef(DISCORD, str(channel)))
+    assert table_id is not None, "/belot new opened no table"
+    await fake.command(users[0], channel, "belot", "start")
+    await running.settle()
+    table = Table(running, channel, users, table_id)
+    await table.open_hands()
+    return table
+
+
+async def play_turn(table: Table, rng: random.Random) -> bool:
+    """The player whose hand offers calls or cards presses one of them (sometimes switching a declaration
+    first). False when nobody has anything to press."""
+    turn = [u for u in table.users if any(is_game_action(b) for b in button_ids(table.hand(u)))]
+    if not turn:
+        return False
+    assert len(turn) == 1, "only the player to act may be offered calls or cards"
+    user = turn[0]
+    hand = table.hand(user)
+    toggles = [b for b in button_ids(hand) if action_of(b).startswith("d:") or action_of(b) == "b"]
+    if toggles and rng.random() < 0.3:
+        await table.fake.press(user, table.hand_ids[user.id], rng.choice(toggles))
+        await table.running.settle()
+        hand = table.hand(user)
+    choice = rng.choice([b for b in button_ids(hand) if is_game_action(b)])
+    record = await table.fake.press(user, table.hand_ids[user.id], choice)
+    assert record.response_type in (UPDATE_MESSAGE, DEFERRED_UPDATE)
+    await table.running.settle()
+    return True
+
+
+def state_after(record: dict[str, Any], actions: int) -> Match:
+    """The match after its first ``actions`` calls and cards, replayed from the stored record."""
+    deals: list[dict[str, Any]] = []
+    left = actions
+    for i, deal in enumerate(record["deals"]):
+        bids, play = deal["bids"], deal.get("play") or []
+        if left < len(bids) + len(play) or i == len(record["deals"]) - 1:
+            cut = {**deal, "bids": bids[:left]}
+            if "play" in deal:
+                cut["play"] = play[: max(0, left - len(bids))]
+            deals.append(cut)
+            break
+        deals.append(deal)
+        left -= len(bids) + len(play)
+    return replay_record({**record, "deals": deals})
+
+
+def check_snapshot(snap: Snapshot, match: Match, seat_of: dict[str, int]) -> None:
+    deal = match.deal
+    held = [mask_cards(deal.held[s]) for s in range(4)]
+    anyone = set().union(*held)
+    assert not cards_in(snap.table) & anyone, f"after {snap.actions} actions the table shows a card in a hand"
+    for name, text in snap.hands.items():
+        seat = seat_of[name]
+        others = anyone - held[seat]
+        assert not cards_in(text) & others, f"{name}'s hand shows another player's card"
+        assert held[seat] <= cards_in(text), f"{name}: not all cards shown: {text!r}"
+        offered = snap.offered[name]
+        if deal.phase == "done" or deal.to_act != seat:
+            assert not offered, f"{name} was offered actions out of turn"
+        elif deal.phase == "auction":
+            calls = {CALL_BY_CODE[a.removeprefix("c:")] for a in offered}
+            assert calls == set(deal.legal_calls()), f"{name} was offered {offered}, not the legal calls"
+        else:
+            legal_cards = {_card_code(c) for c in deal.legal_cards()}
+            assert {a.removeprefix("p:") for a in offered} == legal_cards, f"{name}: offered {offered}"
+
+
+def _card_code(card: int) -> str:
+    return "789TJQKA"[card & 7] + "CDHS"[card >> 3]
+
+
+# --- the tests -----------------------------------------------------------------------------------------------
+
+
+async def test_four_people_play_a_match_by_pressing_what_they_are_shown(fake: FakeDiscord, tmp_path: Path) -> None:
+    running = await start_bot(fake, tmp_path / "belote.sqlite3")
+    users = people(fake)
+    table = await open_table(running, users)
+    rng = random.Random(7)
+    snapshots = [table.snapshot(0)]
+    actions = 0
+    while await play_turn(table, rng):
+        actions += 1
+        snapshots.append(table.snapshot(actions))
+        assert actions < 2000, "the match does not end"
+    stored = await running.storage.match_record(table.table_id)
+    assert stored is not None, "the finished match was not stored"
+    seat_of = {name: i for i, name in enumerate(stored["seats"])}
+    assert set(seat_of) == set(PLAYERS)
+    final = replay_record(stored)
+    assert final.over, "the stored match is not finished"
+    for snap in snapshots:
+        check_snapshot(snap, state_after(stored, snap.actions), seat_of)
+    assert any(cards_in(snap.table) for snap in snapshots), "the table never showed a played card"
+    assert not fake.errors, f"Discord refused requests: {[e.errors or e.message for e in fake.errors]}"
+    assert all(r.ack_delay is not None and r.ack_delay < 3 for r in fake.interactions.values())
+    await running.stop()
+
+
+def test_markup_keeps_bold_and_escapes_everything_else() -> None:
+    assert markup("**Ana** plays *J♥* _now_") == "**Ana** plays \\*J♥\\* \\_now\\_"
+    assert markup("a ** b") == "a \\*\\* b"
