@@ -107,6 +107,7 @@ class Answer:
     text: str | None
     show_alert: bool
     latency: float
+    url: str | None = None
 
 
 class ApiError(Exception):
@@ -162,6 +163,7 @@ class FakeTelegram:
         self._answers: dict[str, asyncio.Future[Answer]] = {}
         self._pressed_at: dict[str, float] = {}
         self._changed = asyncio.Condition()
+        self._closing = False
 
     # --- lifecycle ---
 
@@ -178,6 +180,8 @@ class FakeTelegram:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
+        self._closing = True
+        self._update_event.set()  # wake any long poll so the server stops at once
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -261,6 +265,10 @@ class FakeTelegram:
             },
         )
         return query_id
+
+    def pending_updates(self) -> int:
+        """Injected updates the bot has not acknowledged yet (by polling past them)."""
+        return len(self._updates)
 
     async def answer_of(self, query_id: str, timeout: float = 10.0) -> Answer:
         """The bot's ``answerCallbackQuery`` for a press (waits for it)."""
@@ -455,7 +463,7 @@ class FakeTelegram:
         timeout = float(params.get("timeout") or 0)
         if offset:
             self._updates = [u for u in self._updates if u["update_id"] >= offset]
-        if not self._updates and timeout > 0:
+        if not self._updates and timeout > 0 and not self._closing:
             self._update_event.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._update_event.wait(), timeout)
@@ -536,7 +544,10 @@ class FakeTelegram:
         if text is not None and len(text) > 200:
             raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
         latency = time.perf_counter() - self._pressed_at[query_id]
-        future.set_result(Answer(text, bool(params.get("show_alert")), latency))
+        url = params.get("url")
+        if url is not None and not url.startswith(f"https://t.me/{BOT_USERNAME}?start="):
+            raise ApiError(400, "Bad Request: URL_INVALID")
+        future.set_result(Answer(text, bool(params.get("show_alert")), latency, url))
         return True
 
     async def _api_getChat(self, params: dict[str, Any]) -> dict[str, Any]:

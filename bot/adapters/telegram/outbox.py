@@ -39,6 +39,9 @@ class FloodPolicy:
     chat_window: float = 3.0
     group_messages: int = 20
     group_window: float = 60.0
+    # Over all chats together (python-telegram-bot's AIORateLimiter keeps to it).
+    overall_messages: int = 30
+    overall_window: float = 1.0
     # Network errors (not flood errors) are retried this many times before the message is given up.
     network_retries: int = 5
 
@@ -49,6 +52,8 @@ class FloodPolicy:
             self.chat_window * factor,
             self.group_messages,
             self.group_window * factor,
+            self.overall_messages,
+            self.overall_window * factor,
             self.network_retries,
         )
 
@@ -124,6 +129,7 @@ class _ChatQueue:
     group_budget: _Budget = field(default_factory=_Budget)
     paused_until: float = 0.0
     worker: asyncio.Task[None] | None = None
+    empty: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 @dataclass
@@ -149,8 +155,6 @@ class Outbox:
         self.on_forbidden = on_forbidden
         self.stats = OutboxStats()
         self._chats: dict[int, _ChatQueue] = {}
-        self._idle = asyncio.Event()
-        self._idle.set()
 
     # --- the producer side ---
 
@@ -166,15 +170,18 @@ class Outbox:
                     self.stats.coalesced += 1
                     return
         queue.posts.append(post)
-        self._idle.clear()
+        queue.empty.clear()
         if queue.worker is None or queue.worker.done():
             queue.worker = asyncio.create_task(self._work(post.chat_id, queue), name=f"outbox {post.chat_id}")
 
-    async def drain(self) -> None:
-        """Wait until every queued post was delivered (or given up)."""
-        while any(q.posts for q in self._chats.values()):
-            await self._idle.wait()
-            await asyncio.sleep(0)
+    async def drain(self, private_only: bool = False) -> None:
+        """Wait until every queued post was delivered (or given up); with ``private_only``, only the posts to
+        private chats (people's hands), not to groups."""
+        while True:
+            waiting = [q.empty for chat_id, q in self._chats.items() if q.posts and not (private_only and chat_id < 0)]
+            if not waiting:
+                return
+            await asyncio.gather(*(e.wait() for e in waiting))
 
     def pending(self) -> int:
         return sum(len(q.posts) for q in self._chats.values())
@@ -201,8 +208,8 @@ class Outbox:
                 if done:
                     queue.posts.popleft()
         finally:
-            if not any(q.posts for q in self._chats.values()):
-                self._idle.set()
+            if not queue.posts:
+                queue.empty.set()
 
     async def _wait_budget(self, chat_id: int, queue: _ChatQueue) -> None:
         p = self.policy

@@ -1,0 +1,356 @@
+"""Telegram updates in, the core's messages out.
+
+Commands and button presses become ``Host`` calls; the host's ``OutMessage``s become sends and edits through the
+``Outbox``. The adapter decides no rule and reads no meaning from payloads: the core decodes them. What it does
+know is Telegram's: chats and forum topics, private chats that must be opened by the person first (deep links),
+admins, command menus, HTML text, and the flood limits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from telegram import (
+    Bot,
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    BotCommandScopeDefault,
+    Chat,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    Update,
+    User,
+)
+from telegram.constants import ChatMemberStatus, ChatType
+from telegram.error import TelegramError
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    MessageHandler,
+    filters,
+)
+
+from bot.config import Settings
+from bot.core.host import Host
+from bot.core.messages import TELEGRAM, Answer, ChatRef, OutMessage, UserRef
+from bot.i18n import translator
+
+from .commands import GROUP_COMMANDS, PRIVATE_COMMANDS, TABLE_COMMANDS, command_menu
+from .outbox import FloodPolicy, Outbox, Post
+from .refs import StorageRefs
+from .render import deep_link, post_of, table_of_payload, to_html
+
+log = logging.getLogger(__name__)
+
+
+def base_url_of(setting: str) -> str:
+    """python-telegram-bot appends the token to its base URL, so a server root (``http://host:8081``) gets the
+    ``/bot`` that the Bot API path needs."""
+    url = setting.rstrip("/")
+    return url if url.endswith("/bot") or "{token}" in url else url + "/bot"
+
+
+def user_ref(user: User) -> UserRef:
+    return UserRef(TELEGRAM, str(user.id), user.full_name, user.language_code)
+
+
+def chat_ref(message: Message) -> ChatRef:
+    thread = message.message_thread_id if message.is_topic_message else None
+    return ChatRef(TELEGRAM, str(message.chat.id), str(thread) if thread else None, message.chat.title or "")
+
+
+class TelegramAdapter:
+    def __init__(self, host: Host, settings: Settings, policy: FloodPolicy | None = None) -> None:
+        if not settings.telegram_token:
+            raise ValueError("BELOTE_TELEGRAM_TOKEN is not set: ask @BotFather for a token and set it")
+        self.host = host
+        self.settings = settings
+        self.policy = policy or FloodPolicy()
+        self.app: Application[Any, Any, Any, Any, Any, Any] = (
+            ApplicationBuilder()
+            .token(settings.telegram_token)
+            .base_url(base_url_of(settings.telegram_base_url))
+            .rate_limiter(
+                AIORateLimiter(
+                    overall_max_rate=self.policy.overall_messages,
+                    overall_time_period=self.policy.overall_window,
+                    group_max_rate=self.policy.group_messages,
+                    group_time_period=self.policy.group_window,
+                    max_retries=0,  # the outbox retries after RetryAfter, keeping each chat's order
+                )
+            )
+            # Presses of different tables run side by side; the host applies one action at a time per table.
+            .concurrent_updates(True)
+            .build()
+        )
+        self.refs = StorageRefs(host.storage)
+        self.outbox = Outbox(self.app.bot, self.refs, self.policy, on_forbidden=self._private_chat_refused)
+        # People known to have opened a private chat with the bot (so it can send them their hand).
+        self._private_open: set[str] = set()
+        # (user id, table id) already told in the group to open the bot, so the group is told once.
+        self._told_to_open: set[tuple[str, str]] = set()
+        self._add_handlers()
+
+    @property
+    def bot(self) -> Bot:
+        bot: Bot = self.app.bot
+        return bot
+
+    # --- lifecycle ---
+
+    async def start(self, polling: bool = True) -> None:
+        """Connect (getMe), register the sink and the command menus, and start receiving updates."""
+        await self.app.initialize()
+        self.host.add_sink(TELEGRAM, self.deliver)
+        await self._set_commands()
+        await self.app.start()
+        updater = self.app.updater
+        if updater is None:
+            return
+        if self.settings.telegram_webhook_url:
+            await updater.start_webhook(
+                listen="0.0.0.0",
+                port=self.settings.telegram_webhook_port,
+                url_path=self.bot.token.split(":")[0],
+                webhook_url=self.settings.telegram_webhook_url,
+                secret_token=self.settings.telegram_webhook_secret,
+                allowed_updates=["message", "callback_query"],
+            )
+        elif polling:
+            await updater.start_polling(allowed_updates=["message", "callback_query"], timeout=10)
+
+    async def stop(self, drain_timeout: float = 10.0) -> None:
+        """Stop receiving, deliver what is queued (for at most ``drain_timeout`` seconds), disconnect."""
+        updater = self.app.updater
+        if updater is not None and updater.running:
+            await updater.stop()
+        if self.app.running:
+            await self.app.stop()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.outbox.drain(), drain_timeout)
+        await self.outbox.close()
+        await self.app.shutdown()
+
+    async def _set_commands(self) -> None:
+        """The command menus per language: groups get the table commands, private chats the personal ones."""
+        languages = [("", self.settings.language), ("bg", "bg"), ("en", "en")]
+        for code, lang in languages:
+            for scope, names in (
+                (BotCommandScopeAllGroupChats(), GROUP_COMMANDS),
+                (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS),
+                (BotCommandScopeDefault(), PRIVATE_COMMANDS),
+            ):
+                menu = [BotCommand(name, text) for name, text in command_menu(names, lang)]
+                try:
+                    await self.bot.set_my_commands(menu, scope=scope, language_code=code or None)
+                except TelegramError as err:  # a menu is a convenience: the bot works without it
+                    log.warning("could not set the %s command menu: %s", code or "default", err.message)
+
+    # --- output: the host's sink ---
+
+    async def deliver(self, message: OutMessage) -> None:
+        post = post_of(message)
+        if post is not None:
+            self.outbox.put(post)
+
+    def say(
+        self,
+        chat_id: int,
+        text: str,
+        thread_id: int | None = None,
+        reply_to: int | None = None,
+        markup: InlineKeyboardMarkup | None = None,
+    ) -> None:
+        """A message of the adapter's own (plain text, escaped here), in the chat's order and budget."""
+        self.outbox.put(Post(chat_id, to_html(text), markup, thread_id=thread_id, reply_to=reply_to))
+
+    async def _private_chat_refused(self, chat_id: int, post: Post) -> None:
+        """A private post could not be delivered: the person never opened the bot or blocked it. Tell the table's
+        group once, with a button that opens the bot with the table in the link."""
+        if chat_id < 0:
+            return
+        user_id = str(chat_id)
+        self._private_open.discard(user_id)
+        await self.refs.forget_private(user_id)
+        if not post.table_id or (user_id, post.table_id) in self._told_to_open:
+            return
+        chat = self.host.table_chat(post.table_id)
+        if chat is None or chat.platform != TELEGRAM:
+            return
+        self._told_to_open.add((user_id, post.table_id))
+        t = translator(await self.host.chat_language(chat))
+        name = post.who or user_id
+        text = t.gettext(
+            "{name}, I cannot send you your cards until you open a private chat with me: press the button, then Start.",
+            name=name,
+        )
+        button = InlineKeyboardButton(t.gettext("Open the bot"), url=deep_link(self.bot.username, post.table_id))
+        group_id, thread_id = int(chat.chat_id), int(chat.thread_id) if chat.thread_id else None
+        self.say(group_id, text, thread_id, markup=InlineKeyboardMarkup([[button]]))
+
+    async def _knows_private(self, user_id: str) -> bool:
+        if user_id in self._private_open:
+            return True
+        if await self.refs.private_open(user_id):
+            self._private_open.add(user_id)
+            return True
+        return False
+
+    async def _private_opened(self, user_id: str) -> None:
+        if user_id not in self._private_open:
+            self._private_open.add(user_id)
+            await self.refs.remember_private(user_id)
+        self._told_to_open = {(u, t) for (u, t) in self._told_to_open if u != user_id}
+
+    # --- input ---
+
+    def _add_handlers(self) -> None:
+        app = self.app
+        app.add_handler(CommandHandler("start", self._on_start))
+        app.add_handler(CommandHandler("help", self._on_help))
+        app.add_handler(CommandHandler("lang", self._on_lang))
+        for name in TABLE_COMMANDS:
+            app.add_handler(CommandHandler(name, self._on_table_command))
+        app.add_handler(CallbackQueryHandler(self._on_press))
+        app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT, self._on_private_text))
+        app.add_error_handler(self._on_error)
+
+    async def language_for(self, message: Message, user: UserRef) -> str:
+        if message.chat.type == ChatType.PRIVATE:
+            return await self.host.user_language(user)
+        return await self.host.chat_language(chat_ref(message))
+
+    def reply(self, message: Message, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+        thread = message.message_thread_id if message.is_topic_message else None
+        self.say(message.chat.id, text, thread, reply_to=message.message_id, markup=markup)
+
+    async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        log.error("an update could not be handled: %r", context.error, exc_info=context.error)
+
+    async def _on_start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message, sender = update.effective_message, update.effective_user
+        if message is None or sender is None or message.chat.type != ChatType.PRIVATE:
+            return
+        user = user_ref(sender)
+        await self._private_opened(user.user_id)
+        table_id = table_of_payload(context.args[0]) if context.args else None
+        if table_id is not None:
+            answer = await self.host.join(table_id, user)
+            if answer.text:
+                self.reply(message, answer.text)
+            return
+        await self._on_help(update, context)
+
+    async def _on_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message, sender = update.effective_message, update.effective_user
+        if message is None or sender is None:
+            return
+        t = translator(await self.language_for(message, user_ref(sender)))
+        lines = [
+            t.gettext("Bulgarian Bridge-Belote for four, in this chat."),
+            t.gettext(
+                "/belot opens a table in a group; everyone presses Join, or Add bot for empty seats, then "
+                "Start. Your cards come in our private chat as buttons: press a card to play it."
+            ),
+            t.gettext(
+                "/score <deal> scores a real-life deal, /score alone asks step by step; /sheet keeps the "
+                "group's score sheet."
+            ),
+            t.gettext("/lang bg or /lang en: the language (a group's is changed by its admins)."),
+        ]
+        self.reply(message, "\n\n".join(lines))
+
+    async def _on_lang(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message, sender = update.effective_message, update.effective_user
+        if message is None or sender is None:
+            return
+        user = user_ref(sender)
+        choice = context.args[0].lower() if context.args else ""
+        if choice not in ("bg", "en"):
+            t = translator(await self.language_for(message, user))
+            self.reply(message, t.gettext("Say which language: /lang bg or /lang en."))
+            return
+        if message.chat.type == ChatType.PRIVATE:
+            answer = await self.host.set_user_language(user, choice)
+        else:
+            if not await self._is_admin(message.chat, sender.id):
+                t = translator(await self.language_for(message, user))
+                self.reply(message, t.gettext("Only the group's admins can change its language."))
+                return
+            answer = await self.host.set_chat_language(chat_ref(message), choice)
+        if answer.text:
+            self.reply(message, answer.text)
+
+    async def _is_admin(self, chat: Chat, user_id: int) -> bool:
+        try:
+            member = await self.bot.get_chat_member(chat.id, user_id)
+        except TelegramError as err:
+            log.info("could not check admin rights in %s: %s", chat.id, err.message)
+            return False
+        return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+
+    async def _on_table_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message, sender = update.effective_message, update.effective_user
+        if message is None or sender is None or not message.text:
+            return
+        user = user_ref(sender)
+        name = message.text.split()[0][1:].split("@")[0].lower()
+        if message.chat.type == ChatType.PRIVATE and name not in ("stats",):
+            t = translator(await self.host.user_language(user))
+            self.reply(message, t.gettext("Tables are played in groups: add me to a group and send /belot there."))
+            return
+        core_name = TABLE_COMMANDS[name]
+        args: Sequence[str] = context.args or ()
+        chat = chat_ref(message)
+        answer = await self.host.command(chat, user, core_name, list(args))
+        await self._after_answer(answer, user)
+        if answer.text:
+            self.reply(message, answer.text)
+
+    async def _after_answer(self, answer: Answer, user: UserRef) -> None:
+        """A person who got a seat: when the bot cannot write to them yet, the group gets the deep link."""
+        if answer.joined and answer.table_id and not await self._knows_private(user.user_id):
+            hand = Post(int(user.user_id), "", table_id=answer.table_id, who=user.name)
+            await self._private_chat_refused(int(user.user_id), hand)
+
+    async def _on_press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        if query is None:
+            return
+        user = user_ref(query.from_user)
+        answer = await self.host.press(user, query.data or "")
+        url = None
+        if answer.joined and answer.table_id and not await self._knows_private(user.user_id):
+            # Telegram opens this link at once: the person lands in our private chat, presses Start, and the
+            # /start payload brings them back to the table (``Host.join``), now able to get their hand.
+            url = deep_link(self.bot.username, answer.table_id)
+        try:
+            await query.answer(answer.text[:200] or None, show_alert=not answer.ok and len(answer.text) > 60, url=url)
+        except TelegramError as err:  # too late (over 15 s) or already answered: nothing to repair
+            log.info("a press could not be answered: %s", err.message)
+
+    async def _on_private_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Any private message proves the chat is open (the bot may write there)."""
+        sender = update.effective_user
+        if sender is not None:
+            await self._private_opened(str(sender.id))
+
+
+async def serve(host: Host, settings: Settings, *, policy: FloodPolicy | None = None) -> None:
+    """Run the Telegram bot until cancelled: polling, or a webhook when ``settings.telegram_webhook_url`` is set."""
+    adapter = TelegramAdapter(host, settings, policy)
+    await adapter.start()
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await adapter.stop()
