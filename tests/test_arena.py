@@ -1,0 +1,127 @@
+"""The duplicate arena: pairing of deals, error handling, records and the command line."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.ai.arena import ArenaResult, Side, percentile, run_arena, summary
+from bot.ai.medium import MediumAgent
+from bot.ai.simple import RandomAgent
+from bot.cli.main import main
+from bot.engine import Action, Bid, Observation, Play
+from bot.engine.record import replay_record
+
+
+def side(label: str, factory: Any) -> Side:
+    return Side(label, (factory(0), factory(1)))
+
+
+def test_an_agent_against_itself_scores_exactly_zero_on_every_deal_pair() -> None:
+    # Duplicate: the same hands with the seats swapped, so identical players cancel out deal by deal.
+    a, b = side("medium", MediumAgent), side("medium", MediumAgent)
+    result = run_arena(a, b, deals=30, seed="self")
+    assert len(result.pair_diffs) == 30
+    assert all(d == 0 for d in result.pair_diffs)
+    assert result.a_match_wins == result.b_match_wins
+
+
+def test_medium_beats_random_with_an_interval_above_zero() -> None:
+    a, b = side("medium", MediumAgent), side("random", RandomAgent)
+    result = run_arena(a, b, deals=60, seed="mr")
+    mean, low, high = result.mean_ci()
+    assert low > 0 and low <= mean <= high
+    report = summary(a, b, result)
+    assert report["deal_pairs"] == 60
+    assert report["a_errors"] == {} and report["b_errors"] == {}
+    assert report["a_decisions"] > 0 and report["a_time_p99_ms"] >= report["a_time_p50_ms"]
+
+
+class Faulty:
+    """Raises on its first call, then answers illegally, then slowly, then legally."""
+
+    name = "faulty"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def act(self, observation: Observation) -> Action:
+        self.calls += 1
+        if self.calls == 1:
+            raise RuntimeError("boom")
+        if self.calls == 2:
+            return Play(-1) if not observation.legal_calls else Bid(99)
+        if self.calls == 3:
+            time.sleep(0.06)
+        if observation.legal_calls:
+            return Bid(observation.legal_calls[0])
+        return Play(observation.legal_cards[0])
+
+    def deal_end(self, report: dict[str, Any], hands: list[list[str]]) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+def test_failures_are_counted_and_replaced_by_a_legal_action() -> None:
+    a = Side("faulty", (Faulty(), Faulty()))
+    b = side("random", RandomAgent)
+    result = run_arena(a, b, deals=2, seed="f", move_time=0.05)
+    assert len(result.pair_diffs) == 2
+    assert a.errors["exception"] == 2  # one per seat agent
+    assert a.errors["illegal"] == 2
+    assert a.errors["timeout"] == 2
+    assert not b.errors
+    assert any("boom" in p for p in a.problems)
+
+
+def test_records_replay_to_the_same_scores(tmp_path: Path) -> None:
+    a, b = side("medium", MediumAgent), side("random", RandomAgent)
+    result = run_arena(a, b, deals=8, seed="rec", records=tmp_path)
+    files = sorted(tmp_path.glob("*.json"))
+    assert [f.name for f in files][:2] == ["match-0000-ab.json", "match-0000-ba.json"]
+    total = 0
+    for f in files:
+        data = json.loads(f.read_text(encoding="utf-8"))
+        assert data["format"] == "belote-record/1"
+        match = replay_record(data)
+        total += len(match.deals)
+    assert total == result.deals_played
+
+
+def test_percentile_and_interval() -> None:
+    assert percentile([], 0.5) == 0.0
+    assert percentile([3.0, 1.0, 2.0], 0.5) == 2.0
+    assert percentile([float(i) for i in range(100)], 0.99) == 98.0
+    r = ArenaResult(pair_diffs=[1.0, 3.0, 2.0, 2.0])
+    mean, low, high = r.mean_ci()
+    assert mean == 2.0 and low < 2.0 < high
+
+
+def test_cli_arena_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "--a", "easy", "--b", "random", "--deals", "6", "--seed", "7", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "A = easy, B = random: 6 deal pairs" in out
+    assert "mean game-point difference per deal" in out and "95% CI" in out
+    assert "decision time p50" in out
+
+
+def test_cli_arena_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "--a", "medium", "--b", "easy", "--deals", "4", "--json", "--quiet"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["deal_pairs"] == 4 and report["a"] == "medium"
+
+
+def test_cli_arena_explains_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "--a", "easy", "--b", "random", "--rules", '{"target": 1}']) == 2
+    err = capsys.readouterr().err
+    assert "rules.target" in err and "unknown table option" in err
+    assert main(["arena", "--a", "easy", "--b", "random", "--rules", "{oops"]) == 2
+    assert "not valid JSON" in capsys.readouterr().err
+    assert main(["arena", "--a", "easy", "--b", "random", "--deals", "0"]) == 2
+    assert "--deals must be at least 1" in capsys.readouterr().err
