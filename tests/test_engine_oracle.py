@@ -44,6 +44,7 @@ from bot.engine.declarations import (
     resolve_declarations,
 )
 from tests.oracle import model as spec
+from tests.spec_vectors import DEAL_VECTORS, LEGAL_VECTORS, MATCH_VECTORS, ROUNDING_TABLE
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -121,6 +122,75 @@ def fresh_hands(rng: random.Random) -> list[list[int]]:
     deck = list(range(32))
     rng.shuffle(deck)
     return [deck[8 * s : 8 * s + 8] for s in range(4)]
+
+
+# --- the oracle itself reproduces the spec's worked vectors (§13), so agreeing with it means something ---
+
+
+def combo_from_label(label: str) -> spec.Combo:
+    """``tierce:KS`` (a tierce topped by the king of spades) or ``carre:9``, as in the spec's vectors."""
+    kind, card = label.split(":")
+    if kind == "carre":
+        return spec.Combo(kind, spec.CARRE_VALUES[card], frozenset(card + s for s in spec.SUITS), card, None, 4)
+    length = {"tierce": 3, "quarte": 4, "quint": 5}[kind]
+    top = spec.RANKS.index(card[0])
+    cards = frozenset(spec.RANKS[i] + card[1] for i in range(top - length + 1, top + 1))
+    return spec.Combo(kind, {3: 20, 4: 50, 5: 100}[length], cards, card[0], card[1], length)
+
+
+@pytest.mark.parametrize("vector", DEAL_VECTORS, ids=[v["id"] for v in DEAL_VECTORS])
+def test_oracle_scores_the_spec_deal_vectors(vector: dict[str, Any]) -> None:
+    rules = Rules.model_validate(vector.get("rules", {}))
+    declared: tuple[list[spec.Combo], list[spec.Combo]] = ([], [])
+    belotes = [0, 0]
+    for t, labels in enumerate(vector.get("decl", {}).get(k, []) for k in "AB"):
+        for label in labels:
+            if label == "belote":
+                belotes[t] += 20
+            else:
+                declared[t].append(combo_from_label(label))
+    counted = spec.counted_declarations(declared[0], declared[1], compare_options(rules))
+    last = "AB".index(vector["last"])
+    points = tuple(vector["cards"][t] + (10 if t == last else 0) for t in (0, 1))
+    valat = None if vector.get("valat") is None else "AB".index(vector["valat"])
+    got = spec.score_deal(
+        vector["contract"],
+        vector["mult"],
+        "AB".index(vector.get("declarer", "A")),
+        (points[0], points[1]),
+        (sum(c.value for c in counted[0]), sum(c.value for c in counted[1])),
+        (belotes[0], belotes[1]),
+        valat,
+        vector.get("hang_in", 0),
+        score_options(rules),
+    )
+    assert (got.score, got.hanging) == (tuple(vector["expect"]), vector["hang"])
+
+
+@pytest.mark.parametrize(("contract", "hi", "lo", "hi_points", "lo_points"), ROUNDING_TABLE)
+def test_oracle_rounds_the_spec_table(contract: str, hi: int, lo: int, hi_points: int, lo_points: int) -> None:
+    assert spec.round_team(contract, hi, True) == hi_points
+    assert spec.round_team(contract, lo, False) == lo_points
+
+
+@pytest.mark.parametrize("vector", MATCH_VECTORS, ids=[v["id"] for v in MATCH_VECTORS])
+def test_oracle_ends_the_spec_match_vectors(vector: dict[str, Any]) -> None:
+    totals = (vector["before"][0] + vector["deal"][0], vector["before"][1] + vector["deal"][1])
+    winner = spec.match_winner(totals, vector["deal"], vector["valat"], 0, spec.EndOptions())
+    assert winner == (None if vector["winner"] is None else "AB".index(vector["winner"]))
+
+
+@pytest.mark.parametrize("vector", LEGAL_VECTORS, ids=[v["id"] for v in LEGAL_VECTORS])
+def test_oracle_finds_the_spec_legal_moves(vector: dict[str, Any]) -> None:
+    trick = list(enumerate(vector["trick"]))  # P1 is seat 0, so "I" am seat len(trick)
+    legal = spec.legal_cards(vector["hand"], trick, vector["contract"], len(trick))
+    assert sorted(legal) == sorted(vector["legal"])
+
+
+def test_oracle_belote_examples_of_the_spec() -> None:
+    # §13.8: in AT a discard of K♥ on a ♠ lead loses the belote; in ♥ trumps Q♥ trumping a ♠ lead keeps it.
+    assert not spec.belote_allowed("KH", ["KH", "QH", "7D"], [(0, "AS")], spec.AT)
+    assert spec.belote_allowed("QH", ["KH", "QH", "7D"], [(0, "AS")], "hearts")
 
 
 # --- §3.4 the auction ---
@@ -372,13 +442,23 @@ def scripted_auction(contract: str, rng: random.Random) -> Callable[[list[str]],
     return pick
 
 
-def audit_match(rules: Rules, seed: str, contract: str | None, max_deals: int) -> Counter[str]:
-    """Play a seeded match, checking every step of every deal and the match end against the oracle."""
+def audit_match(
+    rules: Rules,
+    seed: str,
+    contract: str | None,
+    max_deals: int,
+    dealing: Callable[[random.Random], list[list[int]]] | None = None,
+) -> Counter[str]:
+    """Play a seeded match, checking every step of every deal and the match end against the oracle.
+
+    ``dealing`` gives each deal's hands instead of the match's own shuffle."""
     rng = random.Random(seed)
-    match = Match(rules, seed=seed)
+    match = Match(rules, seed=seed, auto_deal=dealing is None)
     totals, pot, dealer = [0, 0], 0, match.first_dealer
     seen = Counter[str]()
     while not match.over and len(match.deals) <= max_deals:
+        if dealing is not None and (not match.deals or match.deal.phase == "done"):
+            match.start_deal(dealing(rng))
         deal = match.deal
         assert deal.dealer == dealer and deal.hanging_in == pot
         oracle = spec.Auction(deal.dealer, rules.contra_blocks_bidding, rules.recontra_ends_auction)
@@ -420,6 +500,8 @@ def audit_match(rules: Rules, seed: str, contract: str | None, max_deals: int) -
             seen["valat"] += 1
         if any(audit.declared):
             seen["declarations"] += 1
+        if (audit.declared[0] or audit.declared[2]) and (audit.declared[1] or audit.declared[3]):
+            seen["both teams declared"] += 1
         if any(audit.belotes):
             seen["belote"] += 1
         if winner is not None:
@@ -459,6 +541,43 @@ def test_every_position_of_seeded_matches_with_random_auctions() -> None:
     for n in range(12):
         seen += audit_match(random_rules(rng), f"random/{n}", None, max_deals=12)
     assert seen["passed out"] and seen["match won"] and seen["declarations"] and seen["belote"], seen
+
+
+def rich_deal(rng: random.Random) -> list[list[int]]:
+    """Four hands in which carrés, long runs and several declarations per team are common."""
+    groups = [[r + s for s in spec.SUITS] for r in rng.sample("9TJQKA", rng.randint(1, 3))]
+    for _ in range(rng.randint(1, 3)):
+        s = rng.choice(spec.SUITS)
+        length = rng.randint(3, 8)
+        low = rng.randint(0, 8 - length)
+        groups.append([spec.RANKS[i] + s for i in range(low, low + length)])
+    hands: list[list[str]] = [[], [], [], []]
+    used: set[str] = set()
+    for group in groups:
+        seat = rng.randrange(4)
+        if not set(group) & used and len(hands[seat]) + len(group) <= 8:
+            hands[seat] += group
+            used |= set(group)
+    rest = [c for c in spec.DECK if c not in used]
+    rng.shuffle(rest)
+    for hand in hands:
+        while len(hand) < 8:
+            hand.append(rest.pop())
+        rng.shuffle(hand)
+    return [[card_of(c) for c in hand] for hand in hands]
+
+
+@pytest.mark.parametrize("mode", ["separate", "carre_kills_quint", "single_contest", "carre_beats_sequence"])
+def test_whole_deals_rich_in_declarations_under_each_comparison_mode(mode: str) -> None:
+    seen = Counter[str]()
+    rng = random.Random(mode)
+    for n in range(12):
+        rules = random_rules(rng).model_copy(
+            update={"declaration_comparison": mode, "auto_declarations": n % 3 == 0, "target_score": 151}
+        )
+        contract = spec.CONTRACTS[n % 6]
+        seen += audit_match(rules, f"rich/{mode}/{n}", contract, max_deals=4, dealing=rich_deal)
+    assert seen["declarations"] >= 35 and seen["both teams declared"] >= 10, seen
 
 
 @pytest.mark.parametrize("must_undertrump", [False, True])
