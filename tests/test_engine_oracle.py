@@ -50,7 +50,7 @@ from tests.spec_vectors import DEAL_VECTORS, LEGAL_VECTORS, MATCH_VECTORS, ROUND
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-# --- the brief's encoding: card = suit * 8 + rank, ranks 7 8 9 T J Q K A, suits C D H S; calls by formats.md name ---
+# --- the engine's encoding: card = suit * 8 + rank (7 8 9 T J Q K A, suits C D H S); calls by formats.md name ---
 
 
 def name(card: int) -> str:
@@ -273,16 +273,15 @@ def test_auction_matches_the_spec_pseudocode(dealer: int, blocks: bool, ends: bo
 
 
 def test_four_passes_redeal_with_the_next_dealer_and_the_pot_unchanged() -> None:
-    match = Match(Rules(), seed="redeal", first_dealer=2)
+    match = Match(Rules(), seed="redeal", first_dealer=2, auto_deal=False)
     match.hanging = 13  # a pot carried in from an earlier hanging deal
-    match.deals.clear()
-    match.start_deal()
+    passed = match.start_deal()
     for _ in range(4):
         match.apply(Bid(call_of("pass")))
-    assert match.results == [None]
-    assert match.deal.dealer == 3 and match.deal.phase == "auction"
-    assert match.hanging == 13 and match.deal.hanging_in == 13
-    assert match.totals == [0, 0]
+    assert passed.phase == "done" and passed.result is None and match.results == [None]
+    assert match.hanging == 13 and match.totals == [0, 0] and match.winner is None
+    redeal = match.start_deal()
+    assert redeal.dealer == 3 and redeal.to_act == 0 and redeal.hanging_in == 13
 
 
 # --- §4, §5 and §6–§10 over whole seeded matches ---
@@ -413,8 +412,6 @@ class DealAudit:
             belotes[t] += 20 * self.belotes[seat]
         counted = spec.counted_declarations(team_sets[0], team_sets[1], compare_options(rules))
         points = (self.points[0] + (10 if self.last == 0 else 0), self.points[1] + (10 if self.last == 1 else 0))
-        if self.contract == spec.NT:
-            belotes = [0, 0]
         return spec.score_deal(
             self.contract,
             self.deal.multiplier,
@@ -469,14 +466,14 @@ def audit_match(
             if contract is not None
             else (lambda legal: "pass" if rng.random() < 0.6 else rng.choice(legal))
         )
-        calls_before = len(match.deals)
+        deals_before = len(match.deals)
         run_auction_in_match(match, oracle, pick, rng)
         dealer = (dealer + 1) % 4
         if oracle.state == "redeal":
             assert match.results[-1] is None
             seen["passed out"] += 1
             continue
-        assert len(match.deals) == calls_before
+        assert len(match.deals) == deals_before
         audit = DealAudit(deal, match.apply)
         while deal.phase == "play":
             observe(deal, deal.to_act, (totals[0], totals[1]), pot).to_json()
