@@ -1,0 +1,101 @@
+"""A restart in the middle of a deal: a new Application on the same database resumes the table, edits the same
+messages, and the match is finished."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from bot.adapters.telegram.outbox import FloodPolicy
+from bot.engine.record import replay_record
+from tests.fake_telegram import FakeTelegram
+from tests.telegram.harness import Harness, Person, buttons_with, limits_of
+
+GROUP = -100888
+POLICY = FloodPolicy().scaled(0.005)
+ALICE = Person(2001, "Alice", "en")
+BOB = Person(2002, "Bob", "bg")
+
+
+async def hand_message(h: Harness, table_id: str, person: Person) -> tuple[int, int] | None:
+    table = await h.oracle(table_id)
+    seat = next(i for i, s in enumerate(table.seats) if s.user_id == str(person.user_id))
+    return await h.adapter.refs.get(f"{table_id}:h{seat}:{person.user_id}")
+
+
+async def play_until(h: Harness, table_id: str, rng: random.Random, done: object) -> None:
+    """Alice and Bob press one of their offered moves until ``done(table)`` (the bots play their own turns)."""
+    while True:
+        table = await h.oracle(table_id)
+        if done(table):  # type: ignore[operator]
+            return
+        acted = False
+        for person in (ALICE, BOB):
+            ref = await hand_message(h, table_id, person)
+            hand = None if ref is None else h.tg.messages.get(ref)
+            moves = buttons_with(hand, "c:") + buttons_with(hand, "p:")
+            if hand is not None and moves:
+                before = await h.version(table_id)
+                await h.press(person, hand, rng.choice(moves)[1])
+                assert await h.version(table_id) > before, f"{person.name}'s offered move was refused"
+                acted = True
+                break
+        assert acted, "nobody was offered a move while the match is on"
+        await h.delivered()
+
+
+async def test_a_restart_mid_deal_resumes_in_the_same_messages(tmp_path: Path) -> None:
+    rng = random.Random(11)
+    database = tmp_path / "belote.sqlite3"
+    async with FakeTelegram(limits_of(POLICY)) as tg:
+        tg.add_group(GROUP, "Restart club")
+        for p in (ALICE, BOB):
+            tg.add_user(p.user_id, p.name, p.language)
+            tg.start_private(p.user_id)
+        first = Harness(tg, database, POLICY)
+        await first.start()
+        tg.send_text(ALICE.user_id, GROUP, "/belot")
+        await first.settle()
+        [lobby] = [m for m in tg.in_chat(GROUP) if buttons_with(m, "j")]
+        table_id = lobby.buttons()[0][1].split(":")[1]
+        join = next(d for _, d in buttons_with(lobby, "j") if d.endswith(":j1"))
+        assert (await first.press(BOB, lobby, join)).text is not None
+        await first.settle()
+        # Start fills the two empty seats with bots.
+        await first.press(ALICE, lobby, buttons_with(lobby, "s")[0][1])
+        await first.settle()
+
+        def mid_deal(table: object) -> bool:
+            deal = table.match.deal  # type: ignore[attr-defined]
+            return deal.phase == "play" and len(deal.tricks) >= 2
+
+        await play_until(first, table_id, rng, mid_deal)
+        await first.settle()
+        deals_before = len((await first.oracle(table_id)).match.deals)  # type: ignore[union-attr]
+        group_ref = await first.adapter.refs.get(f"{table_id}:d{deals_before}")
+        hands = {p.user_id: await hand_message(first, table_id, p) for p in (ALICE, BOB)}
+        assert group_ref is not None and all(hands.values())
+        sent_before = sum(1 for e in tg.log[GROUP] if e.method == "sendMessage")
+        await first.stop()
+        log_at_restart = len(tg.log[GROUP])
+
+        # A new process: new storage connection, host and Application on the same database.
+        second = Harness(tg, database, POLICY)
+        await second.start()
+        await second.settle()
+        assert await second.adapter.refs.get(f"{table_id}:d{deals_before}") == group_ref
+        for p in (ALICE, BOB):
+            assert await hand_message(second, table_id, p) == hands[p.user_id], "the hand moved to a new message"
+        assert sum(1 for e in tg.log[GROUP] if e.method == "sendMessage") == sent_before, "the group got a new table"
+        rerendered = [e for e in tg.log[GROUP][log_at_restart:] if e.method == "editMessageText"]
+        assert group_ref[1] in {e.message_id for e in rerendered}, "the table was not re-rendered in place"
+        await play_until(second, table_id, rng, lambda table: table.status != "playing")  # type: ignore[attr-defined]
+        await second.settle()
+        record = await second.storage.match_record(table_id)
+        assert record is not None
+        match = replay_record(record)
+        assert match.over and len(match.deals) > deals_before
+        final = next(m.text for m in tg.in_chat(GROUP) if "Final score" in m.text or "Краен резултат" in m.text)
+        assert f"A {match.totals[0]} · B {match.totals[1]}" in final
+        tg.assert_within_limits()
+        await second.stop()
