@@ -1127,3 +1127,36 @@ def test_a_card_after_the_deal_is_over_is_refused_with_the_right_reason() -> Non
     with pytest.raises(IllegalAction) as err:
         match.apply(Play(deal.hands[0][0]))
     assert "after the auction" not in err.value.rule
+
+
+@pytest.mark.parametrize("capot_blocks", [True, False])
+def test_a_capot_over_the_target_then_a_passed_out_deal_then_a_played_one(capot_blocks: bool) -> None:
+    """§9 "С капо не се излиза": the capot deal and a passed-out deal end nothing; the next played deal may."""
+    rules = Rules(target_score=31, capot_blocks_finish=capot_blocks)
+    match = Match(rules, seed="capot", first_dealer=3, auto_deal=False)
+    deal = match.start_deal([[card_of(c) for c in h] for h in VALAT_HANDS])
+    for call in ("all-trumps", "pass", "pass", "pass"):
+        match.apply(Bid(call_of(call)))
+    while deal.phase == "play":
+        seat = deal.to_act
+        card = card_of(VALAT_HANDS[0][len(deal.tricks)]) if seat == 0 else deal.legal_cards()[0]
+        match.apply(Play(card))
+    assert deal.result is not None and deal.result.valat == 0 and match.totals == [35, 0]
+    if not capot_blocks:
+        assert match.winner == 0
+        return
+    assert match.winner is None and match.verdict is not None and match.verdict.reason == "capot_lock"
+    match.start_deal()
+    for _ in range(4):
+        match.apply(Bid(call_of("pass")))
+    assert match.winner is None and match.results[-1] is None
+    rng = random.Random("after the capot")
+    played = match.start_deal()
+    while played.phase != "done":
+        match.apply(rng.choice(match.legal_actions()))
+    assert played.result is not None
+    totals = (match.totals[0], match.totals[1])
+    want = spec.match_winner(
+        totals, played.result.score, played.result.valat is not None, match.hanging, end_options(rules)
+    )
+    assert match.winner == want and want is not None  # the played deal ends the match the capot could not
