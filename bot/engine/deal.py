@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, Literal, NamedTuple
 
-from .calls import ALL_TRUMPS, CONTRA, NO_TRUMPS, PASS, RECONTRA, Call, Contract, call_name
+from .calls import ALL_TRUMPS, CALL_NAMES, CONTRA, NO_TRUMPS, PASS, RECONTRA, Call, Contract, call_name
 from .cards import SUIT_CHARS, Card, CardMask, card_list, card_str, mask_of
 from .declarations import (
     BELOTE_POINTS,
@@ -242,10 +242,18 @@ class Deal:
 
     def call(self, call: Call) -> None:
         seat = self.to_act
+        if not (isinstance(call, int) and 0 <= call <= RECONTRA):
+            raise IllegalAction(seat, f"call {call!r}", f"not a call: calls are 0..8 ({', '.join(CALL_NAMES)})")
         if self.phase != AUCTION:
-            raise IllegalAction(seat, f"call {call_name(call) if 0 <= call <= 8 else call}", "the auction is over")
+            raise IllegalAction(seat, f"call {call_name(call)}", "the auction is over")
         if call not in self.legal_calls():
             raise IllegalAction(seat, f"call {call_name(call)}", self._call_rule(call))
+        ends_with_contract = (call == PASS and self.passes == 2 and self.contract >= 0) or (
+            call == RECONTRA and self.rules.recontra_ends_auction
+        )
+        if ends_with_contract and len(self.hands[0]) != 8:
+            # Checked before anything changes: a refused call leaves the deal as it was.
+            raise ValueError("the auction ends with a contract but the deal lists only five cards per seat")
         self.calls.append(call)
         if call == PASS:
             self.passes += 1
@@ -281,8 +289,6 @@ class Deal:
         return "not a call"
 
     def _start_play(self) -> None:
-        if len(self.hands[0]) != 8:
-            raise ValueError("the auction ended with a contract but the deal lists only five cards per seat")
         self.held = [mask_of(h) for h in self.hands]
         self.phase = PLAY
         self.to_act = self.trick_leader = (self.dealer + 1) % 4
@@ -293,8 +299,11 @@ class Deal:
         def shown() -> str:  # built only for an error message
             return f"play {Play(card, tuple(declare), belote)}"
 
+        if not (isinstance(card, int) and 0 <= card < 32):
+            raise IllegalAction(seat, f"play {card!r}", "not a card: cards are numbered 0..31")
         if self.phase != PLAY:
-            raise IllegalAction(seat, shown(), "cards are played only after the auction")
+            rule = "the deal is over" if self.phase == DONE else "cards are played only after the auction"
+            raise IllegalAction(seat, shown(), rule)
         hand = self.held[seat]
         led = self.trick[0] if self.trick else None
         if not self.legal_mask() >> card & 1:
@@ -417,9 +426,11 @@ class Deal:
 
     def counted_declarations(self) -> tuple[tuple[Combination, ...], tuple[Combination, ...]]:
         """After the deal: the combinations each team scored (for reports and explanations)."""
+        valat = self.result.valat if self.result is not None else None
         declared: list[list[Combination]] = [[], []]
         for seat in range(4):
-            declared[seat & 1].extend(self.declared[seat])
+            if not declarations_forfeited(seat & 1, valat, self.rules):
+                declared[seat & 1].extend(self.declared[seat])
         return compare_declarations((declared[0], declared[1]), self.rules)
 
 

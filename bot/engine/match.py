@@ -110,6 +110,8 @@ class Match:
         """Apply an action to the deal in progress; score it and deal the next one when it ends."""
         if self.over:
             raise MatchOver("the match is decided")
+        if not self.deals:
+            raise ValueError("no deal in progress: start one with start_deal()")
         deal = self.deal
         deal.apply(action)
         if deal.phase == DONE:

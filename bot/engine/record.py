@@ -185,6 +185,8 @@ def _apply(match: Match, deal: Deal, action: Bid | Play, i: int, part: str, k: i
         match.apply(action)
     except IllegalAction as exc:
         raise ReplayError(i + 1, part, k + 1, exc.seat, exc.action, exc.rule) from None
+    except ValueError as exc:  # the record itself is inconsistent (e.g. five cards a seat, yet a contract)
+        raise RecordError(f"deals[{i}].{'bids' if part == 'bid' else 'play'}[{k}]", str(exc)) from None
 
 
 # --- writing ---
