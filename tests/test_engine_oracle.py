@@ -907,6 +907,10 @@ def odd_actions() -> list[tuple[str, Callable[[Deal], None], str]]:
         ("an unknown declaration kind", lambda d: d.play(0, ("belote",)), "play"),
         ("a declaration the hand lacks", lambda d: d.play(0, ("carre",)), "play"),
         ("declare a string, not a list", lambda d: d.play(0, "tierce"), "play"),
+        ("a card given as text", lambda d: d.play("JH"), "play"),
+        ("a call given as text", lambda d: d.call("pass"), "auction"),
+        ("a call number out of range in the play", lambda d: d.call(9), "play"),
+        ("a card number out of range in the auction", lambda d: d.play(32), "auction"),
     ]
 
 
