@@ -10,8 +10,8 @@ from tests.fake_telegram import TOKEN, FakeTelegram, FloodLimits
 
 GROUP = -100300
 ALICE = 601
-# Windows shrunk tenfold: the same limits in a tenth of the time.
-POLICY = FloodPolicy().scaled(0.1)
+# Windows shrunk fifty times: the same limits in a fiftieth of the time.
+POLICY = FloodPolicy().scaled(0.02)
 LIMITS = FloodLimits(POLICY.chat_messages, POLICY.chat_window, POLICY.group_messages, POLICY.group_window)
 
 

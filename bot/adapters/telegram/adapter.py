@@ -45,6 +45,7 @@ from bot.core.host import Host
 from bot.core.messages import TELEGRAM, Answer, ChatRef, OutMessage, UserRef
 from bot.i18n import translator
 
+from .calculator import CalculatorCommands
 from .commands import GROUP_COMMANDS, PRIVATE_COMMANDS, TABLE_COMMANDS, command_menu
 from .outbox import FloodPolicy, Outbox, Post
 from .refs import StorageRefs
@@ -221,6 +222,10 @@ class TelegramAdapter:
         app.add_handler(CommandHandler("lang", self._on_lang))
         for name in TABLE_COMMANDS:
             app.add_handler(CommandHandler(name, self._on_table_command))
+        self.calculator = CalculatorCommands(self)
+        app.add_handler(CommandHandler("score", self.calculator.on_score))
+        app.add_handler(CommandHandler("sheet", self.calculator.on_sheet))
+        app.add_handler(CallbackQueryHandler(self.calculator.on_press, pattern=CalculatorCommands.PATTERN))
         app.add_handler(CallbackQueryHandler(self._on_press))
         app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT, self._on_private_text))
         app.add_error_handler(self._on_error)
@@ -344,6 +349,7 @@ class TelegramAdapter:
         sender = update.effective_user
         if sender is not None:
             await self._private_opened(str(sender.id))
+        await self.calculator.on_private_text(update, context)
 
 
 async def serve(host: Host, settings: Settings, *, policy: FloodPolicy | None = None) -> None:

@@ -1,0 +1,480 @@
+"""The real-life calculator and score sheet in chat: ``/score <line>``, ``/score`` as a form of buttons, ``/sheet``.
+
+Scoring, explanations and the sheet model are ``bot.calculator``'s; this module only turns chat text and button
+presses into calls to it, and keeps each chat's sheet in the host's storage (so it survives restarts).
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from bot.calculator.errors import CalculatorError
+from bot.calculator.score import DealAnswer, score
+from bot.calculator.sheet import ScoreSheet, SheetError
+from bot.calculator.text import score_text
+from bot.core.messages import TELEGRAM
+from bot.engine import card_symbol
+from bot.i18n import Translator, translator
+
+from .outbox import Post
+from .render import to_html
+
+if TYPE_CHECKING:
+    from .adapter import TelegramAdapter
+
+log = logging.getLogger(__name__)
+
+PREFIX: Final = "calc:"
+CONTRACTS: Final = ("clubs", "diamonds", "hearts", "spades", "no-trumps", "all-trumps")
+DECLARATIONS: Final = ("tierce", "quarte", "quint", "belote", "carre:J", "carre:9", "carre:A", "carre:T",
+                       "carre:K", "carre:Q")  # fmt: skip
+# How many finished answers keep their "Add to the sheet" button working (the newest ones).
+KEPT_ANSWERS: Final = 500
+_SUB_SHOW: Final = frozenset({"show", "покажи"})
+_SUB_NEW: Final = frozenset({"new", "нова", "нов"})
+_SUB_ADD: Final = frozenset({"add", "добави", "+"})
+_SUB_UNDO: Final = frozenset({"undo", "отмени", "назад"})
+_SUB_FIX: Final = frozenset({"fix", "correct", "поправи", "поправка"})
+
+
+@dataclass
+class ScoreForm:
+    """One person's ``/score`` form in progress: the deal as the buttons have described it so far."""
+
+    form_id: str
+    user_id: int
+    chat_id: int
+    thread_id: int | None
+    lang: str
+    step: str = "contract"
+    contract: str = ""
+    multiplier: int = 1
+    declarer: str = "A"
+    digits: str = ""
+    declarations: dict[str, list[str]] = field(default_factory=lambda: {"A": [], "B": []})
+    for_team: str = "A"
+    valat: str | None = None
+    note: str = ""
+
+    def request(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "contract": self.contract,
+            "multiplier": self.multiplier,
+            "declarer": self.declarer,
+            "valat": self.valat,
+            "declarations": self.declarations,
+            "hanging_in": 0,
+            "rules": {},
+        }
+        if self.valat is None:
+            data["points"] = {self.declarer: int(self.digits or "0")}
+        return data
+
+
+def team_names(t: Translator) -> dict[str, str]:
+    return {"A": t.gettext("We"), "B": t.gettext("You")}
+
+
+def contract_label(contract: str, t: Translator) -> str:
+    labels = {
+        "clubs": "♣ " + t.gettext("Clubs"),
+        "diamonds": "♦ " + t.gettext("Diamonds"),
+        "hearts": "♥ " + t.gettext("Hearts"),
+        "spades": "♠ " + t.gettext("Spades"),
+        "no-trumps": t.gettext("No trumps"),
+        "all-trumps": t.gettext("All trumps"),
+    }
+    return labels[contract]
+
+
+def declaration_label(kind: str, t: Translator) -> str:
+    names = {
+        "tierce": t.gettext("Tierce"),
+        "quarte": t.gettext("Quarte"),
+        "quint": t.gettext("Quint"),
+        "belote": t.gettext("Belote"),
+    }
+    if kind.startswith("carre:"):
+        rank = kind[-1]
+        return t.gettext("Carré of {rank}", rank=card_symbol("789TJQKA".index(rank))[:-1])
+    return names[kind]
+
+
+class CalculatorCommands:
+    PATTERN: Final = r"^calc:"
+
+    def __init__(self, adapter: TelegramAdapter) -> None:
+        self.adapter = adapter
+        self._forms: dict[str, ScoreForm] = {}
+        self._answers: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._ids = itertools.count(1)
+
+    def _new_id(self) -> str:
+        return format(next(self._ids), "x")
+
+    # --- /score ---
+
+    async def on_score(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message, sender = update.effective_message, update.effective_user
+        if message is None or sender is None:
+            return
+        from .adapter import user_ref
+
+        lang = await self.adapter.language_for(message, user_ref(sender))
+        t = translator(lang)
+        line = " ".join(context.args or ())
+        if not line:
+            await self._open_form(message, sender.id, lang)
+            return
+        try:
+            answer = score_text(line)
+        except CalculatorError as err:
+            self.adapter.reply(message, self._problems(err.render(lang), t))
+            return
+        self._reply_answer(message, answer, lang)
+
+    def _problems(self, problems: list[str], t: Translator) -> str:
+        head = t.gettext("I could not score that:")
+        hint = t.gettext("Example: /score hearts 102 60, or /score alone to answer step by step.")
+        return "\n".join([head, *(f"• {p}" for p in problems), hint])
+
+    def _reply_answer(self, message: Message, answer: DealAnswer, lang: str) -> None:
+        answer_id = self._keep(answer)
+        t = translator(lang)
+        markup = InlineKeyboardMarkup(
+            [[InlineKeyboardButton(t.gettext("Add to the sheet"), callback_data=f"{PREFIX}add:{answer_id}")]]
+        )
+        self.adapter.reply(message, answer.render(lang), markup)
+
+    def _keep(self, answer: DealAnswer) -> str:
+        answer_id = self._new_id()
+        self._answers[answer_id] = answer.request.to_json()
+        while len(self._answers) > KEPT_ANSWERS:
+            self._answers.popitem(last=False)
+        return answer_id
+
+    async def _open_form(self, message: Message, user_id: int, lang: str) -> None:
+        thread = message.message_thread_id if message.is_topic_message else None
+        form = ScoreForm(self._new_id(), user_id, message.chat.id, thread, lang)
+        self._forms[form.form_id] = form
+        self._show(form)
+
+    def _show(self, form: ScoreForm, final: str | None = None, markup: InlineKeyboardMarkup | None = None) -> None:
+        text = final if final is not None else self._form_text(form)
+        keyboard = markup if final is not None else self._form_keyboard(form)
+        self.adapter.outbox.put(
+            Post(form.chat_id, to_html(text), keyboard, key=f"calc:{form.form_id}", thread_id=form.thread_id)
+        )
+
+    def _form_text(self, form: ScoreForm) -> str:
+        t = translator(form.lang)
+        teams = team_names(t)
+        lines = [t.gettext("**Score a deal**")]
+        if form.contract:
+            lines.append(t.gettext("Contract: {contract}", contract=contract_label(form.contract, t)))
+        if form.step not in ("contract", "contra"):
+            lines.append(
+                t.gettext("Contra: {contra}", contra=self._contra_label(form.multiplier, t))
+                + " · "
+                + t.gettext("Bid by: {team}", team=teams[form.declarer])
+            )
+        if form.step in ("declarations", "valat"):
+            lines.append(t.gettext("{team} took {points} points.", team=teams[form.declarer], points=form.digits))
+        if form.step in ("declarations", "valat"):
+            for team in ("A", "B"):
+                said = ", ".join(declaration_label(d, t) for d in form.declarations[team]) or "—"
+                lines.append(t.gettext("Declarations of {team}: {list}", team=teams[team], list=said))
+        questions = {
+            "contract": t.gettext("What was the contract?"),
+            "contra": t.gettext("Was there a contra?"),
+            "declarer": t.gettext("Which team made the bid?"),
+            "points": t.gettext(
+                "How many card points did {team} take, the last ten included? {digits}",
+                team=teams[form.declarer],
+                digits=(form.digits or "0") + "▌",
+            ),
+            "declarations": t.gettext("Add each team's declarations, then press Next."),
+            "valat": t.gettext("Did one team take every trick (valat)?"),
+        }
+        lines.append(questions[form.step])
+        if form.note:
+            lines.append(form.note)
+        return "\n".join(lines)
+
+    @staticmethod
+    def _contra_label(multiplier: int, t: Translator) -> str:
+        return {1: t.gettext("none"), 2: t.gettext("Contra"), 4: t.gettext("Recontra")}[multiplier]
+
+    def _form_keyboard(self, form: ScoreForm) -> InlineKeyboardMarkup:
+        t = translator(form.lang)
+        teams = team_names(t)
+
+        def b(label: str, action: str) -> InlineKeyboardButton:
+            return InlineKeyboardButton(label, callback_data=f"{PREFIX}{form.form_id}:{action}")
+
+        rows: list[list[InlineKeyboardButton]] = []
+        if form.step == "contract":
+            rows = [
+                [b(contract_label(c, t), f"k{i}") for i, c in enumerate(CONTRACTS[:4])],
+                [b(contract_label(c, t), f"k{i}") for i, c in enumerate(CONTRACTS[4:], 4)],
+            ]
+        elif form.step == "contra":
+            rows = [[b(self._contra_label(m, t), f"m{m}") for m in (1, 2, 4)]]
+        elif form.step == "declarer":
+            rows = [[b(teams["A"], "tA"), b(teams["B"], "tB")]]
+        elif form.step == "points":
+            rows = [[b(str(d), f"n{d}") for d in range(r, r + 3)] for r in (1, 4, 7)]
+            rows.append([b("⌫", "nx"), b("0", "n0"), b(t.gettext("OK"), "nk")])
+        elif form.step == "declarations":
+            mark = {"A": "● " if form.for_team == "A" else "", "B": "● " if form.for_team == "B" else ""}
+            rows = [[b(mark["A"] + teams["A"], "fA"), b(mark["B"] + teams["B"], "fB")]]
+            kinds = [b("+ " + declaration_label(d, t), f"d{i}") for i, d in enumerate(DECLARATIONS)]
+            rows += [kinds[i : i + 4] for i in range(0, len(kinds), 4)]
+            rows.append([b(t.gettext("Clear"), "dc"), b(t.gettext("Next"), "dn")])
+        elif form.step == "valat":
+            rows = [[b(t.gettext("No valat"), "v-"), b(teams["A"], "vA"), b(teams["B"], "vB")]]
+        rows.append([b(t.gettext("Cancel"), "x")])
+        return InlineKeyboardMarkup(rows)
+
+    # --- presses on the form and on answers ---
+
+    async def on_press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        if query is None or query.data is None:
+            return
+        from .adapter import user_ref
+
+        user = user_ref(query.from_user)
+        lang = await self.adapter.host.user_language(user)
+        t = translator(lang)
+        body = query.data[len(PREFIX) :]
+        if body.startswith("add:"):
+            text = await self._add_answer(query.message, body[4:], lang)
+            await self._answer(query, text)
+            return
+        form_id, _, action = body.partition(":")
+        form = self._forms.get(form_id)
+        if form is None:
+            await self._answer(query, t.gettext("This form is closed; send /score to start a new one."))
+            return
+        if form.user_id != query.from_user.id:
+            await self._answer(query, t.gettext("This form belongs to someone else; send /score for your own."))
+            return
+        done = self._step(form, action)
+        await self._answer(query, "")
+        if done is None:
+            self._show(form)
+            return
+        del self._forms[form_id]
+        if done == "cancel":
+            self._show(form, translator(form.lang).gettext("Scoring cancelled."))
+            return
+        try:
+            answer = score(form.request())
+        except CalculatorError as err:
+            # Keep the form: most refusals need one more detail (a top card, fewer points); say what.
+            self._forms[form_id] = form
+            form.step, form.note = "declarations", self._problems(err.render(form.lang), translator(form.lang))
+            self._show(form)
+            return
+        answer_id = self._keep(answer)
+        markup = InlineKeyboardMarkup(
+            [
+                [
+                    InlineKeyboardButton(
+                        translator(form.lang).gettext("Add to the sheet"), callback_data=f"{PREFIX}add:{answer_id}"
+                    )
+                ]
+            ]
+        )
+        self._show(form, answer.render(form.lang), markup)
+
+    def _step(self, form: ScoreForm, action: str) -> str | None:
+        """Apply one press to the form; "score" or "cancel" when the form is finished."""
+        form.note = ""
+        if action == "x":
+            return "cancel"
+        kind, arg = action[:1], action[1:]
+        if form.step == "contract" and kind == "k" and arg.isdigit() and int(arg) < len(CONTRACTS):
+            form.contract, form.step = CONTRACTS[int(arg)], "contra"
+        elif form.step == "contra" and kind == "m" and arg in ("1", "2", "4"):
+            form.multiplier, form.step = int(arg), "declarer"
+        elif form.step == "declarer" and kind == "t" and arg in ("A", "B"):
+            form.declarer, form.step = arg, "points"
+        elif form.step == "points" and kind == "n":
+            if arg.isdigit() and len(form.digits) < 3:
+                form.digits = (form.digits + arg).lstrip("0")
+            elif arg == "x":
+                form.digits = form.digits[:-1]
+            elif arg == "k":
+                form.step = "declarations"
+        elif form.step == "declarations" and kind == "f" and arg in ("A", "B"):
+            form.for_team = arg
+        elif form.step == "declarations" and kind == "d":
+            if arg == "c":
+                form.declarations = {"A": [], "B": []}
+            elif arg == "n":
+                form.step = "valat"
+            elif arg.isdigit() and int(arg) < len(DECLARATIONS):
+                form.declarations[form.for_team].append(DECLARATIONS[int(arg)])
+        elif form.step == "valat" and kind == "v" and arg in ("-", "A", "B"):
+            form.valat = None if arg == "-" else arg
+            return "score"
+        return None
+
+    async def _answer(self, query: Any, text: str) -> None:
+        try:
+            await query.answer(text[:200] or None)
+        except TelegramError as err:
+            log.info("a calculator press could not be answered: %s", err.message)
+
+    async def _add_answer(self, message: Any, answer_id: str, lang: str) -> str:
+        t = translator(lang)
+        request = self._answers.get(answer_id)
+        if request is None or not isinstance(message, Message):
+            return t.gettext("That answer is too old to add; send it to /sheet add again.")
+        chat_key, thread = self._chat_key(message)
+        sheet = await self._load(chat_key, t)
+        if isinstance(sheet, str):
+            return sheet
+        try:
+            line = sheet.add(request)
+        except (SheetError, CalculatorError) as err:
+            return self._error_text(err, lang)
+        await self._store(chat_key, sheet)
+        del self._answers[answer_id]
+        self.adapter.say(message.chat.id, self._line_text(sheet, line.number, lang), thread)
+        return t.gettext("Added as line {n}.", n=line.number)
+
+    # --- /sheet ---
+
+    @staticmethod
+    def _chat_key(message: Message) -> tuple[str, int | None]:
+        thread = message.message_thread_id if message.is_topic_message else None
+        return (f"{message.chat.id}/{thread}" if thread else str(message.chat.id)), thread
+
+    async def _load(self, chat_key: str, t: Translator) -> ScoreSheet | str:
+        stored = await self.adapter.host.storage.get_sheet(TELEGRAM, chat_key)
+        if stored is None:
+            return ScoreSheet()
+        try:
+            return ScoreSheet.from_json(stored)
+        except SheetError as err:
+            return t.gettext(
+                "The stored sheet cannot be read ({why}); /sheet new starts a new one.", why=err.render(t.lang)
+            )
+
+    async def _store(self, chat_key: str, sheet: ScoreSheet) -> None:
+        await self.adapter.host.storage.set_sheet(TELEGRAM, chat_key, sheet.to_json())
+
+    @staticmethod
+    def _error_text(err: SheetError | CalculatorError, lang: str) -> str:
+        if isinstance(err, CalculatorError):
+            return "\n".join(err.render(lang))
+        return err.render(lang)
+
+    def _line_text(self, sheet: ScoreSheet, number: int, lang: str) -> str:
+        history = sheet.history(lang)
+        return "\n".join([history[0], history[number], history[-1]])
+
+    async def on_sheet(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message, sender = update.effective_message, update.effective_user
+        if message is None or sender is None:
+            return
+        from .adapter import user_ref
+
+        lang = await self.adapter.language_for(message, user_ref(sender))
+        t = translator(lang)
+        args = list(context.args or ())
+        sub = args[0].lower() if args else "show"
+        rest = args[1:]
+        chat_key, _ = self._chat_key(message)
+        if sub in _SUB_NEW:
+            if rest and len(rest) != 2:
+                self.adapter.reply(message, t.gettext("Name both teams, or none: /sheet new Us Them."))
+                return
+            sheet = ScoreSheet(rest or None)
+            await self._store(chat_key, sheet)
+            self.adapter.reply(message, t.gettext("A new sheet.") + "\n" + "\n".join(sheet.history(lang)))
+            return
+        loaded = await self._load(chat_key, t)
+        if isinstance(loaded, str):
+            self.adapter.reply(message, loaded)
+            return
+        sheet = loaded
+        try:
+            if sub in _SUB_SHOW:
+                self.adapter.reply(message, "\n".join(sheet.history(lang)))
+                return
+            if sub in _SUB_ADD and rest:
+                line = (
+                    sheet.add_points(*self._numbers(rest))
+                    if self._two_numbers(rest)
+                    else sheet.add(self._scored(rest, sheet))
+                )
+                await self._store(chat_key, sheet)
+                self.adapter.reply(message, self._line_text(sheet, line.number, lang))
+                return
+            if sub in _SUB_UNDO:
+                removed = sheet.undo()
+                await self._store(chat_key, sheet)
+                self.adapter.reply(
+                    message,
+                    t.gettext("Line {n} removed.", n=removed.number) + "\n" + "\n".join(sheet.history(lang)),
+                )
+                return
+            if sub in _SUB_FIX:
+                if len(rest) < 2 or not rest[0].isdigit():
+                    self.adapter.reply(
+                        message, t.gettext("Say which line: /sheet fix 2 80 82, or /sheet fix 2 hearts 102.")
+                    )
+                    return
+                number, what = int(rest[0]), rest[1:]
+                fixed: tuple[int, int] | DealAnswer = (
+                    self._numbers(what) if self._two_numbers(what) else self._scored(what, sheet)
+                )
+                sheet.correct(number, fixed)
+                await self._store(chat_key, sheet)
+                self.adapter.reply(message, "\n".join(sheet.history(lang)))
+                return
+        except (SheetError, CalculatorError) as err:
+            self.adapter.reply(message, self._error_text(err, lang))
+            return
+        self.adapter.reply(message, self.usage(t))
+
+    @staticmethod
+    def usage(t: Translator) -> str:
+        return t.gettext(
+            "The score sheet: /sheet shows it; /sheet add 90 72 (two numbers) or /sheet add hearts 102 (a deal); "
+            "/sheet undo; /sheet fix 2 80 82; /sheet new [team] [team]."
+        )
+
+    @staticmethod
+    def _two_numbers(words: list[str]) -> bool:
+        return len(words) == 2 and all(w.isdigit() for w in words)
+
+    @staticmethod
+    def _numbers(words: list[str]) -> tuple[int, int]:
+        return int(words[0]), int(words[1])
+
+    @staticmethod
+    def _scored(words: list[str], sheet: ScoreSheet) -> DealAnswer:
+        return score_text(" ".join(words), sheet.teams)
+
+    async def on_private_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Plain text in a private chat is not a command the bot knows: point to /help."""
+        message, sender = update.effective_message, update.effective_user
+        if message is None or sender is None:
+            return
+        from .adapter import user_ref
+
+        t = translator(await self.adapter.host.user_language(user_ref(sender)))
+        self.adapter.reply(message, t.gettext("I answer commands: /help lists them."))

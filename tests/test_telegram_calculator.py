@@ -1,0 +1,152 @@
+"""/score and /sheet in chat, good and bad input, in Bulgarian and English, and a sheet that survives a restart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.adapters.telegram.outbox import FloodPolicy
+from bot.calculator.score import score
+from bot.calculator.text import score_text
+from tests.fake_telegram import FakeTelegram, Sent
+from tests.telegram.harness import Harness, Person, limits_of
+
+GROUP = -100999
+POLICY = FloodPolicy().scaled(0.005)
+IVAN = Person(3001, "Ivan", "bg")
+JANE = Person(3002, "Jane", "en")
+
+
+@pytest.fixture
+async def tg() -> FakeTelegram:
+    async with FakeTelegram(limits_of(POLICY)) as server:
+        for p in (IVAN, JANE):
+            server.add_user(p.user_id, p.name, p.language)
+        server.add_group(GROUP, "Real cards", admins={IVAN.user_id})
+        yield server
+
+
+@pytest.fixture
+async def h(tg: FakeTelegram, tmp_path: Path) -> Harness:
+    harness = Harness(tg, tmp_path / "belote.sqlite3", POLICY)
+    await harness.start()
+    yield harness
+    await harness.stop()
+
+
+async def say(h: Harness, person: Person, chat: int, text: str) -> Sent:
+    """Send a line and return the bot's newest message in that chat after it."""
+    before = {m.message_id for m in h.tg.in_chat(chat)}
+    h.tg.send_text(person.user_id, chat, text)
+    await h.settle()
+    new = [m for m in h.tg.in_chat(chat) if m.message_id not in before]
+    assert new, f"no answer to {text!r}"
+    return new[-1]
+
+
+async def test_a_scored_line_is_explained_in_each_language(h: Harness, tg: FakeTelegram) -> None:
+    bg = await say(h, IVAN, IVAN.user_id, "/score купа 102 60")
+    en = await say(h, JANE, JANE.user_id, "/score hearts 102 60")
+    expected = score_text("hearts 102 60")
+    assert bg.text.splitlines()[0] == expected.summary("bg") != expected.summary("en")
+    assert en.text.splitlines()[0] == expected.summary("en")
+    assert en.text.splitlines()[1:] == [f"{i}. {s}" for i, s in enumerate(expected.explanation("en"), 1)]
+
+
+@pytest.mark.parametrize(
+    ("person", "line", "field"),
+    [
+        (IVAN, "/score купа 200", "points"),
+        (JANE, "/score hearts 102 60 banana", "banana"),
+        (JANE, "/score 102 60", "contract"),
+        (IVAN, "/score без коз 80 терца ние", "declarations"),
+    ],
+)
+async def test_a_bad_line_gets_the_field_and_a_hint_in_the_persons_language(
+    h: Harness, person: Person, line: str, field: str
+) -> None:
+    answer = await say(h, person, person.user_id, line)
+    assert field in answer.text
+    if person.language == "bg":
+        assert "Пример" in answer.text
+    else:
+        assert "Example" in answer.text and "Пример" not in answer.text
+
+
+async def press_labelled(h: Harness, person: Person, message: Sent, label: str) -> None:
+    [data] = [d for lab, d in message.buttons() if lab == label]
+    await h.press(person, message, data)
+    await h.delivered()
+
+
+async def test_the_button_form_scores_a_deal_and_adds_it_to_the_sheet(h: Harness, tg: FakeTelegram) -> None:
+    form = await say(h, JANE, JANE.user_id, "/score")
+    for label in ("♠ Spades", "Contra", "You", "1", "0", "0", "OK", "You", "+ Belote", "We", "+ Tierce", "Next"):
+        await press_labelled(h, JANE, form, label)
+    # A foreign press on Jane's form changes nothing.
+    [no_valat] = [d for lab, d in form.buttons() if lab == "No valat"]
+    stranger = await h.press(IVAN, form, no_valat)
+    assert stranger.text and "someone else" not in (form.text or "")
+    await press_labelled(h, JANE, form, "No valat")
+    expected = score(
+        {
+            "contract": "spades",
+            "multiplier": 2,
+            "declarer": "B",
+            "points": {"B": 100},
+            "valat": None,
+            "declarations": {"A": ["tierce"], "B": ["belote"]},
+            "hanging_in": 0,
+            "rules": {},
+        }
+    )
+    assert form.text.splitlines()[0] == expected.summary("en")
+    await press_labelled(h, JANE, form, "Add to the sheet")
+    sheet = await say(h, JANE, JANE.user_id, "/sheet")
+    assert f"1. {expected.result.score[0]} | {expected.result.score[1]}" in sheet.text
+
+
+async def test_the_group_sheet_adds_undoes_corrects_and_survives_a_restart(
+    h: Harness, tg: FakeTelegram, tmp_path: Path
+) -> None:
+    await say(h, IVAN, GROUP, "/lang en")
+    await say(h, IVAN, GROUP, "/sheet new Reds Blues")
+    first = await say(h, JANE, GROUP, "/sheet add 90 72")
+    assert "1. 90 | 72" in first.text
+    await say(h, JANE, GROUP, "/sheet add hearts 102 60")
+    await say(h, JANE, GROUP, "/sheet add 5 5")
+    undone = await say(h, JANE, GROUP, "/sheet undo")
+    assert "Line 3 removed" in undone.text and "3." not in undone.text.split("removed", 1)[1]
+    fixed = await say(h, JANE, GROUP, "/sheet fix 1 80 82")
+    assert "1. 80 | 82" in fixed.text and "total 80 | 82" in fixed.text
+    bad = await say(h, JANE, GROUP, "/sheet fix 9 1 1")
+    assert "line" in bad.text and "9" in bad.text
+    # A new process on the same database still has the group's sheet.
+    await h.stop()
+    again = Harness(tg, tmp_path / "belote.sqlite3", POLICY)
+    await again.start()
+    try:
+        shown = await say(again, JANE, GROUP, "/sheet")
+        assert shown.text.splitlines()[0] == "Reds | Blues"
+        hearts = score_text("hearts 102 60").result.score
+        assert "1. 80 | 82" in shown.text and f"2. {hearts[0]} | {hearts[1]}" in shown.text
+    finally:
+        # The fixture stops ``h``; give it the running harness to stop.
+        h.adapter, h.host, h.storage = again.adapter, again.host, again.storage
+
+
+async def test_the_sheet_speaks_bulgarian_in_a_bulgarian_group(h: Harness, tg: FakeTelegram) -> None:
+    await say(h, IVAN, GROUP, "/lang bg")
+    shown = await say(h, IVAN, GROUP, "/sheet add 90 72")
+    assert shown.text.splitlines()[0] == "Ние | Вие"
+    usage = await say(h, IVAN, GROUP, "/sheet what")
+    assert "/sheet add" in usage.text and "The score sheet" not in usage.text
+
+
+async def test_only_an_admin_changes_the_group_language(h: Harness, tg: FakeTelegram) -> None:
+    refused = await say(h, JANE, GROUP, "/lang en")
+    assert "admin" in refused.text or "админ" in refused.text
+    await say(h, IVAN, GROUP, "/lang en")
+    shown = await say(h, JANE, GROUP, "/sheet")
+    assert shown.text.splitlines()[0] == "We | You"
