@@ -9,6 +9,7 @@ owner's cards, and the calls and cards offered as buttons are exactly the legal 
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import re
 from collections.abc import AsyncIterator
@@ -303,3 +304,149 @@ async def test_four_people_play_a_match_by_pressing_what_they_are_shown(fake: Fa
 def test_markup_keeps_bold_and_escapes_everything_else() -> None:
     assert markup("**Ana** plays *J♥* _now_") == "**Ana** plays \\*J♥\\* \\_now\\_"
     assert markup("a ** b") == "a \\*\\* b"
+
+
+def to_act(table: Table) -> FakeUser | None:
+    turn = [u for u in table.users if any(is_game_action(b) for b in button_ids(table.hand(u)))]
+    return turn[0] if turn else None
+
+
+CYRILLIC = re.compile(r"[а-яА-Я]")
+
+
+async def test_foreign_stale_and_replayed_presses_change_nothing(fake: FakeDiscord, tmp_path: Path) -> None:
+    running = await start_bot(fake, tmp_path / "belote.sqlite3")
+    users = people(fake)
+    table = await open_table(running, users)
+    rng = random.Random(3)
+    for _ in range(5):
+        await play_turn(table, rng)
+    actor = to_act(table)
+    assert actor is not None
+    old_hand = json_copy(table.hand(actor))
+    card = next(b for b in button_ids(old_hand) if is_game_action(b))
+    await fake.press(actor, table.hand_ids[actor.id], card)
+    await running.settle()
+    before_table = message_text(table.live())
+    before_hands = {u.name: message_text(table.hand(u)) for u in users}
+
+    # The same press again, from a client that still shows the old hand: stale, refused.
+    replay = await fake.press(actor, table.hand_ids[actor.id], card, seen=old_hand)
+    assert replay.response_type == UPDATE_MESSAGE
+    assert fake.messages[table.hand_ids[actor.id]]["content"], "a refused press gets a reason on the hand"
+    # Someone who is not seated presses My hand, and forges another player's card button.
+    outsider = FakeUser(fake.next_id(), "Outsider", "en-US")
+    mine = await fake.press(outsider, int(table.live()["id"]), table.my_hand())
+    assert fake.ephemeral_owner[mine.original_id or 0] == outsider.id
+    assert not any(is_game_action(b) for b in button_ids(fake.reply(mine)))
+    nxt = to_act(table)
+    assert nxt is not None
+    forged_id = next(b for b in button_ids(table.hand(nxt)) if is_game_action(b))
+    forged_on = {**table.live(), "components": table.hand(nxt)["components"]}
+    for presser in (outsider, next(u for u in users if u != nxt)):
+        forged = await fake.press(presser, int(table.live()["id"]), forged_id, seen=forged_on)
+        answer = fake.reply(forged)
+        assert fake.ephemeral_owner[int(answer["id"])] == presser.id, "a refused press is answered privately"
+    await running.settle()
+    assert message_text(table.live()) == before_table
+    assert {u.name: message_text(table.hand(u)) for u in users if u != actor} == {
+        k: v for k, v in before_hands.items() if k != actor.name
+    }
+    assert not fake.errors
+    await running.stop()
+
+
+async def test_public_text_in_server_language_and_hands_in_each_users(fake: FakeDiscord, tmp_path: Path) -> None:
+    running = await start_bot(fake, tmp_path / "belote.sqlite3")
+    users = people(fake)  # Ana and Vera use Discord in Bulgarian, Boris and Georgi in English
+    table = await open_table(running, users)
+    assert CYRILLIC.search(message_text(table.live()))
+    assert CYRILLIC.search(message_text(table.hand(users[0])))
+    assert not CYRILLIC.search(message_text(table.hand(users[1])))
+    # Boris chooses Bulgarian for himself; his hand follows at its next update.
+    await fake.command(users[1], table.channel, "belot", "lang", language="bg")
+    await running.settle()
+    await fake.press(users[1], int(table.live()["id"]), table.my_hand())
+    await running.settle()
+    bg_hand = fake.ephemeral(users[1])[-1]
+    assert CYRILLIC.search(message_text(bg_hand))
+    await running.stop()
+
+
+async def test_restart_mid_deal_resumes_with_the_old_buttons(fake: FakeDiscord, tmp_path: Path) -> None:
+    db = tmp_path / "belote.sqlite3"
+    running = await start_bot(fake, db)
+    users = people(fake)
+    table = await open_table(running, users)
+    rng = random.Random(11)
+    for _ in range(12):
+        assert await play_turn(table, rng)
+    live_id = int(table.live()["id"])
+    actor = to_act(table)
+    assert actor is not None
+    await running.stop()
+
+    running = await start_bot(fake, db)
+    table.running = running
+    assert int(table.live()["id"]) == live_id, "the table message is edited in place after a restart"
+    before = message_text(table.live())
+    # The button on the hand message sent before the restart still plays.
+    choices = [b for b in button_ids(table.hand(actor)) if is_game_action(b)]
+    assert choices, message_text(table.hand(actor))
+    record = await fake.press(actor, table.hand_ids[actor.id], choices[0])
+    assert record.response_type == UPDATE_MESSAGE
+    await running.settle()
+    assert message_text(table.live()) != before
+    # The others press their old hands' buttons too (any of them): each old hand refreshes itself.
+    for user in users:
+        old_buttons = list(button_ids(table.hand(user)))
+        if user != actor and old_buttons:
+            await fake.press(user, table.hand_ids[user.id], old_buttons[0])
+            await running.settle()
+    await table.open_hands()
+    while await play_turn(table, rng):
+        pass
+    stored = await running.storage.match_record(table.table_id)
+    assert stored is not None and replay_record(stored).over
+    assert not fake.errors
+    await running.stop()
+
+
+async def test_a_slow_host_is_deferred_then_answered(fake: FakeDiscord, tmp_path: Path) -> None:
+    running = await start_bot(fake, tmp_path / "belote.sqlite3", ack_budget=0.0)
+    users = people(fake)
+    table = await open_table(running, users)
+    # "My hand" was deferred (type 6) and the hand came as an ephemeral follow-up.
+    assert all(fake.ephemeral_owner[table.hand_ids[u.id]] == u.id for u in users)
+    rng = random.Random(5)
+    for _ in range(6):
+        assert await play_turn(table, rng)
+    # Presses that needed the storage were deferred (type 6), then answered by editing the hand (@original).
+    deferred = [r for r in fake.interactions.values() if r.response_type == DEFERRED_UPDATE]
+    assert deferred, "nothing was deferred although the budget was zero"
+    edited = {q.path.split("/")[3] for q in fake.requests if q.method == "PATCH" and q.path.startswith("/webhooks/")}
+    on_hands = [r for r in deferred if r.message_id in fake.ephemeral_owner]
+    assert on_hands and all(r.token in edited for r in on_hands)
+    assert not fake.errors
+    await running.stop()
+
+
+async def test_an_expired_hand_stops_updating_but_its_buttons_still_work(fake: FakeDiscord, tmp_path: Path) -> None:
+    running = await start_bot(fake, tmp_path / "belote.sqlite3")
+    users = people(fake)
+    table = await open_table(running, users)
+    rng = random.Random(9)
+    fake.advance(16 * 60)  # every interaction token is now dead on Discord's side
+    assert await play_turn(table, rng)
+    assert any(e.code == 50027 for e in fake.errors), "the bot tried an expired token and was told so"
+    fake.errors.clear()
+    # The hands whose tokens died were dropped and stopped changing; My hand opens fresh ones.
+    await table.open_hands()
+    for _ in range(3):
+        assert await play_turn(table, rng)
+    assert not fake.errors
+    await running.stop()
+
+
+def json_copy(message: dict[str, Any]) -> dict[str, Any]:
+    return json.loads(json.dumps(message))
