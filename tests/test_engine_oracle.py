@@ -336,6 +336,10 @@ class DealAudit:
         best = self.best_sets(hand) if first else [frozenset()]
         offered = Counter(deal.declarable(seat))
         assert any(offered == Counter(c.kind for c in s) for s in best), f"{hand}: offered {offered}, best {best}"
+        # What an agent is shown (formats §6) says the same.
+        shown = observe(deal, seat).to_json()
+        assert sorted(shown["legal"]) == sorted(legal) and shown["belote"] == bool(may_belote)
+        assert Counter(shown["declarable"]) == offered and sorted(shown["hand"]) == sorted(hand)
 
         card = rng.choice(legal)
         kinds: list[str] = []
@@ -476,7 +480,6 @@ def audit_match(
         assert len(match.deals) == deals_before
         audit = DealAudit(deal, match.apply)
         while deal.phase == "play":
-            observe(deal, deal.to_act, (totals[0], totals[1]), pot).to_json()
             audit.step(rng)
         result = deal.result
         assert result is not None
