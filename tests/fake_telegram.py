@@ -164,6 +164,7 @@ class FakeTelegram:
         self._pressed_at: dict[str, float] = {}
         self._changed = asyncio.Condition()
         self._closing = False
+        self.webhook: tuple[str, str | None] | None = None  # (url, secret token) set by setWebhook
 
     # --- lifecycle ---
 
@@ -217,6 +218,10 @@ class FakeTelegram:
 
     def send_text(self, user_id: int, chat_id: int, text: str, thread_id: int | None = None) -> int:
         """A user writes ``text`` in a chat (a command if it starts with ``/``)."""
+        return self._push("message", self.message_of(user_id, chat_id, text, thread_id))
+
+    def message_of(self, user_id: int, chat_id: int, text: str, thread_id: int | None = None) -> dict[str, Any]:
+        """The ``Message`` object of a user's text, as an update carries it."""
         message: dict[str, Any] = {
             "message_id": next(self._next_message_id[chat_id]),
             "date": int(time.time()),
@@ -230,7 +235,7 @@ class FakeTelegram:
         if text.startswith("/"):
             length = len(text.split()[0])
             message["entities"] = [{"type": "bot_command", "offset": 0, "length": length}]
-        return self._push("message", message)
+        return message
 
     def start_private(self, user_id: int, payload: str | None = None) -> int:
         """The user opens the bot's private chat (through a deep link when ``payload`` is given)."""
@@ -456,6 +461,14 @@ class FakeTelegram:
         }
 
     async def _api_deleteWebhook(self, params: dict[str, Any]) -> bool:
+        self.webhook = None
+        return True
+
+    async def _api_setWebhook(self, params: dict[str, Any]) -> bool:
+        url = params.get("url", "")
+        if not url.startswith("https://"):
+            raise ApiError(400, "Bad Request: bad webhook: An HTTPS URL must be provided for webhook")
+        self.webhook = (url, params.get("secret_token"))
         return True
 
     async def _api_getUpdates(self, params: dict[str, Any]) -> list[dict[str, Any]]:

@@ -13,6 +13,7 @@ import contextlib
 import logging
 from collections.abc import Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
 from telegram import (
     Bot,
@@ -28,7 +29,7 @@ from telegram import (
     User,
 )
 from telegram.constants import ChatMemberStatus, ChatType
-from telegram.error import TelegramError
+from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -70,6 +71,10 @@ def chat_ref(message: Message) -> ChatRef:
     return ChatRef(TELEGRAM, str(message.chat.id), str(thread) if thread else None, message.chat.title or "")
 
 
+class TelegramStartError(RuntimeError):
+    """The bot cannot start; the message says which setting to check."""
+
+
 class TelegramAdapter:
     def __init__(self, host: Host, settings: Settings, policy: FloodPolicy | None = None) -> None:
         if not settings.telegram_token:
@@ -95,12 +100,17 @@ class TelegramAdapter:
             .build()
         )
         self.refs = StorageRefs(host.storage)
-        self.outbox = Outbox(self.app.bot, self.refs, self.policy, on_forbidden=self._private_chat_refused)
+        self.outbox = Outbox(
+            self.app.bot, self.refs, self.policy, on_forbidden=self._private_chat_refused, start_open=False
+        )
         # People known to have opened a private chat with the bot (so it can send them their hand).
         self._private_open: set[str] = set()
         # (user id, table id) already told in the group to open the bot, so the group is told once.
         self._told_to_open: set[tuple[str, str]] = set()
         self._add_handlers()
+        # Registered at once (before any await), so tables re-rendered by ``Host.start`` reach the outbox, which
+        # holds them until the bot is connected.
+        self.host.add_sink(TELEGRAM, self.deliver)
 
     @property
     def bot(self) -> Bot:
@@ -111,8 +121,18 @@ class TelegramAdapter:
 
     async def start(self, polling: bool = True) -> None:
         """Connect (getMe), register the sink and the command menus, and start receiving updates."""
-        await self.app.initialize()
-        self.host.add_sink(TELEGRAM, self.deliver)
+        try:
+            await self.app.initialize()
+        except InvalidToken:
+            raise TelegramStartError(
+                "Telegram refused the bot token (BELOTE_TELEGRAM_TOKEN); copy it again from @BotFather"
+            ) from None
+        except NetworkError as err:
+            raise TelegramStartError(
+                f"cannot reach the Telegram Bot API at {self.settings.telegram_base_url} "
+                f"(BELOTE_TELEGRAM_BASE_URL): {err.message}"
+            ) from None
+        self.outbox.open()
         await self._set_commands()
         await self.app.start()
         updater = self.app.updater
@@ -122,7 +142,8 @@ class TelegramAdapter:
             await updater.start_webhook(
                 listen="0.0.0.0",
                 port=self.settings.telegram_webhook_port,
-                url_path=self.bot.token.split(":")[0],
+                # Telegram posts to the configured URL; its path is where we listen (behind a proxy that keeps it).
+                url_path=urlsplit(self.settings.telegram_webhook_url).path.strip("/"),
                 webhook_url=self.settings.telegram_webhook_url,
                 secret_token=self.settings.telegram_webhook_secret,
                 allowed_updates=["message", "callback_query"],

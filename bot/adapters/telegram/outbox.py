@@ -148,6 +148,7 @@ class Outbox:
         refs: MessageRefs | None = None,
         policy: FloodPolicy | None = None,
         on_forbidden: ForbiddenHandler | None = None,
+        start_open: bool = True,
     ) -> None:
         self.bot = bot
         self.refs: MessageRefs = refs or MemoryRefs()
@@ -155,6 +156,14 @@ class Outbox:
         self.on_forbidden = on_forbidden
         self.stats = OutboxStats()
         self._chats: dict[int, _ChatQueue] = {}
+        # Posts may be queued before the bot is connected (a restart re-renders every table at once); they wait.
+        self._open = asyncio.Event()
+        if start_open:
+            self._open.set()
+
+    def open(self) -> None:
+        """The bot is connected: start delivering (posts queued so far go first, in order)."""
+        self._open.set()
 
     # --- the producer side ---
 
@@ -197,6 +206,7 @@ class Outbox:
 
     async def _work(self, chat_id: int, queue: _ChatQueue) -> None:
         try:
+            await self._open.wait()
             while queue.posts:
                 await self._wait_budget(chat_id, queue)
                 post = queue.posts[0]
