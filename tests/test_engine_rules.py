@@ -341,3 +341,19 @@ def test_full_match_ends_with_a_winner_and_totals_add_up() -> None:
     assert match.legal_actions() == []
     with pytest.raises(ValueError):
         match.apply(Play(0))
+
+
+def test_resolving_a_carre_among_two_follows_the_hundred_carre_order() -> None:
+    hand = mask_of(cards("TH TC TD TS KH KC KD KS"))
+    by_points = resolve_declarations(hand, ["carre"], HEARTS_CONTRACT, DEFAULT)
+    by_rank = resolve_declarations(hand, ["carre"], HEARTS_CONTRACT, parse_rules({"hundred_carre_order": "rank"}))
+    assert by_points is not None and card_str(by_points[0].top)[0] == "T"  # A > 10 > K > Q
+    assert by_rank is not None and card_str(by_rank[0].top)[0] == "K"  # A > K > Q > 10
+
+
+def test_odd_actions_are_refused_with_a_reason() -> None:
+    deal = play_deal("hearts")
+    with pytest.raises(IllegalAction, match="unknown declaration"):
+        deal.play(parse_card("AS"), declare=(3,))  # type: ignore[arg-type]
+    with pytest.raises(IllegalAction, match="not an action"):
+        deal.apply("AS")  # type: ignore[arg-type]

@@ -237,8 +237,10 @@ class Deal:
     def apply(self, action: Action) -> None:
         if isinstance(action, Bid):
             self.call(action.call)
-        else:
+        elif isinstance(action, Play):
             self.play(action.card, action.declare, action.belote)
+        else:
+            raise IllegalAction(self.to_act, repr(action), "not an action: Bid(call) or Play(card, declare, belote)")
 
     def call(self, call: Call) -> None:
         seat = self.to_act
@@ -297,7 +299,7 @@ class Deal:
         seat = self.to_act
 
         def shown() -> str:  # built only for an error message
-            return f"play {Play(card, tuple(declare), belote)}"
+            return f"play {Play(card, tuple(map(str, declare)), belote)}"
 
         if not (isinstance(card, int) and 0 <= card < 32):
             raise IllegalAction(seat, f"play {card!r}", "not a card: cards are numbered 0..31")
@@ -326,7 +328,7 @@ class Deal:
         else:
             combos = ()
             if declare:
-                unknown = [k for k in declare if k not in KINDS]
+                unknown = [k for k in declare if not isinstance(k, str) or k not in KINDS]
                 if unknown:
                     raise IllegalAction(
                         seat, shown(), f"unknown declaration {unknown[0]!r}; kinds are {', '.join(KINDS)}"

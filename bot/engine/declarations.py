@@ -117,12 +117,12 @@ def declaration_options(hand: CardMask, contract: Contract, rules: Rules) -> lis
     return options
 
 
-def _set_rank(combos: Sequence[Combination]) -> tuple[int, int, list[tuple[int, int, int]]]:
-    # Most valuable first; at equal value prefer carrés, then the stronger combinations.
+def _set_rank(combos: Sequence[Combination], rules: Rules) -> tuple[int, int, list[tuple[int, int, tuple[int, ...]]]]:
+    # Most valuable first; at equal value prefer carrés, then the combinations that compare higher (§5.5 keys).
     return (
         sum(c.value for c in combos),
         sum(1 for c in combos if c.is_carre),
-        sorted(((c.value, c.length, c.top) for c in combos), reverse=True),
+        sorted(((c.value, int(c.is_carre), _key(c, rules)) for c in combos), reverse=True),
     )
 
 
@@ -131,7 +131,7 @@ def best_declarations(hand: CardMask, contract: Contract, rules: Rules) -> tuple
     options = declaration_options(hand, contract, rules)
     if not options:
         return ()
-    return max(options, key=_set_rank)
+    return max(options, key=lambda o: _set_rank(o, rules))
 
 
 def resolve_declarations(
@@ -146,13 +146,13 @@ def resolve_declarations(
         picked: list[Combination] = []
         for kind, count in wanted.items():
             # Within one option the strongest combinations of a kind come first.
-            of_kind = sorted((c for c in option if c.kind == kind), key=lambda c: (c.value, c.length, c.top))
+            of_kind = sorted((c for c in option if c.kind == kind), key=lambda c: (c.value, _key(c, rules)))
             if len(of_kind) < count:
                 break
             picked.extend(of_kind[-count:])
         else:
             candidate = tuple(picked)
-            if best is None or _set_rank(candidate) > _set_rank(best):
+            if best is None or _set_rank(candidate, rules) > _set_rank(best, rules):
                 best = candidate
     return best
 
