@@ -70,7 +70,7 @@ FACTORIES: dict[str, Callable[[int], Agent]] = {
     "random": lambda s: RandomAgent(s),
     "easy": lambda s: EasyAgent(s),
     "medium": lambda s: MediumAgent(s),
-    "hard": lambda s: HardAgent(s, schedule=QUICK),
+    "hard": lambda s: HardAgent(s, schedule=QUICK, auction_samples=4),
 }
 
 
