@@ -450,3 +450,38 @@ async def test_an_expired_hand_stops_updating_but_its_buttons_still_work(fake: F
 
 def json_copy(message: dict[str, Any]) -> dict[str, Any]:
     return json.loads(json.dumps(message))
+
+
+async def test_commands_are_synced_with_bulgarian_descriptions(fake: FakeDiscord, tmp_path: Path) -> None:
+    running = await start_bot(fake, tmp_path / "belote.sqlite3")
+    (belot,) = [c for c in fake.commands if c["name"] == "belot"]
+    subcommands = {o["name"] for o in belot["options"]}
+    assert {
+        "new",
+        "join",
+        "leave",
+        "addbot",
+        "start",
+        "stop",
+        "settings",
+        "rules",
+        "stats",
+        "top",
+        "lang",
+    } <= subcommands
+    assert belot["description_localizations"]["bg"] == "Бридж-белот на масата в този канал"
+    assert belot["dm_permission"] is False, "tables live in servers only"
+    await running.stop()
+
+
+async def test_turn_alerts_keep_one_line_per_table(fake: FakeDiscord, tmp_path: Path) -> None:
+    running = await start_bot(fake, tmp_path / "belote.sqlite3")
+    table = await open_table(running, people(fake))
+    rng = random.Random(1)
+    for _ in range(8):
+        assert await play_turn(table, rng)
+    alerts = [m for m in fake.public(table.channel) if m["content"].startswith("<@") and not m["components"]]
+    assert len(alerts) == 1, "each alert replaces the previous one"
+    actor = to_act(table)
+    assert actor is not None and alerts[0]["content"].startswith(f"<@{actor.id}>"), "the alert names who is to act"
+    await running.stop()

@@ -267,7 +267,7 @@ class DiscordAdapter:
         mention = msg.mention or (msg.audience if isinstance(msg.audience, UserRef) else None)
         await self._publish(
             OutMessage(
-                key=msg.key,
+                key=f"{msg.table_id}:ping",  # one alert line per table: each new one replaces the last
                 audience=chat,
                 text=msg.text,
                 kind="ping",
