@@ -11,8 +11,10 @@ The search is alpha-beta over single cards with:
 - equivalent cards: two cards of one hand that are adjacent in the remaining order of their suit and are worth the
   same points give the same result, so only one of them is searched;
 - move ordering: the remembered best lead first, then winners or point cards as the situation suggests;
-- an optional depth limit in tricks, with an evaluation of the rest (a share of the remaining points by card
-  power) where an exact solve does not fit the time budget.
+- an optional depth limit in tricks, with an evaluation of the rest where an exact solve does not fit the time
+  budget: each suit is played out in rounds that the best card takes (or an opponent's ruff), the others giving
+  their lowest card, and the last ten is shared by card power. Against exact solves of random five- and six-trick
+  positions, a two-trick search with this evaluation loses about a fifth less than with a plain power share.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import functools
 from typing import Final
 
 from bot.engine.calls import ALL_TRUMPS, NO_TRUMPS
-from bot.engine.cards import PLAIN_STRENGTH, TRUMP_STRENGTH, CardMask
+from bot.engine.cards import PLAIN_STRENGTH, SUIT_MASK, TRUMP_STRENGTH, CardMask
 from bot.engine.play import CARD_POINTS, beats, legal_cards
 from bot.engine.scoring import LAST_TEN, VALAT_BONUS
 
@@ -70,6 +72,9 @@ def _tables(contract: int) -> tuple[list[bool], list[list[int]], list[list[float
 
 # Representative cards by (suit, remaining cards of the suit, legal cards of the suit), per contract.
 _REPRESENTATIVES: dict[int, dict[int, tuple[int, ...]]] = {}
+# The evaluation's estimate of one suit by its four bytes and who may ruff, per contract.
+_SUIT_ESTIMATES: dict[int, dict[int, int]] = {}
+_CACHE_LIMIT: Final = 300_000
 
 
 class Solver:
@@ -80,6 +85,10 @@ class Solver:
         self.undertrump = must_undertrump
         self.points = CARD_POINTS[contract]
         self.orders = _suit_orders(contract)
+        self.order_pos = [0] * 32  # a card's place in its suit's order, strongest 0
+        for order in self.orders:
+            for i, c in enumerate(order):
+                self.order_pos[c] = i
         self.power = _power(contract)
         self.valat = valat_bonus
         self.tt: dict[tuple[int, ...], tuple[int, int, int]] = {}
@@ -88,6 +97,7 @@ class Solver:
         tables = _tables(contract)
         self.beats_table, self.byte_points, self.byte_power, self.lead_key = tables
         self._reps = _REPRESENTATIVES.setdefault(contract, {})
+        self._suit_cache = _SUIT_ESTIMATES.setdefault(contract, {})
 
     # --- public ---
 
@@ -246,20 +256,69 @@ class Solver:
         return gain + self._node(hands, winner, [], 0, 0, took, depth - 1, alpha - gain, beta - gain)
 
     def _evaluate(self, hands: list[CardMask]) -> int:
-        """A sound estimate of the rest: the remaining points shared by the teams' card power."""
-        bp, bw = self.byte_points, self.byte_power
-        total = LAST_TEN
-        strength = [0.0, 0.0]
-        for seat in range(4):
-            m = hands[seat]
-            for suit in range(4):
-                byte = m >> (8 * suit) & 0xFF
-                if byte:
-                    total += bp[suit][byte]
-                    strength[seat & 1] += bw[suit][byte]
-        both = strength[0] + strength[1]
-        share = strength[0] / both if both else 0.5
-        return round((2 * share - 1) * total)
+        """An estimate of the rest, suit by suit (``_suit_estimate``), plus the last ten shared by the teams'
+        card power."""
+        trump = self.contract if self.contract < NO_TRUMPS else -1
+        ruffers = 0
+        if trump >= 0:
+            tm = SUIT_MASK[trump]
+            ruffers = (
+                (hands[0] & tm != 0) | (hands[1] & tm != 0) << 1 | (hands[2] & tm != 0) << 2 | (hands[3] & tm != 0) << 3
+            )
+        cache = self._suit_cache
+        bw = self.byte_power
+        diff = 0
+        strength0 = strength1 = 0.0
+        for suit in range(4):
+            shift = 8 * suit
+            b0, b1, b2, b3 = (
+                hands[0] >> shift & 0xFF,
+                hands[1] >> shift & 0xFF,
+                hands[2] >> shift & 0xFF,
+                hands[3] >> shift & 0xFF,
+            )
+            if not (b0 | b1 | b2 | b3):
+                continue
+            pw = bw[suit]
+            strength0 += pw[b0] + pw[b2]
+            strength1 += pw[b1] + pw[b3]
+            r = ruffers if suit != trump else 0
+            key = suit | b0 << 2 | b1 << 10 | b2 << 18 | b3 << 26 | r << 34
+            got = cache.get(key)
+            if got is None:
+                got = self._suit_estimate(suit, (b0, b1, b2, b3), r)
+                if len(cache) >= _CACHE_LIMIT:
+                    cache.clear()  # a long-lived host must not grow without bound
+                cache[key] = got
+            diff += got
+        both = strength0 + strength1
+        share = strength0 / both if both else 0.5
+        return diff + round((2 * share - 1) * LAST_TEN)
+
+    def _suit_estimate(self, suit: int, bytes_: tuple[int, int, int, int], ruffers: int) -> int:
+        """A minus B points of one suit: in each round the holder of the best card wins it while the others give
+        their lowest card of the suit, unless an opponent void in the suit holds a trump to ruff with."""
+        points, order, order_pos = self.points, self.orders[suit], self.order_pos
+        per = [[c for c in order if b >> (c & 7) & 1] for b in bytes_]
+        diff = 0
+        while per[0] or per[1] or per[2] or per[3]:
+            best, best_pos = -1, 99
+            for seat in range(4):
+                if per[seat]:
+                    pos = order_pos[per[seat][0]]
+                    if pos < best_pos:
+                        best, best_pos = seat, pos
+            team = best & 1
+            for seat in range(4):
+                if not per[seat] and ruffers >> seat & 1 and seat & 1 != team:
+                    team = seat & 1
+                    break
+            got = points[per[best].pop(0)]
+            for seat in range(4):
+                if seat != best and per[seat]:
+                    got += points[per[seat].pop()]
+            diff += got if team == 0 else -got
+        return diff
 
     def _node(
         self,
