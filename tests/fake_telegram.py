@@ -157,6 +157,7 @@ class FakeTelegram:
         self._injected: list[Injected] = []
         self._next_message_id: dict[int, itertools.count[int]] = defaultdict(lambda: itertools.count(1))
         self._update_ids = itertools.count(1)
+        self._last_update_id = 0
         self._query_ids = itertools.count(1)
         self._updates: list[dict[str, Any]] = []
         self._update_event = asyncio.Event()
@@ -212,6 +213,7 @@ class FakeTelegram:
 
     def _push(self, kind: str, payload: dict[str, Any]) -> int:
         update_id = next(self._update_ids)
+        self._last_update_id = update_id
         self._updates.append({"update_id": update_id, kind: payload})
         self._update_event.set()
         return update_id
@@ -270,6 +272,10 @@ class FakeTelegram:
             },
         )
         return query_id
+
+    def acknowledged_updates(self) -> int:
+        """How many injected updates the bot has fetched and acknowledged so far."""
+        return next(iter(self._updates), {"update_id": self._last_update_id + 1})["update_id"] - 1
 
     def pending_updates(self) -> int:
         """Injected updates the bot has not acknowledged yet (by polling past them)."""

@@ -118,3 +118,21 @@ async def test_an_edit_to_the_same_content_is_not_an_error(tg: FakeTelegram, bot
     await outbox.drain()
     assert [m.text for m in tg.in_chat(GROUP)] == ["same"]
     assert outbox.stats.failed == 0
+
+
+async def test_at_the_bots_overall_limit_private_hands_go_before_group_edits(tg: FakeTelegram) -> None:
+    from dataclasses import replace
+
+    groups = [-100301, -100302, -100303, -100304]
+    for g in groups:
+        tg.add_group(g, f"club {g}")
+    tight = replace(POLICY, overall_messages=1, overall_window=0.05)
+    async with ExtBot(TOKEN, base_url=tg.base_url) as plain:
+        outbox = Outbox(plain, policy=tight)
+        for g in groups:
+            outbox.put(Post(g, "table", key=f"table{g}"))
+        outbox.put(Post(ALICE, "your hand", key="hand"))
+        await outbox.drain()
+    order = sorted((e.at, chat) for chat, entries in tg.log.items() for e in entries)
+    arrival = [chat for _, chat in order]
+    assert arrival.index(ALICE) <= 1, f"the hand waited behind group tables: {arrival}"

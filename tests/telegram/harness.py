@@ -59,8 +59,10 @@ class Harness:
         database: Path,
         policy: FloodPolicy,
         agent_factory: AgentFactory | None = None,
+        bot_pause: float = 0.0,
         **settings: Any,
     ) -> None:
+        self.bot_pause = bot_pause
         self.tg = tg
         self.database = database
         self.policy = policy
@@ -78,7 +80,7 @@ class Harness:
     async def start(self) -> None:
         self.storage = SqliteStorage(self.database)
         await self.storage.open()
-        self.host = Host(self.storage, self.settings, agent_factory=self.agent_factory)
+        self.host = Host(self.storage, self.settings, agent_factory=self.agent_factory, bot_pause=self.bot_pause)
         self.adapter = TelegramAdapter(self.host, self.settings, self.policy)
         await self.adapter.start()
         await self.host.start()

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
+import itertools
 import logging
 import time
 from collections import deque
@@ -132,6 +134,53 @@ class _ChatQueue:
     empty: asyncio.Event = field(default_factory=asyncio.Event)
 
 
+def _priority(chat_id: int, post: Post) -> int:
+    """Who goes first when the bot as a whole is at its limit: what a person needs to act (their private hand,
+    their turn) before new group messages (results), and those before edits of a group's table, which lose
+    nothing by waiting (a newer state replaces them while they wait)."""
+    if chat_id > 0:
+        return 0
+    return 2 if post.key is not None and not post.fresh else 1
+
+
+class _Gate:
+    """The bot's overall budget (messages in any window, over every chat), granted by priority, then in order."""
+
+    def __init__(self, count: int, window: float) -> None:
+        self.count = count
+        self.window = window
+        self._stamps: deque[float] = deque()
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+        self._granter: asyncio.Task[None] | None = None
+
+    async def acquire(self, priority: int) -> None:
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (priority, next(self._order), future))
+        if self._granter is None or self._granter.done():
+            self._granter = asyncio.create_task(self._grant(), name="outbox gate")
+        await future
+
+    async def _grant(self) -> None:
+        while self._waiting:
+            now = time.monotonic()
+            while self._stamps and self._stamps[0] <= now - self.window:
+                self._stamps.popleft()
+            if len(self._stamps) >= self.count:
+                await asyncio.sleep(self._stamps[0] + self.window - now)
+                continue
+            _, _, future = heapq.heappop(self._waiting)
+            if future.done():  # its worker was cancelled
+                continue
+            self._stamps.append(now)
+            future.set_result(None)
+            await asyncio.sleep(0)
+
+    def close(self) -> None:
+        if self._granter is not None:
+            self._granter.cancel()
+
+
 @dataclass
 class OutboxStats:
     sent: int = 0
@@ -155,6 +204,7 @@ class Outbox:
         self.policy = policy or FloodPolicy()
         self.on_forbidden = on_forbidden
         self.stats = OutboxStats()
+        self._gate = _Gate(self.policy.overall_messages, self.policy.overall_window)
         self._chats: dict[int, _ChatQueue] = {}
         # Posts may be queued before the bot is connected (a restart re-renders every table at once); they wait.
         self._open = asyncio.Event()
@@ -201,6 +251,7 @@ class Outbox:
         for worker in workers:
             worker.cancel()
         await asyncio.gather(*workers, return_exceptions=True)
+        self._gate.close()
 
     # --- the worker side ---
 
@@ -209,6 +260,8 @@ class Outbox:
             await self._open.wait()
             while queue.posts:
                 await self._wait_budget(chat_id, queue)
+                head = queue.posts[0]
+                await self._gate.acquire(_priority(chat_id, head))
                 post = queue.posts[0]
                 queue.busy = post
                 try:
