@@ -27,6 +27,8 @@ from .text import CONTENT_LIMIT, clip, locale_language, markup, tr
 if TYPE_CHECKING:
     from bot.core.host import Host
 
+    from .calculator import Calculator
+
 log = logging.getLogger(__name__)
 
 ACK_BUDGET = 2.0  # seconds the core may take before we defer (Discord drops an interaction after 3)
@@ -59,6 +61,7 @@ class DiscordAdapter:
         self._hand_versions: dict[str, int] = {}  # hand key -> how many updates the core pushed
         self._refs: dict[str, str] = {}  # public OutMessage.key -> "channel_id/message_id"
         self.outbox = Outbox(self._deliver_now)
+        self.calculator: Calculator  # set by the client, which installs the calculator's commands
 
     # --- who and where ---------------------------------------------------------------------------------------
 

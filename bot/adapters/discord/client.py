@@ -12,6 +12,8 @@ from bot.core.messages import DISCORD
 
 from .adapter import DiscordAdapter
 from .buttons import GameButton
+from .calculator import AddToSheet, Calculator
+from .calculator import install as install_calculator
 from .commands import CommandTexts, install
 
 if TYPE_CHECKING:
@@ -31,10 +33,12 @@ class BeloteClient(discord.Client):
         self.adapter = (
             DiscordAdapter(host, self) if ack_budget is None else DiscordAdapter(host, self, ack_budget=ack_budget)
         )
+        self.adapter.calculator = Calculator(self.adapter)
         install(self.tree)
+        install_calculator(self.tree)
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(GameButton)
+        self.add_dynamic_items(GameButton, AddToSheet)
         await self.tree.set_translator(CommandTexts())
         if self.sync_commands:
             # A bulk overwrite: unchanged commands stay as they are on Discord's side.

@@ -1,0 +1,342 @@
+"""The real-life calculator and score sheet: ``/score`` (a typed line, or the command's own options as a form) and
+``/sheet``; a scored deal carries an "Add to the sheet" button.
+
+Scoring, explanations and the sheet are ``bot.calculator``'s. The button keeps working after a restart because its
+``custom_id`` carries the whole deal (``s:`` + a compact form of the formats.md §5 request); the channel's sheet is
+kept in the host's storage.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Final
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+
+from bot.calculator.errors import CalculatorError
+from bot.calculator.score import DealAnswer, score
+from bot.calculator.sheet import ScoreSheet, SheetError, SheetLine
+from bot.calculator.text import parse_text
+from bot.core.messages import DISCORD, ChatRef
+from bot.i18n import Translator, translator
+
+from .text import CONTENT_LIMIT, EMBED_DESCRIPTION_LIMIT, clip, markup
+
+if TYPE_CHECKING:
+    from .adapter import DiscordAdapter
+
+CONTRACTS: Final = ("clubs", "diamonds", "hearts", "spades", "no-trumps", "all-trumps")
+ADD_PREFIX: Final = "s:"
+# s:<contract 0-5><multiplier 1|2|4><declarer A|B><valat -|A|B>;<points A>;<points B>;<declared by A>;<by B>
+_COMPACT: Final = re.compile(
+    r"s:(?P<c>[0-5])(?P<m>[124])(?P<d>[AB])(?P<v>[-AB]);(?P<a>\d*);(?P<b>\d*);(?P<x>[^;]*);(?P<y>[^;]*)"
+)
+COLOUR: Final = 0x6A1B9A
+
+
+def compact(request: dict[str, Any]) -> str | None:
+    """The request in a button's custom_id (at most 100 characters), or None if it does not fit."""
+    try:
+        contract = CONTRACTS.index(request["contract"])
+        points = request.get("points") or {}
+        declared = request.get("declarations") or {}
+        text = "s:{}{}{}{};{};{};{};{}".format(
+            contract,
+            int(request.get("multiplier") or 1),
+            request.get("declarer") or "A",
+            request.get("valat") or "-",
+            points.get("A", ""),
+            points.get("B", ""),
+            ",".join(declared.get("A", [])),
+            ",".join(declared.get("B", [])),
+        )
+    except (KeyError, ValueError, TypeError, AttributeError):
+        return None
+    return text if len(text) <= 100 and _COMPACT.fullmatch(text) else None
+
+
+def expand(custom_id: str) -> dict[str, Any] | None:
+    match = _COMPACT.fullmatch(custom_id)
+    if match is None:
+        return None
+    points = {team: int(match[key]) for team, key in (("A", "a"), ("B", "b")) if match[key]}
+    return {
+        "contract": CONTRACTS[int(match["c"])],
+        "multiplier": int(match["m"]),
+        "declarer": match["d"],
+        "valat": None if match["v"] == "-" else match["v"],
+        "points": points,
+        "declarations": {team: [d for d in match[key].split(",") if d] for team, key in (("A", "x"), ("B", "y"))},
+        "hanging_in": 0,
+        "rules": {},
+    }
+
+
+class AddToSheet(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_COMPACT):
+    def __init__(self, custom_id: str, label: str = "+") -> None:
+        super().__init__(discord.ui.Button(label=label, custom_id=custom_id, style=discord.ButtonStyle.primary))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> AddToSheet:
+        return cls(match.group(0))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        calculator: Calculator = interaction.client.adapter.calculator
+        await calculator.on_add(interaction, self.custom_id)
+
+
+def _errors(err: SheetError | CalculatorError, lang: str) -> str:
+    return "\n".join(err.render(lang)) if isinstance(err, CalculatorError) else err.render(lang)
+
+
+class Calculator:
+    def __init__(self, adapter: DiscordAdapter) -> None:
+        self.adapter = adapter
+
+    async def _languages(self, interaction: discord.Interaction[Any]) -> tuple[str, str]:
+        """(the person's language for private replies, the channel's for public ones)."""
+        host = self.adapter.host
+        user = self.adapter.user_ref(interaction)
+        chat = self.adapter.chat_ref(interaction)
+        mine = await host.user_language(user)
+        return mine, (await host.chat_language(chat) if chat is not None else mine)
+
+    async def _private(self, interaction: discord.Interaction[Any], text: str) -> None:
+        await interaction.response.send_message(clip(markup(text), CONTENT_LIMIT), ephemeral=True)
+
+    # --- /score ---
+
+    async def on_score(self, interaction: discord.Interaction[Any], request: dict[str, Any] | str | None) -> None:
+        mine, public = await self._languages(interaction)
+        t = translator(mine)
+        if request is None:
+            await self._private(interaction, self.usage(t))
+            return
+        try:
+            data = parse_text(request) if isinstance(request, str) else request
+            answer = score(data)
+        except CalculatorError as err:
+            await self._private(interaction, t.gettext("That deal cannot be scored:") + "\n" + _errors(err, mine))
+            return
+        embed = self._answer_embed(answer, public)
+        custom_id = compact(data)
+        view = None
+        if custom_id is not None:
+            view = discord.ui.View(timeout=None)
+            view.add_item(AddToSheet(custom_id, translator(public).gettext("Add to the sheet")))
+        if view is None:
+            await interaction.response.send_message(embed=embed)
+        else:
+            await interaction.response.send_message(embed=embed, view=view)
+
+    @staticmethod
+    def _answer_embed(answer: DealAnswer, lang: str) -> discord.Embed:
+        steps = [f"{i}. {markup(step)}" for i, step in enumerate(answer.explanation(lang), 1)]
+        return discord.Embed(
+            title=clip(answer.summary(lang), 256),
+            description=clip("\n".join(steps), EMBED_DESCRIPTION_LIMIT) or "\u200b",
+            colour=COLOUR,
+        )
+
+    @staticmethod
+    def usage(t: Translator) -> str:
+        return t.gettext(
+            "Score a real-life deal: /score line: hearts 102 60 belote A (as you would say it), or fill in "
+            "the options contract, points, declarer and the rest."
+        )
+
+    # --- the sheet ---
+
+    async def _load(self, chat: ChatRef) -> ScoreSheet | SheetError | None:
+        stored = await self.adapter.host.storage.get_sheet(DISCORD, chat.key)
+        if stored is None:
+            return None
+        try:
+            return ScoreSheet.from_json(stored)
+        except SheetError as err:
+            return err
+
+    async def _store(self, chat: ChatRef, sheet: ScoreSheet) -> None:
+        await self.adapter.host.storage.set_sheet(DISCORD, chat.key, sheet.to_json())
+
+    @staticmethod
+    def _sheet_embed(sheet: ScoreSheet, lang: str, headline: str = "") -> discord.Embed:
+        rows = [markup(row) for row in sheet.history(lang)]
+        text = "\n".join(([f"**{markup(headline)}**"] if headline else []) + rows)
+        return discord.Embed(description=clip(text, EMBED_DESCRIPTION_LIMIT), colour=COLOUR)
+
+    async def on_add(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
+        mine, public = await self._languages(interaction)
+        request = expand(custom_id)
+        chat = self.adapter.chat_ref(interaction)
+        if request is None or chat is None:
+            await self._private(interaction, translator(mine).gettext("That button is not one of ours."))
+            return
+        loaded = await self._load(chat)
+        if isinstance(loaded, SheetError):
+            await self._private(interaction, self._unreadable(translator(mine), loaded, mine))
+            return
+        sheet = loaded or ScoreSheet()
+        try:
+            line = sheet.add(request)
+        except (SheetError, CalculatorError) as err:
+            await self._private(interaction, _errors(err, mine))
+            return
+        await self._store(chat, sheet)
+        headline = translator(public).gettext("Line {n} added.", n=line.number)
+        # The answer loses its button (one deal, one line); the channel sees the sheet.
+        await interaction.response.edit_message(view=None)
+        await interaction.followup.send(embed=self._sheet_embed(sheet, public, headline))
+
+    @staticmethod
+    def _unreadable(t: Translator, err: SheetError, lang: str) -> str:
+        return t.gettext(
+            "This channel's stored sheet cannot be read ({why}); /sheet new starts a new one.", why=err.render(lang)
+        )
+
+    async def on_sheet(self, interaction: discord.Interaction[Any], action: str, *args: str) -> None:
+        mine, public = await self._languages(interaction)
+        t, tp = translator(mine), translator(public)
+        chat = self.adapter.chat_ref(interaction)
+        if chat is None:
+            await self._private(interaction, t.gettext("Belote is played in a server's text channel or thread."))
+            return
+        if action == "new":
+            names = [n for n in args if n]
+            try:
+                sheet = ScoreSheet(names or None)
+            except SheetError as err:
+                await self._private(interaction, _errors(err, mine))
+                return
+            await self._store(chat, sheet)
+            await interaction.response.send_message(embed=self._sheet_embed(sheet, public, tp.gettext("A new sheet.")))
+            return
+        loaded = await self._load(chat)
+        if isinstance(loaded, SheetError):
+            await self._private(interaction, self._unreadable(t, loaded, mine))
+            return
+        sheet = loaded or ScoreSheet()
+        headline = ""
+        try:
+            if action == "add":
+                line = self._add(sheet, args[0])
+                headline = tp.gettext("Line {n} added.", n=line.number)
+            elif action == "undo":
+                removed = sheet.undo()
+                headline = tp.gettext("Line {n} removed.", n=removed.number)
+            elif action == "fix":
+                number, entry = int(args[0]), args[1]
+                sheet.correct(number, self._entry(sheet, entry))
+                headline = tp.gettext("Line {n} corrected.", n=number)
+        except (SheetError, CalculatorError) as err:
+            await self._private(interaction, _errors(err, mine))
+            return
+        if action != "show":
+            await self._store(chat, sheet)
+        await interaction.response.send_message(embed=self._sheet_embed(sheet, public, headline))
+
+    @staticmethod
+    def _entry(sheet: ScoreSheet, text: str) -> tuple[int, int] | dict[str, Any]:
+        """Two numbers as written by hand ("90 72"), or a deal to score ("hearts 102")."""
+        words = text.split()
+        if len(words) == 2 and all(w.isdigit() for w in words):
+            return int(words[0]), int(words[1])
+        return parse_text(text, sheet.teams)
+
+    def _add(self, sheet: ScoreSheet, text: str) -> SheetLine:
+        entry = self._entry(sheet, text)
+        return sheet.add_points(*entry) if isinstance(entry, tuple) else sheet.add(entry)
+
+
+def install(tree: app_commands.CommandTree[Any]) -> None:
+    tree.add_command(score_command)
+    tree.add_command(SheetGroup())
+
+
+def calculator_of(interaction: discord.Interaction[Any]) -> Calculator:
+    calculator: Calculator = interaction.client.adapter.calculator
+    return calculator
+
+
+CONTRACT_CHOICES = [app_commands.Choice(name=_(name), value=name) for name in CONTRACTS]
+TEAM_CHOICES = [app_commands.Choice(name="A", value="A"), app_commands.Choice(name="B", value="B")]
+MULTIPLIERS = [
+    app_commands.Choice(name=_("no contra"), value=1),
+    app_commands.Choice(name=_("contra"), value=2),
+    app_commands.Choice(name=_("recontra"), value=4),
+]
+
+
+@app_commands.command(name="score", description=_("Score a real-life deal, with the explanation"))
+@app_commands.describe(
+    line=_("The deal as you would say it, e.g. hearts 102 60 belote A"),
+    contract=_("The contract"),
+    points=_("Card points of the declarers, the last ten included"),
+    declarer=_("The team that made the contract"),
+    multiplier=_("Contra or recontra"),
+    declared_a=_("What team A announced, e.g. belote tierce:K"),
+    declared_b=_("What team B announced, e.g. carre:J"),
+    valat=_("The team that took every trick"),
+)
+@app_commands.choices(contract=CONTRACT_CHOICES, declarer=TEAM_CHOICES, valat=TEAM_CHOICES)
+@app_commands.choices(multiplier=MULTIPLIERS)
+async def score_command(
+    interaction: discord.Interaction[Any],
+    line: str | None = None,
+    contract: app_commands.Choice[str] | None = None,
+    points: app_commands.Range[int, 0, 258] | None = None,
+    declarer: app_commands.Choice[str] | None = None,
+    multiplier: app_commands.Choice[int] | None = None,
+    declared_a: str = "",
+    declared_b: str = "",
+    valat: app_commands.Choice[str] | None = None,
+) -> None:
+    request: dict[str, Any] | str | None = line
+    if line is None and contract is not None:
+        team = declarer.value if declarer else "A"
+        request = {
+            "contract": contract.value,
+            "multiplier": multiplier.value if multiplier else 1,
+            "declarer": team,
+            "valat": valat.value if valat else None,
+            "declarations": {"A": declared_a.split(), "B": declared_b.split()},
+            "hanging_in": 0,
+            "rules": {},
+        }
+        if valat is None:
+            request["points"] = {team: points or 0}
+    await calculator_of(interaction).on_score(interaction, request)
+
+
+class SheetGroup(app_commands.Group):
+    def __init__(self) -> None:
+        super().__init__(
+            name="sheet", description=_("This channel's score sheet for a real-life match"), guild_only=True
+        )
+
+    @app_commands.command(name="show", description=_("Show the sheet"))
+    async def show(self, interaction: discord.Interaction[Any]) -> None:
+        await calculator_of(interaction).on_sheet(interaction, "show")
+
+    @app_commands.command(name="new", description=_("Start a new sheet"))
+    @app_commands.describe(team_a=_("Name of team A"), team_b=_("Name of team B"))
+    async def new(self, interaction: discord.Interaction[Any], team_a: str = "", team_b: str = "") -> None:
+        await calculator_of(interaction).on_sheet(interaction, "new", team_a, team_b)
+
+    @app_commands.command(name="add", description=_("Add a line: two numbers (90 72) or a deal (hearts 102)"))
+    @app_commands.describe(entry=_("Two numbers, or a deal as you would say it"))
+    async def add(self, interaction: discord.Interaction[Any], entry: str) -> None:
+        await calculator_of(interaction).on_sheet(interaction, "add", entry)
+
+    @app_commands.command(name="undo", description=_("Remove the last line"))
+    async def undo(self, interaction: discord.Interaction[Any]) -> None:
+        await calculator_of(interaction).on_sheet(interaction, "undo")
+
+    @app_commands.command(name="fix", description=_("Correct a line; the lines after it are recomputed"))
+    @app_commands.describe(number=_("The line's number"), entry=_("Two numbers, or a deal as you would say it"))
+    async def fix(self, interaction: discord.Interaction[Any], number: app_commands.Range[int, 1], entry: str) -> None:
+        await calculator_of(interaction).on_sheet(interaction, "fix", str(number), entry)

@@ -1,0 +1,88 @@
+"""/score and /sheet on Discord: the real calculator behind slash commands and a restart-proof "Add" button."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.adapters.discord.calculator import compact, expand
+from bot.calculator import ScoreSheet, score_text
+from bot.calculator.text import parse_text
+from tests.discord_fakes import CHANNEL_MESSAGE, EPHEMERAL, FakeDiscord, FakeUser, button_ids, message_text
+from tests.test_discord_adapter import start_bot
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    server = FakeDiscord()
+    await server.start()
+    yield server
+    await server.stop()
+
+
+LINE = "hearts 102 60 belote A"
+
+
+def test_a_deal_fits_a_button_and_comes_back_the_same() -> None:
+    request = parse_text("всичко коз 154 терца вие 50 ние реконтра")
+    custom_id = compact(request)
+    assert custom_id is not None and len(custom_id) <= 100
+    again = expand(custom_id)
+    assert again is not None
+    line = ScoreSheet().add(again)
+    assert line.answer is not None
+    assert line.answer.result == score_text("всичко коз 154 терца вие 50 ние реконтра").result
+
+
+async def test_score_a_line_then_add_it_to_the_sheet_after_a_restart(fake: FakeDiscord, tmp_path: Path) -> None:
+    db = tmp_path / "belote.sqlite3"
+    running = await start_bot(fake, db)
+    ana = FakeUser(fake.next_id(), "Ana", "bg")
+    channel = fake.add_channel()
+    record = await fake.command(ana, channel, "score", line=LINE)
+    answer = fake.reply(record)
+    assert record.response_type == CHANNEL_MESSAGE and not answer["flags"] & EPHEMERAL, "the channel sees the answer"
+    expected = score_text(LINE)
+    assert answer["embeds"][0]["title"] == expected.summary("bg")
+    assert all(step.split()[0] in message_text(answer) for step in expected.explanation("bg")[:1])
+    (add,) = list(button_ids(answer))
+
+    # The same deal through the command's options gives the same answer.
+    form = await fake.command(ana, channel, "score", contract="hearts", points=102, declared_a="belote")
+    assert fake.reply(form)["embeds"][0]["title"] == expected.summary("bg")
+
+    await running.stop()
+    running = await start_bot(fake, db)
+    added = await fake.press(ana, int(answer["id"]), add)
+    await running.settle()
+    assert not list(button_ids(fake.messages[int(answer["id"])])), "one deal adds one line"
+    stored = await running.storage.get_sheet("discord", str(channel))
+    assert stored is not None
+    sheet = ScoreSheet.from_json(stored)
+    assert [line.score for line in sheet.lines] == [expected.result.score]
+    shown = fake.public(channel)[-1]
+    assert "1" in message_text(shown) and added.response_type is not None
+    await running.stop()
+
+
+async def test_sheet_add_undo_fix_and_errors(fake: FakeDiscord, tmp_path: Path) -> None:
+    running = await start_bot(fake, tmp_path / "belote.sqlite3")
+    boris = FakeUser(fake.next_id(), "Boris", "en-US")
+    channel = fake.add_channel()
+    await fake.command(boris, channel, "sheet", "new", team_a="Us", team_b="Them")
+    await fake.command(boris, channel, "sheet", "add", entry="90 72")
+    await fake.command(boris, channel, "sheet", "add", entry="hearts 102")
+    await fake.command(boris, channel, "sheet", "fix", number=1, entry="80 82")
+    await fake.command(boris, channel, "sheet", "undo")
+    stored = await running.storage.get_sheet("discord", str(channel))
+    assert stored is not None
+    sheet = ScoreSheet.from_json(stored)
+    assert sheet.teams == ("Us", "Them") and [line.score for line in sheet.lines] == [(80, 82)]
+    bad = await fake.command(boris, channel, "score", line="hearts 300 elephants")
+    reply = fake.reply(bad)
+    assert reply["flags"] & EPHEMERAL, "a deal that cannot be scored is explained privately"
+    assert "points" in reply["content"] or "elephants" in reply["content"]
+    assert not fake.errors
+    await running.stop()
