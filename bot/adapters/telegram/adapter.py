@@ -361,7 +361,7 @@ class TelegramAdapter:
             # /start payload brings them back to the table (``Host.join``), now able to get their hand.
             url = deep_link(self.bot.username, answer.table_id)
         try:
-            await query.answer(answer.text[:200] or None, show_alert=not answer.ok and len(answer.text) > 60, url=url)
+            await query.answer(answer.text[:200] or None, url=url)
         except TelegramError as err:  # too late (over 15 s) or already answered: nothing to repair
             log.info("a press could not be answered: %s", err.message)
 

@@ -6,8 +6,8 @@ presses into calls to it, and keeps each chat's sheet in the host's storage (so 
 
 from __future__ import annotations
 
-import itertools
 import logging
+import secrets
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
@@ -115,10 +115,11 @@ class CalculatorCommands:
         self.adapter = adapter
         self._forms: dict[str, ScoreForm] = {}
         self._answers: OrderedDict[str, dict[str, Any]] = OrderedDict()
-        self._ids = itertools.count(1)
 
-    def _new_id(self) -> str:
-        return format(next(self._ids), "x")
+    @staticmethod
+    def _new_id() -> str:
+        # Random, not counted: ids from before a restart (in old buttons and stored message keys) never collide.
+        return secrets.token_hex(4)
 
     # --- /score ---
 
