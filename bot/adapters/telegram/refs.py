@@ -6,28 +6,39 @@ the bot (key ``private:<user id>``), because the bot may write to nobody else.
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from typing import Final
+
 from bot.core.messages import TELEGRAM
 from bot.storage.base import Storage
 
 _PRIVATE = "private:"
+# Refs kept in memory (the most recently used); older ones are read from storage again when needed.
+CACHED_REFS: Final = 20_000
 
 
 class StorageRefs:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
-        # Every key is read from storage once; later reads and writes go through this cache.
-        self._cache: dict[str, tuple[int, int] | None] = {}
+        # Reads and writes go through this cache, so a busy table's edits do not read storage every time.
+        self._cache: OrderedDict[str, tuple[int, int] | None] = OrderedDict()
+
+    def _remember(self, key: str, ref: tuple[int, int] | None) -> None:
+        self._cache[key] = ref
+        self._cache.move_to_end(key)
+        if len(self._cache) > CACHED_REFS:
+            self._cache.popitem(last=False)
 
     async def get(self, key: str) -> tuple[int, int] | None:
         if key in self._cache:
+            self._cache.move_to_end(key)
             return self._cache[key]
-        stored = await self.storage.get_message_ref(TELEGRAM, key)
-        ref = parse_ref(stored)
-        self._cache[key] = ref
+        ref = parse_ref(await self.storage.get_message_ref(TELEGRAM, key))
+        self._remember(key, ref)
         return ref
 
     async def set(self, key: str, ref: tuple[int, int] | None) -> None:
-        self._cache[key] = ref
+        self._remember(key, ref)
         await self.storage.set_message_ref(TELEGRAM, key, None if ref is None else f"{ref[0]}:{ref[1]}")
 
     async def private_open(self, user_id: str) -> bool:
