@@ -99,6 +99,7 @@ class FakeDiscord:
     def __init__(self) -> None:
         self._ids = itertools.count(1_100_000_000_000_000_000)
         self.app_id = self.next_id()
+        self.token = "fake-token"  # the bot token Discord accepts
         self.bot = FakeUser(self.next_id(), "Belote")
         self.guild_id = self.next_id()
         self.guild_locale = "bg"
@@ -351,6 +352,9 @@ class FakeDiscord:
                 body = json.loads(raw)
         self.requests.append(Request(request.method, "/" + tail, body, time.monotonic()))
         parts = tail.split("/")
+        auth = request.headers.get("Authorization")
+        if auth is not None and auth != f"Bot {self.token}" and parts[0] not in ("interactions", "webhooks"):
+            return DiscordError(401, 0, "401: Unauthorized").response()
         try:
             result = self._route(request.method, parts, body)
         except DiscordError as exc:

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from bot.adapters.discord import BeloteClient
+from bot.adapters.discord import BeloteClient, serve
 from bot.adapters.discord.text import markup
 from bot.config import Settings
 from bot.core.clock import ManualClock
@@ -485,3 +485,26 @@ async def test_turn_alerts_keep_one_line_per_table(fake: FakeDiscord, tmp_path: 
     actor = to_act(table)
     assert actor is not None and alerts[0]["content"].startswith(f"<@{actor.id}>"), "the alert names who is to act"
     await running.stop()
+
+
+async def test_serve_runs_until_cancelled_and_explains_a_wrong_token(fake: FakeDiscord, tmp_path: Path) -> None:
+    storage = SqliteStorage(tmp_path / "belote.sqlite3")
+    await storage.open()
+    host = Host(storage, Settings(_env_file=None, discord_token=fake.token))  # type: ignore[call-arg]
+    task = asyncio.create_task(serve(host, host_settings(fake.token)))
+    await wait_until(lambda: bool(fake.identified), what="serve to connect")
+    assert fake.identified[0]["intents"] & 1, "the guilds intent, and nothing privileged"
+    assert not fake.identified[0]["intents"] & ((1 << 1) | (1 << 8) | (1 << 15))
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    with pytest.raises(ValueError, match="BELOTE_DISCORD_TOKEN"):
+        await serve(host, host_settings("not-the-token"))
+    with pytest.raises(ValueError, match="BELOTE_DISCORD_TOKEN is not set"):
+        await serve(host, host_settings(None))
+    await host.close()
+    await storage.close()
+
+
+def host_settings(token: str | None) -> Settings:
+    return Settings(_env_file=None, discord_token=token)  # type: ignore[call-arg]
