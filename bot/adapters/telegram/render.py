@@ -84,10 +84,12 @@ def table_of_payload(payload: str) -> str | None:
     if payload.startswith("t") and _DEEP_LINK_SAFE.fullmatch(payload[1:]):
         return payload[1:]
     if payload.startswith("b") and len(payload) > 1:
+        encoded = payload[1:] + "=" * (-len(payload[1:]) % 4)
         try:
-            return base64.urlsafe_b64decode(payload[1:] + "=" * (-len(payload[1:]) % 4)).decode()
+            decoded = base64.b64decode(encoded, altchars=b"-_", validate=True).decode()
         except (binascii.Error, UnicodeDecodeError):
             return None
+        return decoded or None
     return None
 
 
