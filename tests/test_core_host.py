@@ -326,7 +326,7 @@ async def test_the_group_and_each_player_get_their_own_language(tmp_path: Path) 
 
 
 async def test_stats_and_top_after_a_finished_match(tmp_path: Path) -> None:
-    host, storage, outbox = await make_host(tmp_path / "db.sqlite3")
+    host, storage, _ = await make_host(tmp_path / "db.sqlite3")
     opened = await host.command(CHAT, ANA, "new")
     for _ in range(3):
         await host.command(CHAT, ANA, "addbot")
