@@ -104,6 +104,7 @@ class FakeDiscord:
         self.guild_id = self.next_id()
         self.guild_locale = "bg"
         self.channels: dict[int, int] = {}  # id -> channel type (0 text, 11 public thread)
+        self.parents: dict[int, int] = {}  # thread id -> its text channel
         self.messages: dict[int, dict[str, Any]] = {}
         self.history: list[tuple[int, dict[str, Any]]] = []  # every state of every message, in order
         self.deleted: set[int] = set()
@@ -133,8 +134,11 @@ class FakeDiscord:
         self.clock_offset += seconds
 
     def add_channel(self, thread: bool = False) -> int:
+        """A text channel, or a public thread (in a text channel of its own)."""
         cid = self.next_id()
         self.channels[cid] = 11 if thread else 0
+        if thread:
+            self.parents[cid] = self.add_channel()
         return cid
 
     # --- lifecycle -------------------------------------------------------------------------------------------
@@ -254,7 +258,7 @@ class FakeDiscord:
             "attachment_size_limit": 10485760,
         }
         if self.channels[channel_id] == 11:
-            channel["parent_id"] = str(self.next_id())
+            channel["parent_id"] = str(self.parents[channel_id])
             channel["owner_id"] = str(user.id)
             channel["message_count"] = 1
             channel["member_count"] = 1

@@ -508,3 +508,39 @@ async def test_serve_runs_until_cancelled_and_explains_a_wrong_token(fake: FakeD
 
 def host_settings(token: str | None) -> Settings:
     return Settings(_env_file=None, discord_token=token)  # type: ignore[call-arg]
+
+
+async def game_actions(running: Running, table_id: str) -> int:
+    return sum(1 for e in await running.storage.events(table_id) if "call" in e.data or "card" in e.data)
+
+
+async def test_one_person_and_three_bots_play_a_match_in_a_thread(fake: FakeDiscord, tmp_path: Path) -> None:
+    running = await start_bot(fake, tmp_path / "belote.sqlite3")
+    ana = people(fake)[0]
+    thread = fake.add_channel(thread=True)
+    await fake.command(ana, thread, "belot", "new", options="target_score=51")
+    for _ in range(3):
+        await fake.command(ana, thread, "belot", "addbot", level="random")
+    await running.settle()
+    table_id = running.host.table_for_chat(ChatRef(DISCORD, str(fake.parents[thread]), str(thread)))
+    assert table_id is not None, "a thread's table is keyed by its channel and the thread"
+    await fake.command(ana, thread, "belot", "start")
+    await running.settle()
+    assert fake.public(thread) and not fake.public(fake.parents[thread]), "the table is posted in the thread"
+    table = Table(running, thread, [ana], table_id)
+    await table.open_hands()
+    rng = random.Random(4)
+    snapshots: list[Snapshot] = []
+    while True:
+        await running.settle()
+        snapshots.append(table.snapshot(await game_actions(running, table_id)))
+        if not await play_turn(table, rng):
+            break
+    assert len(snapshots) > 10
+    assert not fake.errors, [e.errors or e.message for e in fake.errors]
+    stored = await running.storage.match_record(table_id)
+    assert stored is not None and replay_record(stored).over
+    seat = stored["seats"].index("Ana")
+    for snap in snapshots:
+        check_snapshot(snap, state_after(stored, snap.actions), {"Ana": seat})
+    await running.stop()
