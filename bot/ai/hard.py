@@ -66,7 +66,7 @@ class HardAgent:
             if self.auction_samples <= 0:
                 return Bid(prior)
             seed = f"{self.seed}/{self.decisions}/auction"
-            return Bid(simulated_call(observation, self.auction_samples, seed, prior, AUCTION_MARGIN))
+            return Bid(simulated_call(observation, self.auction_samples, seed, prior, AUCTION_MARGIN, self.time_cap))
         return announce(observation, self.choose_card(observation))
 
     def choose_card(self, obs: Observation) -> int:
@@ -88,7 +88,10 @@ class HardAgent:
             took |= 1 << (t.winner & 1)
         done = 0
         for _ in range(samples):
-            hands = sampler.sample()
+            try:
+                hands = sampler.sample()
+            except RuntimeError:
+                break  # no deal fits what the seat inferred (an inconsistent history): play by the rules instead
             values = solver.values(hands, obs.trick_leader, list(obs.trick), took, depth, legal)
             utility = scorer.for_sample(hands)
             for card, v in values.items():
