@@ -133,7 +133,7 @@ class Bench:
                     break
             moves = [d for _, d in buttons_with(hand, "c:") + buttons_with(hand, "p:") if d not in pressed]
             if hand is None or not moves:
-                await asyncio.sleep(0.02)
+                await tg.next_change(player.user_id, timeout=max(0.0, self.deadline - time.perf_counter()))
                 continue
             data = self.rng.choice(moves)
             pressed.update(moves)

@@ -166,6 +166,7 @@ class FakeTelegram:
         self._changed = asyncio.Condition()
         self._closing = False
         self.webhook: tuple[str, str | None] | None = None  # (url, secret token) set by setWebhook
+        self._chat_events: dict[int, asyncio.Event] = {}
 
     # --- lifecycle ---
 
@@ -334,6 +335,13 @@ class FakeTelegram:
 
         await asyncio.wait_for(check(), timeout)
 
+    async def next_change(self, chat_id: int, timeout: float | None = None) -> None:
+        """Wait until the bot sends, edits or deletes something in this chat (or ``timeout`` passes)."""
+        event = self._chat_events.setdefault(chat_id, asyncio.Event())
+        event.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), timeout)
+
     def assert_within_limits(self) -> None:
         assert not self.violations, "flood limits exceeded:\n" + "\n".join(self.violations[:10])
 
@@ -395,6 +403,8 @@ class FakeTelegram:
             stamps.append(now)
 
     def _record(self, method: str, chat_id: int, params: dict[str, Any], sent: Sent | None, ok: bool = True) -> None:
+        if chat_id in self._chat_events:
+            self._chat_events[chat_id].set()
         self.log[chat_id].append(
             Entry(
                 method=method,

@@ -105,7 +105,11 @@ ForbiddenHandler = Callable[[int, Post], Awaitable[None]]
 
 
 def retry_seconds(err: RetryAfter) -> float:
-    value = err._retry_after  # the public attribute warns while PTB moves it to timedelta
+    # PTB 22 warns on the public ``retry_after`` while it moves from seconds to a timedelta; read the value under
+    # it (as PTB's own rate limiter does), and the public one if that ever goes away.
+    value = getattr(err, "_retry_after", None)
+    if value is None:
+        value = err.retry_after
     return value.total_seconds() if isinstance(value, timedelta) else float(value)
 
 
@@ -144,11 +148,14 @@ def _priority(chat_id: int, post: Post) -> int:
 
 
 class _Gate:
-    """The bot's overall budget (messages in any window, over every chat), granted by priority, then in order."""
+    """The bot's overall budget (messages in any window, over every chat), granted by priority, then in order;
+    every ``fair_every``-th grant goes to the longest waiter whatever its priority, so no chat starves."""
 
-    def __init__(self, count: int, window: float) -> None:
+    def __init__(self, count: int, window: float, fair_every: int = 4) -> None:
         self.count = count
         self.window = window
+        self.fair_every = fair_every
+        self._granted = 0
         self._stamps: deque[float] = deque()
         self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
@@ -169,7 +176,13 @@ class _Gate:
             if len(self._stamps) >= self.count:
                 await asyncio.sleep(self._stamps[0] + self.window - now)
                 continue
-            _, _, future = heapq.heappop(self._waiting)
+            self._granted += 1
+            if self._granted % self.fair_every == 0:
+                oldest = min(range(len(self._waiting)), key=lambda i: self._waiting[i][1])
+                _, _, future = self._waiting.pop(oldest)
+                heapq.heapify(self._waiting)
+            else:
+                _, _, future = heapq.heappop(self._waiting)
             if future.done():  # its worker was cancelled
                 continue
             self._stamps.append(now)
