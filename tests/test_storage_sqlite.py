@@ -1,0 +1,102 @@
+"""The SQLite storage on real files: schema versions, logs, message ids, sheets, languages and statistics."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.storage.base import TableRow
+from bot.storage.sqlite import MIGRATIONS, SqliteStorage, StorageError
+
+
+async def opened(path: Path) -> SqliteStorage:
+    storage = SqliteStorage(path)
+    await storage.open()
+    return storage
+
+
+async def test_a_new_file_gets_the_whole_schema_in_wal_mode(tmp_path: Path) -> None:
+    storage = await opened(tmp_path / "db.sqlite3")
+    await storage.close()
+    with sqlite3.connect(tmp_path / "db.sqlite3") as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    again = await opened(tmp_path / "db.sqlite3")  # opening twice migrates nothing twice
+    await again.close()
+
+
+async def test_a_newer_schema_or_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
+    newer = tmp_path / "newer.sqlite3"
+    with sqlite3.connect(newer) as conn:
+        conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    with pytest.raises(StorageError, match="newer than this program"):
+        await opened(newer)
+    junk = tmp_path / "junk.sqlite3"
+    junk.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(StorageError, match="cannot open database"):
+        await opened(junk)
+
+
+async def test_logs_keep_order_and_refuse_a_duplicate_number(tmp_path: Path) -> None:
+    storage = await opened(tmp_path / "db.sqlite3")
+    await storage.create_table(TableRow("t1", "tg", "-1", "7", "lobby", None, 1.0, 1.0))
+    await asyncio.gather(*(storage.append_event("t1", i, {"e": "x", "i": i}) for i in range(1, 51)))
+    events = await storage.events("t1")
+    assert [e.seq for e in events] == list(range(1, 51))
+    assert events[4].data == {"e": "x", "i": 5}
+    with pytest.raises(StorageError):
+        await storage.append_event("t1", 3, {"e": "again"})
+    # A failed write does not poison the writes that follow.
+    await storage.append_event("t1", 51, {"e": "after"})
+    assert (await storage.events("t1"))[-1].data == {"e": "after"}
+    await storage.set_deadline("t1", 123.5)
+    await storage.set_table_status("t1", "playing")
+    row = await storage.get_table("t1")
+    assert row is not None and row.deadline == 123.5 and row.status == "playing"
+    assert [r.table_id for r in await storage.unfinished_tables()] == ["t1"]
+    await storage.set_table_status("t1", "finished")
+    assert await storage.unfinished_tables() == []
+    await storage.close()
+
+
+async def test_message_ids_sheets_and_languages_survive_reopening(tmp_path: Path) -> None:
+    storage = await opened(tmp_path / "db.sqlite3")
+    await storage.set_message_ref("tg", "t1:d1", "-100:55")
+    await storage.set_message_ref("tg", "t1:d1", "-100:56")
+    await storage.set_message_ref("tg", "t1:lobby", "-100:50")
+    await storage.set_message_ref("tg", "t1:lobby", None)
+    await storage.set_sheet("tg", "-100", {"lines": [[90, 72]], "teams": ["Ние", "Вие"]})
+    await storage.set_player_language("tg", "7", "bg")
+    await storage.save_player("tg", "7", "Ана")
+    await storage.set_chat_language("tg", "-100", "en")
+    await storage.close()
+    storage = await opened(tmp_path / "db.sqlite3")
+    assert await storage.get_message_ref("tg", "t1:d1") == "-100:56"
+    assert await storage.get_message_ref("tg", "t1:lobby") is None
+    assert await storage.get_message_ref("dc", "t1:d1") is None
+    assert await storage.get_sheet("tg", "-100") == {"lines": [[90, 72]], "teams": ["Ние", "Вие"]}
+    assert await storage.get_player_language("tg", "7") == "bg"  # naming a player keeps their language
+    assert await storage.get_chat_language("tg", "-100") == "en"
+    await storage.set_sheet("tg", "-100", None)
+    assert await storage.get_sheet("tg", "-100") is None
+    await storage.close()
+
+
+async def test_finished_matches_give_player_and_chat_statistics(tmp_path: Path) -> None:
+    storage = await opened(tmp_path / "db.sqlite3")
+    record = {"format": "belote-record/1", "deals": []}
+    await storage.save_match("m1", "tg", "-1", record, [("7", "Ana", 0), ("8", "Boris", 1)], (160, 90), 0, 12)
+    await storage.save_match("m2", "tg", "-1", record, [("7", "Ana", 1)], (155, 120), 0, 10)
+    await storage.save_match("m3", "tg", "-2", record, [("7", "Ana", 0)], (151, 10), 0, 5)
+    ana = await storage.player_stats("tg", "7")
+    assert ana is not None and (ana.matches, ana.wins, ana.points, ana.deals) == (3, 2, 160 + 120 + 151, 27)
+    in_chat = await storage.player_stats("tg", "7", "-1")
+    assert in_chat is not None and (in_chat.matches, in_chat.wins) == (2, 1)
+    top = await storage.top_players("tg", "-1")
+    assert [p.name for p in top] == ["Ana", "Boris"]
+    assert await storage.match_record("m1") == record
+    assert await storage.player_stats("tg", "nobody") is None
+    await storage.close()

@@ -1,0 +1,84 @@
+"""The terminal table through the real host and a SQLite file: watching four bots, playing by typed numbers,
+quitting and resuming the same match."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from bot.adapters.terminal import TerminalTable, render_markup
+from bot.cli.play import play_terminal
+from bot.config import Settings
+from bot.core.host import Host
+from bot.core.messages import TERMINAL, UserRef
+from bot.storage.sqlite import SqliteStorage
+
+
+async def test_watch_four_bots_to_the_end(tmp_path: Path) -> None:
+    storage = SqliteStorage(tmp_path / "t.sqlite3")
+    await storage.open()
+    host = Host(storage, Settings(_env_file=None, turn_seconds=0, bot_level="random", language="en"))  # type: ignore[call-arg]
+    out = io.StringIO()
+    terminal = TerminalTable(host, out, ansi=False, language="en")
+    await host.start()
+    assert await terminal.watch() == 0
+    text = out.getvalue()
+    assert "Match over" in text and "Deal 1" in text and "**" not in text
+    assert await storage.match_record(terminal.table_id) is not None
+    await host.close()
+    await storage.close()
+
+
+async def test_play_by_typing_numbers_then_quit_and_resume(tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite3"
+    prompts: list[str] = []
+    typed = iter(["x", "9", "1", "1", "q"])
+
+    async def first_session(prompt: str) -> str | None:
+        prompts.append(prompt)
+        return next(typed)
+
+    storage = SqliteStorage(db)
+    await storage.open()
+    host = Host(storage, Settings(_env_file=None, turn_seconds=0, bot_level="random", language="en"))  # type: ignore[call-arg]
+    me = UserRef(TERMINAL, "player", "Ana", "en")
+    out = io.StringIO()
+    terminal = TerminalTable(host, out, user=me, read_line=first_session, ansi=False, language="en")
+    await host.start()
+    assert await terminal.play() == 0
+    assert "Type a number from 1 to" in out.getvalue()  # "x" and "9" were refused
+    assert "The table is saved" in out.getvalue()
+    table_id = terminal.table_id
+    table = host.table(table_id)
+    assert table is not None and table.status == "playing"
+    played = table.version
+    await host.close()
+    await storage.close()
+
+    # A second session resumes the same table and plays it to the end by always taking the first button.
+    async def always_first(prompt: str) -> str | None:
+        return "1"
+
+    storage = SqliteStorage(db)
+    await storage.open()
+    host = Host(storage, Settings(_env_file=None, turn_seconds=0, bot_level="random", language="en"))  # type: ignore[call-arg]
+    out = io.StringIO()
+    terminal = TerminalTable(host, out, user=me, read_line=always_first, ansi=False, language="en")
+    await host.start()
+    resumed = host.table(table_id)
+    assert resumed is not None and resumed.version == played
+    assert await terminal.play() == 0
+    assert f"Resuming table {table_id}" in out.getvalue()
+    assert "Match over" in out.getvalue()
+    await host.close()
+    await storage.close()
+
+
+async def test_play_command_watch_in_bulgarian(tmp_path: Path) -> None:
+    status = await play_terminal(str(tmp_path / "p.sqlite3"), watch=True, delay=0.0, language="bg", level="random")
+    assert status == 0
+
+
+def test_markup_is_bold_on_a_terminal_and_plain_elsewhere() -> None:
+    assert render_markup("**Deal 1** · x", ansi=False) == "Deal 1 · x"
+    assert render_markup("**Deal 1**", ansi=True) == "\033[1mDeal 1\033[0m"
