@@ -95,6 +95,7 @@ class _Live:
     deadline: float | None = None
     turn: tuple[int, int, int] | None = None  # (deal, actions in the deal, seat) the deadline belongs to
     options_open: bool = False
+    lobby: tuple[object, OutMessage] | None = None
 
 
 def _turn_of(table: Table) -> tuple[int, int, int] | None:
@@ -758,7 +759,19 @@ class Host:
         table = live.table
         gtr = self._group_tr(live)
         timer = table.options.timer if self._timed(live) else None
-        out = views.group_messages(table, gtr, timer)
+        # The lobby changes only with seats, options or status: reuse it instead of rendering it every action.
+        lobby_key = (
+            table.status,
+            table.version if table.status == "lobby" else 0,  # lobby buttons carry the nonce
+            tuple((x.kind, x.name, x.level) for x in table.seats),
+            repr(table.options),
+        )
+        if live.lobby is None or live.lobby[0] != lobby_key:
+            live.lobby = (lobby_key, views.lobby(table, gtr))
+        out = [live.lobby[1]]
+        view = views.table_view(table, gtr, timer)
+        if view is not None:
+            out.append(view)
         if live.options_open and table.status == "lobby":
             out.append(views.options_menu(table, gtr))
         elif live.options_open:

@@ -226,18 +226,17 @@ def _contract_line(table: Table, deal: Deal, tr: Translator) -> str:
     return text
 
 
-def _trick_text(table: Table, leader: int, cards: tuple[int, ...] | list[int], tr: Translator) -> str:
-    return ", ".join(
-        f"{seat_name(table, (leader + i) % 4, tr)} {names.card_label(c)}" for i, c in enumerate(cards)
-    )
+def _trick_text(seat_names: list[str], leader: int, cards: tuple[int, ...] | list[int]) -> str:
+    return ", ".join(f"{seat_names[(leader + i) % 4]} {names.card_label(c)}" for i, c in enumerate(cards))
 
 
 def deal_lines(table: Table, deal: Deal, number: int, tr: Translator) -> list[str]:
     match = table.match
     assert match is not None
+    names4 = [seat_name(table, i, tr) for i in range(4)]
     lines = [
-        tr.gettext("**Deal {n}** · dealer: {name}", n=number, name=seat_name(table, deal.dealer, tr)),
-        _teams_line(table, tr),
+        tr.gettext("**Deal {n}** · dealer: {name}", n=number, name=names4[deal.dealer]),
+        tr.gettext("A: {a1} & {a2} · B: {b1} & {b2}", a1=names4[0], a2=names4[2], b1=names4[1], b2=names4[3]),
     ]
     index = number - 1
     before = [0, 0]
@@ -250,7 +249,7 @@ def deal_lines(table: Table, deal: Deal, number: int, tr: Translator) -> list[st
         lines.append(tr.gettext("Hanging points: {n}", n=deal.hanging_in))
     if deal.calls:
         calls = ", ".join(
-            f"{seat_name(table, (deal.dealer + 1 + i) % 4, tr)}: {names.call_name(c, tr)}"
+            f"{names4[(deal.dealer + 1 + i) % 4]}: {names.call_name(c, tr)}"
             for i, c in enumerate(deal.calls)
         )
         lines.append(tr.gettext("Auction: {calls}", calls=calls))
@@ -265,15 +264,15 @@ def deal_lines(table: Table, deal: Deal, number: int, tr: Translator) -> list[st
         lines.append(
             tr.gettext(
                 "Last trick: {cards} (taken by {name})",
-                cards=_trick_text(table, last.leader, last.cards, tr),
-                name=seat_name(table, last.winner, tr),
+                cards=_trick_text(names4, last.leader, last.cards),
+                name=names4[last.winner],
             )
         )
         lines.append(
             tr.gettext("Tricks: A {a} · B {b}", a=deal.tricks_won[0], b=deal.tricks_won[1])
         )
     if deal.trick:
-        lines.append(tr.gettext("Trick: {cards}", cards=_trick_text(table, deal.trick_leader, deal.trick, tr)))
+        lines.append(tr.gettext("Trick: {cards}", cards=_trick_text(names4, deal.trick_leader, deal.trick)))
     return lines
 
 
@@ -415,7 +414,8 @@ def hand_view(table: Table, seat: int, user: UserRef, tr: Translator) -> OutMess
         lines.append(tr.gettext("Auction: {calls}", calls=calls))
     lines.append(tr.gettext("Your hand: {cards}", cards=hand_text(list(obs.hand), contract)))
     if obs.trick:
-        lines.append(tr.gettext("Trick: {cards}", cards=_trick_text(table, obs.trick_leader, obs.trick, tr)))
+        seat_names = [seat_name(table, i, tr) for i in range(4)]
+        lines.append(tr.gettext("Trick: {cards}", cards=_trick_text(seat_names, obs.trick_leader, obs.trick)))
     me = table.seats[seat]
     if me.away:
         lines.append(tr.gettext("A bot is playing for you."))

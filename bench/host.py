@@ -1,0 +1,111 @@
+"""How the game host holds up: N bot-only tables play whole matches at once through the core and SQLite storage.
+
+Prints deals per second, p50/p99 latency of one action (apply + store + render; bot thinking excluded, it runs off
+the event loop) and memory per table. Target: 500 tables finish without an error, p99 under 50 ms.
+
+    python bench/host.py            # 500 tables
+    python bench/host.py -n 50 --level medium
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.config import Settings
+from bot.core.host import Host
+from bot.core.messages import ChatRef, OutMessage, UserRef
+from bot.storage.sqlite import SqliteStorage
+
+
+def rss_bytes() -> int:
+    try:
+        with open("/proc/self/statm") as fh:
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+async def run(n: int, level: str, database: Path, pause: float = 0.0) -> int:
+    storage = SqliteStorage(database)
+    await storage.open()
+    settings = Settings(_env_file=None, turn_seconds=0, bot_level=level)  # type: ignore[call-arg]
+    host = Host(storage, settings, bot_pause=pause)
+    messages = 0
+
+    async def sink(msg: OutMessage) -> None:
+        nonlocal messages
+        messages += 1
+
+    host.add_sink("bench", sink)
+    await host.start()
+    host.latencies = []
+    before = rss_bytes()
+    opener = UserRef("bench", "0", "Bench")
+    chats = [ChatRef("bench", str(-i)) for i in range(1, n + 1)]
+
+    async def open_table(chat: ChatRef) -> str:
+        opened = await host.command(chat, opener, "new")
+        await host.command(chat, opener, "leave")
+        for _ in range(4):
+            await host.command(chat, opener, "addbot")
+        return opened.table_id
+
+    ids = await asyncio.gather(*(open_table(c) for c in chats))
+    started = time.perf_counter()
+    await asyncio.gather(*(host.command(c, opener, "start") for c in chats))
+    await asyncio.sleep(0.5)
+    during = rss_bytes()
+    await host.idle()
+    elapsed = time.perf_counter() - started
+    errors = 0
+    deals = 0
+    for table_id in ids:
+        record = await storage.match_record(table_id)
+        if record is None:
+            errors += 1
+        else:
+            deals += len(record["deals"])
+    lat = sorted(host.latencies)
+    await host.close()
+    await storage.close()
+    p50 = statistics.median(lat) * 1000
+    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000
+    print(f"tables: {n}, finished: {n - errors}, errors: {errors}, bots: {level}, pause per bot move: {pause} s")
+    print(f"deals: {deals} in {elapsed:.1f} s = {deals / elapsed:.1f} deals/s; actions: {len(lat)}; "
+          f"messages: {messages}")
+    print(f"action latency (apply + store + render): p50 {p50:.2f} ms, p99 {p99:.2f} ms")
+    print(f"memory per table: {(during - before) / n / 1024:.0f} KiB (resident, measured mid-run)")
+    ok = errors == 0 and p99 < 50
+    print("target (no error, p99 < 50 ms):", "met" if ok else "NOT met")
+    return 0 if ok else 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("-n", "--tables", type=int, default=500, help="concurrent tables (default 500)")
+    parser.add_argument("--level", default="random", choices=("random", "easy", "medium", "hard"))
+    parser.add_argument("--database", type=Path, help="SQLite file (default: a temporary file)")
+    parser.add_argument(
+        "--pause", type=float, default=0.0,
+        help="seconds each bot waits before moving (0: as fast as possible, a saturation test; chats use 1)",
+    )
+    args = parser.parse_args()
+    if args.database is not None:
+        return asyncio.run(run(args.tables, args.level, args.database, args.pause))
+    with tempfile.TemporaryDirectory() as tmp:
+        return asyncio.run(run(args.tables, args.level, Path(tmp) / "bench.sqlite3", args.pause))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
