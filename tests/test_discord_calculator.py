@@ -8,9 +8,18 @@ from pathlib import Path
 import pytest
 
 from bot.adapters.discord.calculator import compact, expand
-from bot.calculator import ScoreSheet, score_text
+from bot.calculator import ScoreSheet, score, score_text
 from bot.calculator.text import parse_text
-from tests.discord_fakes import CHANNEL_MESSAGE, EPHEMERAL, FakeDiscord, FakeUser, button_ids, message_text
+from tests.discord_fakes import (
+    CHANNEL_MESSAGE,
+    EPHEMERAL,
+    MODAL,
+    FakeDiscord,
+    FakeUser,
+    button_ids,
+    buttons,
+    message_text,
+)
 from tests.test_discord_adapter import start_bot
 
 
@@ -84,5 +93,37 @@ async def test_sheet_add_undo_fix_and_errors(fake: FakeDiscord, tmp_path: Path) 
     reply = fake.reply(bad)
     assert reply["flags"] & EPHEMERAL, "a deal that cannot be scored is explained privately"
     assert "points" in reply["content"] or "elephants" in reply["content"]
+    assert not fake.errors
+    await running.stop()
+
+
+async def test_the_button_form_and_its_points_pop_up_survive_a_restart(fake: FakeDiscord, tmp_path: Path) -> None:
+    db = tmp_path / "belote.sqlite3"
+    running = await start_bot(fake, db)
+    vera = FakeUser(fake.next_id(), "Vera", "en-US")
+    channel = fake.add_channel()
+    opened = await fake.command(vera, channel, "score")
+    form_id = opened.original_id or 0
+    assert fake.ephemeral_owner[form_id] == vera.id, "the form is private to who opened it"
+    go = next(b for b in buttons(fake.messages[form_id]) if b["custom_id"].endswith(":go"))
+    assert go.get("disabled"), "no points before a contract is chosen"
+    for action in ("c2", "m2", "dB"):  # hearts, contra, declared by team B
+        (cid,) = [b for b in button_ids(fake.messages[form_id]) if b.endswith(":" + action)]
+        await fake.press(vera, form_id, cid)
+    (go_id,) = [b for b in button_ids(fake.messages[form_id]) if b.endswith(":go")]
+    pressed = await fake.press(vera, form_id, go_id)
+    assert pressed.response_type == MODAL and pressed.modal is not None
+    before = await fake.submit(vera, channel, pressed.modal["custom_id"], {"points": "70", "a": "belote", "b": ""})
+    assert fake.reply(before)["embeds"], "answered once, by the bot, before the restart too"
+
+    await running.stop()
+    running = await start_bot(fake, db)
+    submitted = await fake.submit(vera, channel, pressed.modal["custom_id"], {"points": "70", "a": "belote", "b": ""})
+    answer = fake.reply(submitted)
+    expected = score(
+        {"contract": "hearts", "multiplier": 2, "declarer": "B", "points": {"B": 70}, "declarations": {"A": ["belote"]}}
+    )
+    assert answer["embeds"][0]["title"] == expected.summary("bg")
+    assert not answer["flags"] & EPHEMERAL
     assert not fake.errors
     await running.stop()

@@ -114,7 +114,9 @@ class Calculator:
         mine, public = await self._languages(interaction)
         t = translator(mine)
         if request is None:
-            await self._private(interaction, self.usage(t))
+            from .score_form import open_form  # the form module builds on this one
+
+            await open_form(interaction, t)
             return
         try:
             data = parse_text(request) if isinstance(request, str) else request
@@ -140,13 +142,6 @@ class Calculator:
             title=clip(answer.summary(lang), 256),
             description=clip("\n".join(steps), EMBED_DESCRIPTION_LIMIT) or "\u200b",
             colour=COLOUR,
-        )
-
-    @staticmethod
-    def usage(t: Translator) -> str:
-        return t.gettext(
-            "Score a real-life deal: /score line: hearts 102 60 belote A (as you would say it), or fill in "
-            "the options contract, points, declarer and the rest."
         )
 
     # --- the sheet ---

@@ -15,6 +15,7 @@ from .buttons import GameButton
 from .calculator import AddToSheet, Calculator
 from .calculator import install as install_calculator
 from .commands import CommandTexts, install
+from .score_form import FormButton, on_points_submitted
 
 if TYPE_CHECKING:
     from bot.config import Settings
@@ -38,12 +39,16 @@ class BeloteClient(discord.Client):
         install_calculator(self.tree)
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(GameButton, AddToSheet)
+        self.add_dynamic_items(GameButton, AddToSheet, FormButton)
         await self.tree.set_translator(CommandTexts())
         if self.sync_commands:
             # A bulk overwrite: unchanged commands stay as they are on Discord's side.
             await self.tree.sync()
         self.adapter.outbox.ready.set()
+
+    async def on_interaction(self, interaction: discord.Interaction[BeloteClient]) -> None:
+        if interaction.type is discord.InteractionType.modal_submit:
+            await on_points_submitted(interaction)
 
     async def close(self) -> None:
         await self.adapter.outbox.drain()

@@ -1,0 +1,184 @@
+"""``/score`` with nothing typed: a form of buttons (contract, contra, declarer), then a pop-up for the points.
+
+The form is an ephemeral message; what has been chosen so far lives in each button's ``custom_id``
+(``f:<contract or -><multiplier><declarer>:<action>``), so the form keeps working after a restart. The pop-up's
+fields are the numbers and words the buttons cannot give: the declarers' points and each team's announcements.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Final
+
+import discord
+
+from bot.engine.cards import SUIT_SYMBOLS
+from bot.i18n import Translator, translator
+
+from .calculator import CONTRACTS
+
+if TYPE_CHECKING:
+    from .calculator import Calculator
+
+_STATE: Final = r"(?P<c>[0-5-])(?P<m>[124])(?P<d>[AB])"
+FORM_TEMPLATE: Final = re.compile(r"f:" + _STATE + r":(?P<act>c[0-5]|m[124]|d[AB]|go)")
+MODAL_TEMPLATE: Final = re.compile(r"q:" + _STATE)
+COLOUR: Final = 0x6A1B9A
+
+
+@dataclass(frozen=True, slots=True)
+class FormState:
+    contract: int | None = None
+    multiplier: int = 1
+    declarer: str = "A"
+
+    @property
+    def code(self) -> str:
+        return f"{'-' if self.contract is None else self.contract}{self.multiplier}{self.declarer}"
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> FormState:
+        return cls(None if match["c"] == "-" else int(match["c"]), int(match["m"]), match["d"])
+
+    def after(self, action: str) -> FormState:
+        kind, value = action[0], action[1:]
+        if kind == "c":
+            return replace(self, contract=int(value))
+        if kind == "m":
+            return replace(self, multiplier=int(value))
+        if kind == "d":
+            return replace(self, declarer=value)
+        return self
+
+
+def contract_label(contract: int, t: Translator) -> str:
+    name = t.gettext(CONTRACTS[contract])
+    return f"{SUIT_SYMBOLS[contract]} {name}" if contract < 4 else name
+
+
+def form_message(state: FormState, t: Translator) -> tuple[discord.Embed, discord.ui.View]:
+    def button(label: str, action: str, chosen: bool = False) -> FormButton:
+        return FormButton(f"f:{state.code}:{action}", label, chosen)
+
+    view = discord.ui.View(timeout=None)
+    for i in range(6):
+        view.add_item(button(contract_label(i, t), f"c{i}", state.contract == i).with_row(i // 4))
+    for m, label in ((1, t.gettext("no contra")), (2, t.gettext("contra")), (4, t.gettext("recontra"))):
+        view.add_item(button(label, f"m{m}", state.multiplier == m).with_row(2))
+    for team in ("A", "B"):
+        view.add_item(
+            button(t.gettext("declarer: team {team}", team=team), f"d{team}", state.declarer == team).with_row(3)
+        )
+    go = button(t.gettext("Enter the points…"), "go").with_row(4)
+    go.item.disabled = state.contract is None
+    view.add_item(go)
+    chosen = contract_label(state.contract, t) if state.contract is not None else "—"
+    text = t.gettext(
+        "Contract: {contract} · ×{multiplier} · declarer: team {team}",
+        contract=chosen,
+        multiplier=state.multiplier,
+        team=state.declarer,
+    )
+    return discord.Embed(title=t.gettext("Score a deal"), description=text, colour=COLOUR), view
+
+
+class FormButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FORM_TEMPLATE):
+    def __init__(self, custom_id: str, label: str = "·", chosen: bool = False) -> None:
+        style = discord.ButtonStyle.success if chosen else discord.ButtonStyle.secondary
+        super().__init__(discord.ui.Button(label=label, custom_id=custom_id, style=style))
+
+    def with_row(self, row: int) -> FormButton:
+        self.row = row
+        return self
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> FormButton:
+        return cls(match.group(0))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        match = FORM_TEMPLATE.fullmatch(self.custom_id)
+        assert match is not None  # the template matched to get here
+        state = FormState.from_match(match).after(match["act"])
+        calculator: Calculator = interaction.client.adapter.calculator
+        t = translator(await calculator.adapter.host.user_language(calculator.adapter.user_ref(interaction)))
+        if match["act"] == "go" and state.contract is not None:
+            await interaction.response.send_modal(PointsModal(state, t))
+            return
+        embed, view = form_message(state, t)
+        await interaction.response.edit_message(embed=embed, view=view)
+
+
+class PointsModal(discord.ui.Modal):
+    def __init__(self, state: FormState, t: Translator) -> None:
+        # Submissions are handled by ``on_points_submitted``; discord.py forgets this object after ten minutes.
+        super().__init__(title=t.gettext("Score a deal")[:45], custom_id=f"q:{state.code}", timeout=600)
+        self.state = state
+        self.points: discord.ui.TextInput[PointsModal] = discord.ui.TextInput(
+            label=t.gettext("Declarers' points, the last ten included")[:45],
+            max_length=3,
+            required=False,
+            custom_id="points",
+        )
+        self.declared_a: discord.ui.TextInput[PointsModal] = discord.ui.TextInput(
+            label=t.gettext("Team A announced")[:45], required=False, custom_id="a", placeholder="belote tierce:K"
+        )
+        self.declared_b: discord.ui.TextInput[PointsModal] = discord.ui.TextInput(
+            label=t.gettext("Team B announced")[:45], required=False, custom_id="b", placeholder="carre:J"
+        )
+        self.valat: discord.ui.TextInput[PointsModal] = discord.ui.TextInput(
+            label=t.gettext("Valat: the team that took every trick")[:45],
+            required=False,
+            max_length=1,
+            custom_id="valat",
+            placeholder="A / B",
+        )
+        for field in (self.points, self.declared_a, self.declared_b, self.valat):
+            self.add_item(field)
+
+
+def _values(components: list[dict[str, Any]]) -> dict[str, str]:
+    """Text inputs of a submitted modal by custom_id (in action rows, or in labels)."""
+    found: dict[str, str] = {}
+    for component in components:
+        if component.get("type") == 1:
+            found |= _values(component.get("components", []))
+        elif component.get("type") == 18 and "component" in component:
+            found |= _values([component["component"]])
+        elif "custom_id" in component:
+            found[str(component["custom_id"])] = str(component.get("value") or "")
+    return found
+
+
+async def on_points_submitted(interaction: discord.Interaction[Any]) -> bool:
+    """Score a submitted points pop-up. Read from the interaction itself (not from the modal object discord.py
+    keeps in memory), so a pop-up opened before a restart still counts. False if it is not ours."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    match = MODAL_TEMPLATE.fullmatch(str(data.get("custom_id", "")))
+    if match is None:
+        return False
+    state = FormState.from_match(match)
+    values = _values(list(data.get("components", [])))
+    valat = values.get("valat", "").strip().upper() or None
+    request: dict[str, Any] = {
+        "contract": CONTRACTS[state.contract or 0],
+        "multiplier": state.multiplier,
+        "declarer": state.declarer,
+        "valat": valat,
+        "declarations": {"A": values.get("a", "").split(), "B": values.get("b", "").split()},
+        "hanging_in": 0,
+        "rules": {},
+    }
+    if valat is None:
+        digits = values.get("points", "").strip()
+        request["points"] = {state.declarer: int(digits) if digits.isdigit() else digits}
+    calculator: Calculator = interaction.client.adapter.calculator
+    await calculator.on_score(interaction, request)
+    return True
+
+
+async def open_form(interaction: discord.Interaction[Any], t: Translator) -> None:
+    embed, view = form_message(FormState(), t)
+    await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
