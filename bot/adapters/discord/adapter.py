@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 
 ACK_BUDGET = 2.0  # seconds the core may take before we defer (Discord drops an interaction after 3)
 HAND_LIFETIME = 14 * 60.0  # an ephemeral message can be edited for 15 minutes after its interaction
+REFS_CACHED = 4096
 
 
 @dataclass
@@ -118,7 +119,7 @@ class DiscordAdapter:
             await interaction.edit_original_response(content=r.content, embed=r.embed, view=r.view)
         else:
             await interaction.response.edit_message(content=r.content, embed=r.embed, view=r.view)
-        self.hands[answer.view.key] = HandHandle(interaction, self.monotonic())
+        self._remember(answer.view.key, HandHandle(interaction, self.monotonic()))
 
     async def _reply_privately(
         self, interaction: discord.Interaction[Any], answer: Answer, deferred: bool, user: UserRef
@@ -126,7 +127,7 @@ class DiscordAdapter:
         if answer.view is not None:
             r = render(answer.view, note=answer.text)
             handle = await self._send_ephemeral(interaction, r, deferred)
-            self.hands[answer.view.key] = handle
+            self._remember(answer.view.key, handle)
         elif answer.text:
             text = clip(markup(answer.text), CONTENT_LIMIT)
             if deferred:
@@ -135,6 +136,13 @@ class DiscordAdapter:
                 await interaction.response.send_message(text, ephemeral=True)
         elif not deferred:
             await interaction.response.defer()
+
+    def _remember(self, key: str, handle: HandHandle) -> None:
+        """Keep the newest hand message of this key; forget the ones whose tokens have run out."""
+        now = self.monotonic()
+        for old in [k for k, h in self.hands.items() if now - h.opened > HAND_LIFETIME]:
+            del self.hands[old]
+        self.hands[key] = handle
 
     async def _send_ephemeral(self, interaction: discord.Interaction[Any], r: Rendered, deferred: bool) -> HandHandle:
         kwargs: dict[str, Any] = {"embed": r.embed, "ephemeral": True, "allowed_mentions": r.mentions}
@@ -169,7 +177,7 @@ class DiscordAdapter:
         try:
             if answer.view is not None:
                 r = render(answer.view, note=answer.text)
-                self.hands[answer.view.key] = await self._send_ephemeral(interaction, r, deferred)
+                self._remember(answer.view.key, await self._send_ephemeral(interaction, r, deferred))
                 return
             text = answer.text or tr(await self.host.user_language(user)).gettext("Done.")
             text = clip(markup(text), CONTENT_LIMIT)
@@ -305,5 +313,7 @@ class DiscordAdapter:
             kwargs["view"] = r.view
         sent = await channel.send(r.content, **kwargs)
         ref = f"{channel_id}/{sent.id}"
+        if len(self._refs) >= REFS_CACHED:
+            del self._refs[next(iter(self._refs))]  # storage has them all; this is only a cache
         self._refs[msg.key] = ref
         await storage.set_message_ref(DISCORD, msg.key, ref)
