@@ -28,6 +28,8 @@ from discord.http import Route
 API = "/api/v10"
 EPHEMERAL = 1 << 6
 ACK_WINDOW = 3.0
+MEMBER_PERMISSIONS = 2248473465835073  # view, send, embed, history, use application commands, ...
+MANAGE_GUILD = 1 << 5
 TOKEN_LIFETIME = 15 * 60.0
 
 # Interaction callback types (Discord's numbering).
@@ -57,6 +59,7 @@ class FakeUser:
     id: int
     name: str
     locale: str = "en-US"
+    manager: bool = False  # may manage the server (MANAGE_GUILD)
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -247,7 +250,7 @@ class FakeDiscord:
                 "pending": False,
                 "nick": None,
                 "avatar": None,
-                "permissions": "2248473465835073",
+                "permissions": str(MEMBER_PERMISSIONS | (MANAGE_GUILD if user.manager else 0)),
             },
             "locale": user.locale,
             "guild_locale": self.guild_locale,

@@ -32,6 +32,7 @@ from bot.engine.record import replay_record
 from bot.storage.sqlite import SqliteStorage
 from tests.discord_fakes import (
     DEFERRED_UPDATE,
+    EPHEMERAL,
     UPDATE_MESSAGE,
     FakeDiscord,
     FakeUser,
@@ -543,4 +544,21 @@ async def test_one_person_and_three_bots_play_a_match_in_a_thread(fake: FakeDisc
     seat = stored["seats"].index("Ana")
     for snap in snapshots:
         check_snapshot(snap, state_after(stored, snap.actions), {"Ana": seat})
+    await running.stop()
+
+
+async def test_only_a_manager_changes_the_servers_language(fake: FakeDiscord, tmp_path: Path) -> None:
+    running = await start_bot(fake, tmp_path / "belote.sqlite3")
+    users = people(fake)
+    table = await open_table(running, users)
+    assert CYRILLIC.search(message_text(table.live()))
+    refused = await fake.command(users[1], table.channel, "belot", "lang", language="en", scope="server")
+    assert fake.reply(refused)["flags"] & EPHEMERAL and "manage" in fake.reply(refused)["content"]
+    boss = FakeUser(fake.next_id(), "Owner", "bg", manager=True)
+    await fake.command(boss, table.channel, "belot", "lang", language="en", scope="server")
+    await running.settle()
+    rng = random.Random(2)
+    assert await play_turn(table, rng)  # the next change of the table message is in English
+    assert not CYRILLIC.search(message_text(table.live()).replace("Ana", ""))
+    assert CYRILLIC.search(message_text(table.hand(users[0]))), "Ana's own hand stays in her language"
     await running.stop()
