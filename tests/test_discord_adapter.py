@@ -562,3 +562,28 @@ async def test_only_a_manager_changes_the_servers_language(fake: FakeDiscord, tm
     assert not CYRILLIC.search(message_text(table.live()).replace("Ana", ""))
     assert CYRILLIC.search(message_text(table.hand(users[0]))), "Ana's own hand stays in her language"
     await running.stop()
+
+
+async def test_belote_bot_run_serves_discord_and_telegram_in_one_loop(fake: FakeDiscord, tmp_path: Path) -> None:
+    from bot.cli import run as run_cli
+    from bot.config import load_settings
+    from tests.fake_telegram import TOKEN, FakeTelegram
+
+    async with FakeTelegram() as telegram:
+        settings = load_settings(
+            None,
+            telegram_token=TOKEN,
+            telegram_base_url=telegram.base_url,
+            discord_token=fake.token,
+            database=str(tmp_path / "belote.sqlite3"),
+        )
+        stop = asyncio.Event()
+        task = asyncio.create_task(run_cli.serve_all(settings, 0.0, stop))
+        await wait_until(lambda: bool(fake.identified), what="the Discord side to connect")
+        await wait_until(lambda: any(name == "getMe" for name, _ in telegram.calls), what="the Telegram side")
+        ana = people(fake)[0]
+        channel = fake.add_channel()
+        await fake.command(ana, channel, "belot", "new")
+        await wait_until(lambda: bool(fake.public(channel)), what="the lobby in the Discord channel")
+        stop.set()
+        assert await asyncio.wait_for(task, 30) == 0
