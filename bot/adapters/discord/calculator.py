@@ -125,7 +125,8 @@ class Calculator:
             await self._private(interaction, t.gettext("That deal cannot be scored:") + "\n" + _errors(err, mine))
             return
         embed = self._answer_embed(answer, public)
-        custom_id = compact(data)
+        # The button writes on the channel's sheet: none in a direct message.
+        custom_id = compact(data) if self.adapter.chat_ref(interaction) is not None else None
         view = None
         if custom_id is not None:
             view = discord.ui.View(timeout=None)
