@@ -99,3 +99,34 @@ async def test_a_restart_mid_deal_resumes_in_the_same_messages(tmp_path: Path) -
         assert f"A {match.totals[0]} · B {match.totals[1]}" in final
         tg.assert_within_limits()
         await second.stop()
+
+
+async def test_messages_held_back_by_the_flood_limits_are_sent_by_the_next_run(tmp_path: Path) -> None:
+    database = tmp_path / "belote.sqlite3"
+    async with FakeTelegram(limits_of(POLICY)) as tg:
+        tg.add_group(GROUP, "Restart club")
+        tg.add_user(ALICE.user_id, ALICE.name, ALICE.language)
+        # The first run may post one message a minute in the group: most of what it says must wait.
+        strict = FloodPolicy(group_messages=1, group_window=60)
+        first = Harness(tg, database, strict)
+        await first.start()
+        for text in ("/belot", "/help", "/rules"):
+            tg.send_text(ALICE.user_id, GROUP, text)
+        await tg.wait_for(lambda: first.adapter.outbox.pending() >= 3, timeout=5)
+        await first.adapter.stop(drain_timeout=0.1)
+        held = [p.text for p in first.adapter.outbox.unsent() if p.chat_id == GROUP]
+        await first.host.close()
+        await first.storage.close()
+        shown_before = [m.text for m in tg.in_chat(GROUP)]
+        assert len(shown_before) == 1 and held
+
+        second = Harness(tg, database, POLICY)
+        await second.start()
+        await second.settle()
+        texts = [m.text for m in tg.in_chat(GROUP)]
+        # Everything arrives, the held messages in their order, none twice.
+        assert texts[0] == shown_before[0]
+        arrived = [t for t in texts[1:] if t in held]
+        assert arrived == [t for t in held if t in arrived]
+        assert set(held) <= set(texts) and len(texts) == len(set(texts))
+        await second.stop()

@@ -132,6 +132,8 @@ class TelegramAdapter:
                 f"cannot reach the Telegram Bot API at {self.settings.telegram_base_url} "
                 f"(BELOTE_TELEGRAM_BASE_URL): {err.message}"
             ) from None
+        # What the previous run could not send goes first (a newer version of a keyed message wins).
+        self.outbox.restore(await self.refs.load_pending())
         self.outbox.open()
         await self._set_commands()
         await self.app.start()
@@ -161,6 +163,8 @@ class TelegramAdapter:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.outbox.drain(), drain_timeout)
         await self.outbox.close()
+        # What the flood limits held back is kept for the next run instead of being lost.
+        await self.refs.save_pending(self.outbox.unsent())
         await self.app.shutdown()
 
     async def _set_commands(self) -> None:

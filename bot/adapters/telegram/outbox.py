@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import heapq
 import itertools
 import logging
@@ -22,7 +23,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Protocol
+from typing import Any, Protocol
 
 from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, ReplyParameters
 from telegram.constants import ParseMode
@@ -74,6 +75,18 @@ class Post:
     reply_to: int | None = None
     table_id: str = ""  # the table it is about ("" for none)
     who: str = ""  # the person a private post is for (to name them if their chat refuses the bot)
+
+
+def post_to_json(post: Post) -> dict[str, Any]:
+    data = {f.name: getattr(post, f.name) for f in dataclasses.fields(post)}
+    data["markup"] = post.markup.to_dict() if post.markup is not None else None
+    return data
+
+
+def post_from_json(data: dict[str, Any]) -> Post:
+    fields = dict(data)
+    markup = fields.pop("markup", None)
+    return Post(**fields, markup=InlineKeyboardMarkup.de_json(markup, None) if markup else None)
 
 
 class MessageRefs(Protocol):
@@ -255,6 +268,25 @@ class Outbox:
                 return
             await asyncio.gather(*(e.wait() for e in waiting))
 
+    def unsent(self) -> list[Post]:
+        """Every post not delivered yet, chat by chat in order (to keep them across a restart)."""
+        return [post for queue in self._chats.values() for post in queue.posts]
+
+    def restore(self, posts: list[Post]) -> None:
+        """Put back posts left unsent by the previous run, before anything queued since (they are older). A key
+        already waiting keeps its newer content."""
+        by_chat: dict[int, list[Post]] = {}
+        for post in posts:
+            by_chat.setdefault(post.chat_id, []).append(post)
+        for chat_id, older in by_chat.items():
+            queue = self._chats.setdefault(chat_id, _ChatQueue())
+            waiting = {p.key for p in queue.posts if p.key is not None}
+            queue.posts.extendleft(reversed([p for p in older if p.key is None or p.key not in waiting]))
+            if queue.posts:
+                queue.empty.clear()
+                if queue.worker is None or queue.worker.done():
+                    queue.worker = asyncio.create_task(self._work(chat_id, queue), name=f"outbox {chat_id}")
+
     def pending(self) -> int:
         return sum(len(q.posts) for q in self._chats.values())
 
@@ -282,7 +314,7 @@ class Outbox:
                 finally:
                     queue.busy = None
                 if done:
-                    queue.posts.popleft()
+                    queue.posts.remove(next(p for p in queue.posts if p is post))
         finally:
             if not queue.posts:
                 queue.empty.set()

@@ -1,18 +1,26 @@
 """Telegram message ids per core message key, kept in the host's storage so edits survive restarts.
 
 A ref is stored as ``"<chat id>:<message id>"``. The same store remembers which people opened a private chat with
-the bot (key ``private:<user id>``), because the bot may write to nobody else.
+the bot (key ``private:<user id>``), because the bot may write to nobody else, and, at shutdown, the messages the
+flood limits had not let out yet (key ``outbox:pending``, a JSON list), so the next run sends them.
 """
 
 from __future__ import annotations
 
+import json
+import logging
 from collections import OrderedDict
 from typing import Final
 
 from bot.core.messages import TELEGRAM
 from bot.storage.base import Storage
 
+from .outbox import Post, post_from_json, post_to_json
+
+log = logging.getLogger(__name__)
+
 _PRIVATE = "private:"
+_PENDING = "outbox:pending"
 # Refs kept in memory (the most recently used); older ones are read from storage again when needed.
 CACHED_REFS: Final = 20_000
 
@@ -49,6 +57,23 @@ class StorageRefs:
 
     async def forget_private(self, user_id: str) -> None:
         await self.storage.set_message_ref(TELEGRAM, _PRIVATE + user_id, None)
+
+
+    async def save_pending(self, posts: list[Post]) -> None:
+        text = json.dumps([post_to_json(p) for p in posts], ensure_ascii=False) if posts else None
+        await self.storage.set_message_ref(TELEGRAM, _PENDING, text)
+
+    async def load_pending(self) -> list[Post]:
+        """The posts the previous run left unsent (and forget them: they are about to be queued again)."""
+        stored = await self.storage.get_message_ref(TELEGRAM, _PENDING)
+        if not stored:
+            return []
+        await self.storage.set_message_ref(TELEGRAM, _PENDING, None)
+        try:
+            return [post_from_json(item) for item in json.loads(stored)]
+        except (ValueError, TypeError) as err:  # written by another version: better lost than sent wrong
+            log.warning("could not read the messages left unsent by the previous run: %s", err)
+            return []
 
 
 def parse_ref(stored: str | None) -> tuple[int, int] | None:
