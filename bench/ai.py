@@ -1,8 +1,8 @@
 """Decision time of each bot level: p50 and p99 over the decisions of a few seeded matches.
 
 Run: ``python bench/ai.py [--deals N] [--levels easy,medium,hard] [--seed S]``. Each level plays every seat against
-itself; only decisions with a real choice (two or more legal actions) are timed, and the hard level's play
-decisions are also broken down by the number of tricks left.
+itself; only decisions with a real choice (two or more legal actions) are timed, and the hard level's
+decisions are also broken down into the auction and the play by the number of tricks left.
 """
 
 from __future__ import annotations
@@ -42,8 +42,7 @@ def bench(level: str, deals: int, seed: str) -> tuple[list[float], dict[int, lis
                 elapsed = time.perf_counter() - start
                 if len(obs.legal_calls) + len(obs.legal_cards) > 1:
                     times.append(elapsed)
-                    if not obs.legal_calls:
-                        by_tricks[8 - len(obs.tricks)].append(elapsed)
+                    by_tricks[0 if obs.legal_calls else 8 - len(obs.tricks)].append(elapsed)
                 match.apply(action)
     return times, by_tricks
 
@@ -61,10 +60,11 @@ def main() -> int:
             f"p99 {1000 * percentile(times, 0.99):8.2f} ms  max {1000 * max(times):8.2f} ms"
         )
         if level == "hard":
-            for left in sorted(by_tricks, reverse=True):
+            for left in sorted(by_tricks, key=lambda n: (n != 0, -n)):
                 t = by_tricks[left]
+                what = "auction        " if left == 0 else f"{left} tricks left  "
                 print(
-                    f"        {left} tricks left: {len(t):4d} plays, mean {1000 * statistics.mean(t):7.1f} ms, "
+                    f"        {what}{len(t):4d} decisions, mean {1000 * statistics.mean(t):7.1f} ms, "
                     f"p99 {1000 * percentile(t, 0.99):7.1f} ms"
                 )
     return 0
