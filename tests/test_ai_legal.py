@@ -136,3 +136,18 @@ def test_agents_see_only_their_observation() -> None:
     assert swapped.hand == obs.hand and swapped.tricks == obs.tricks
     for level in ("easy", "medium"):
         assert FACTORIES[level](5).act(obs) == FACTORIES[level](5).act(swapped)
+
+
+def test_bots_are_deterministic_for_a_seed() -> None:
+    """The same seed and the same observations give the same answers (arena runs and bug reports replay)."""
+    match = Match(seed=9)
+    seen = 0
+    while not match.over and len(match.deals) <= 1:
+        deal = match.deal
+        obs = observe(deal, deal.to_act)
+        answers = {level: FACTORIES[level](3).act(obs) for level in ("easy", "medium", "hard")}
+        again = {level: FACTORIES[level](3).act(obs) for level in ("easy", "medium", "hard")}
+        assert answers == again
+        match.apply(answers["medium"])
+        seen += 1
+    assert seen > 30
