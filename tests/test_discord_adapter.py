@@ -24,7 +24,7 @@ from bot.adapters.discord.text import markup
 from bot.config import Settings
 from bot.core.clock import ManualClock
 from bot.core.host import Host
-from bot.core.messages import DISCORD, ChatRef
+from bot.core.messages import DISCORD, ChatRef, OutMessage
 from bot.core.views import CALL_BY_CODE
 from bot.engine import Match
 from bot.engine.cards import parse_card
@@ -500,7 +500,11 @@ async def test_serve_runs_until_cancelled_and_explains_a_wrong_token(fake: FakeD
     with pytest.raises(asyncio.CancelledError):
         await task
     with pytest.raises(ValueError, match="BELOTE_DISCORD_TOKEN"):
-        await serve(host, host_settings("not-the-token"))
+        await asyncio.wait_for(serve(host, host_settings("not-the-token")), 10)
+    # A client that never logged in closes at once, even with messages waiting to go out.
+    idle = BeloteClient(host)
+    await idle.adapter.deliver(OutMessage("t:lobby", ChatRef(DISCORD, "1"), "**Belote**", kind="lobby"))
+    await asyncio.wait_for(idle.close(), 5)
     with pytest.raises(ValueError, match="BELOTE_DISCORD_TOKEN is not set"):
         await serve(host, host_settings(None))
     await host.close()

@@ -51,7 +51,10 @@ class BeloteClient(discord.Client):
             await on_points_submitted(interaction)
 
     async def close(self) -> None:
-        await self.adapter.outbox.drain()
+        if self.adapter.outbox.ready.is_set():
+            await self.adapter.outbox.drain()
+        else:
+            self.adapter.outbox.cancel()  # never logged in: nothing can be sent
         await super().close()
 
 
