@@ -174,5 +174,3 @@ def _current(obs: Observation) -> tuple[int, int, int]:
             mult = 4
     return contract, bidder, mult
 
-
-current_contract = _current

@@ -11,6 +11,7 @@ deterministic for a seed; a time cap only guards against a slow machine.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from bot.engine import ALL_TRUMPS, NO_TRUMPS, Action, Bid, Observation
@@ -168,7 +169,7 @@ class DealScorer:
                     out[p & 1] += BELOTE_POINTS
         return out
 
-    def for_sample(self, hands: list[CardMask]) -> Any:
+    def for_sample(self, hands: list[CardMask]) -> Callable[[int], float]:
         decl = self._declarations(hands)
         bel = self._future_belotes(hands)
         rules = self.obs.rules
