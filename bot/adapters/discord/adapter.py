@@ -103,7 +103,7 @@ class DiscordAdapter:
             # The core pushed a newer hand while we were answering: show that one.
             fresh = await self.host.private_view(answer.view.table_id, user)
             if fresh is not None:
-                await self._edit_hand(fresh)
+                await self.deliver(fresh)  # through the hand's lane, so it cannot overtake a newer edit
 
     async def _update_pressed_hand(self, interaction: discord.Interaction[Any], answer: Answer, deferred: bool) -> None:
         if answer.view is None:
