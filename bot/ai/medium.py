@@ -133,6 +133,12 @@ def _discard_key(t: TableReader, card: int) -> tuple[int, ...]:
 def _lead(t: TableReader, legal: list[int]) -> int:
     k, contract = t.k, t.contract
     declarers = t.obs.declarer == t.team
+    if len(legal) == 2 and t.trump >= 0:
+        # The last ten: a master trump kept for the last trick takes it whatever is led, so lead the other card.
+        masters = [c for c in legal if c >> 3 == t.trump and k.is_master(c)]
+        others = [c for c in legal if c not in masters]
+        if len(masters) == 1 and others and not k.is_master(others[0]):
+            return others[0]
     # Draw trumps with a master trump while an opponent may still hold one.
     if t.trump >= 0:
         trumps = [c for c in legal if c >> 3 == t.trump]
