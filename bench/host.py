@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import random
 import statistics
 import sys
 import tempfile
@@ -63,7 +64,12 @@ async def run(n: int, level: str, database: Path, pause: float = 0.0) -> int:
 
     ids = await asyncio.gather(*(open_table(c) for c in chats))
     started = time.perf_counter()
-    await asyncio.gather(*(host.command(c, opener, "start") for c in chats))
+    async def start(chat: ChatRef, delay: float) -> None:
+        await asyncio.sleep(delay)  # tables in chats start at different moments, not in lockstep
+        await host.command(chat, opener, "start")
+
+    rng = random.Random(1)
+    await asyncio.gather(*(start(c, rng.uniform(0, pause)) for c in chats))
     await asyncio.sleep(0.5)
     during = rss_bytes()
     await host.idle()

@@ -87,7 +87,7 @@ def _explain(err: dict[str, Any]) -> str:
 def load_settings(env_file: str | None = ".env", **overrides: Any) -> Settings:
     """Read the settings; raise SettingsProblem with one line per the first problem found."""
     try:
-        return Settings(_env_file=env_file, **overrides)  # type: ignore[call-arg]
+        return Settings(_env_file=env_file, **overrides)
     except ValidationError as exc:
         errors = exc.errors()
         first = _explain(dict(errors[0]))

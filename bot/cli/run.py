@@ -13,7 +13,7 @@ import importlib
 import logging
 import signal
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from bot.config import Settings, SettingsProblem, load_settings
@@ -39,9 +39,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(func=main)
 
 
-def _adapter(platform: str) -> Callable[..., Awaitable[None]]:
+def _adapter(platform: str) -> Callable[..., Coroutine[Any, Any, None]]:
     module = importlib.import_module(f"bot.adapters.{platform}")
-    serve: Callable[..., Awaitable[None]] = module.serve
+    serve: Callable[..., Coroutine[Any, Any, None]] = module.serve
     return serve
 
 

@@ -50,7 +50,7 @@ from bot.engine.record import deal_report, match_to_record
 from bot.i18n import LANGUAGES, Translator, normalize_language, translator
 from bot.storage.base import Storage, TableRow
 
-from . import views
+from . import names, views
 from .agents import make_agent_factory
 from .clock import Clock, SystemClock
 from .messages import Answer, ChatRef, Keyboard, OutMessage, UserRef
@@ -123,7 +123,7 @@ class Host:
         policy, bot level, language, named agents); ``clock`` drives the turn timers; ``agent_factory`` makes bots;
         ``bot_pause`` is a pause before each bot move (seconds) so people can follow the play."""
         self.storage = storage
-        self.settings = settings if settings is not None else Settings(_env_file=None)  # type: ignore[call-arg]
+        self.settings = settings if settings is not None else Settings(_env_file=None)
         self.clock: Clock = clock if clock is not None else SystemClock()
         self.agent_factory: AgentFactory = agent_factory or make_agent_factory(
             self.settings.agents, self.settings.bot_move_seconds
@@ -255,7 +255,7 @@ class Host:
             async with live.lock:
                 if live.table.open and live.table.options.lang != language:
                     await self._commit(live, {"e": "set", "key": "lang", "value": language})
-        return Answer(tr.gettext("The chat's language is now {lang}.", lang=views.names.language_name(language, tr)))
+        return Answer(tr.gettext("The chat's language is now {lang}.", lang=names.language_name(language, tr)))
 
     async def set_user_language(self, user: UserRef, language: str) -> Answer:
         """The language of this person's private messages, overriding their platform's hint."""
@@ -270,7 +270,7 @@ class Host:
                     live.langs[user.user_id] = language
                     await self._emit(live, self._current(live))
         tr = translator(language)
-        return Answer(tr.gettext("Your language is now {lang}.", lang=views.names.language_name(language, tr)))
+        return Answer(tr.gettext("Your language is now {lang}.", lang=names.language_name(language, tr)))
 
     async def _lang_for(self, table: Table, user_id: str, hint: str | None = None) -> str:
         key = (table.chat.platform, user_id)
@@ -962,10 +962,10 @@ class Host:
         if table.status == "finished" and match is not None and await self.storage.match_record(
             table.table_id
         ) is None:
-            names = [views.seat_name(table, i, translator("en")) for i in range(4)]
+            seat_names = [views.seat_name(table, i, translator("en")) for i in range(4)]
             players = [(table.seats[i].user_id, table.seats[i].name, i % 2) for i in table.humans()]
             await self.storage.save_match(
-                table.table_id, table.chat.platform, table.chat.key, match_to_record(match, names), players,
+                table.table_id, table.chat.platform, table.chat.key, match_to_record(match, seat_names), players,
                 (match.totals[0], match.totals[1]), match.winner, len(match.deals),
             )
         self._close_agents(live)

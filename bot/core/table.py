@@ -192,12 +192,12 @@ class Table:
 
     def _on_leave(self, event: dict[str, Any]) -> None:
         seat = self._seat(event)
+        self.votes.discard(self.seats[seat].user_id)
         if self.status == "playing":
             old = self.seats[seat]
             self.seats[seat] = Seat("bot", "", old.name, self.options.level)
         else:
             self.seats[seat] = Seat()
-        self.votes.discard(self.seats[seat].user_id)
 
     def _on_bot(self, event: dict[str, Any]) -> None:
         seat = self._seat(event)

@@ -422,8 +422,10 @@ def hand_view(table: Table, seat: int, user: UserRef, tr: Translator) -> OutMess
         buttons.append((Button(tr.gettext("I'm back"), _payload(table, "back")),))
     elif obs.my_turn and obs.legal_calls:
         lines.append(tr.gettext("Your turn: make a call."))
-        calls = [Button(names.call_name(c, tr), _payload(table, f"c:{_CALL_CODES[c]}")) for c in obs.legal_calls]
-        buttons.extend(tuple(calls[i : i + 3]) for i in range(0, len(calls), 3))
+        call_buttons = [
+            Button(names.call_name(c, tr), _payload(table, f"c:{_CALL_CODES[c]}")) for c in obs.legal_calls
+        ]
+        buttons.extend(tuple(call_buttons[i : i + 3]) for i in range(0, len(call_buttons), 3))
     elif obs.my_turn and obs.legal_cards:
         lines.append(tr.gettext("Your turn: play a card."))
         cards = [

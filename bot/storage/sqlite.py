@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any, Final
@@ -120,15 +121,14 @@ class SqliteStorage:
     async def _flush_loop(self) -> None:
         while self._pending:
             batch, self._pending = self._pending, []
+            runs: list[tuple[str, list[tuple[Any, ...]]]] = []
+            for sql, params, _ in batch:
+                if runs and runs[-1][0] == sql:
+                    runs[-1][1].append(params)
+                else:
+                    runs.append((sql, [params]))
             try:
-                start = 0
-                while start < len(batch):
-                    end = start
-                    while end < len(batch) and batch[end][0] == batch[start][0]:
-                        end += 1
-                    await self.db.executemany(batch[start][0], [item[1] for item in batch[start:end]])
-                    start = end
-                await self.db.commit()
+                await self._run_batch(runs)
             except Exception as exc:
                 with contextlib.suppress(Exception):  # the original error is what matters
                     await self.db.rollback()
@@ -139,6 +139,27 @@ class SqliteStorage:
             for _, _, fut in batch:
                 if not fut.done():
                     fut.set_result(None)
+
+    async def _run_batch(self, runs: list[tuple[str, list[tuple[Any, ...]]]]) -> None:
+        db = self.db
+        run_in_thread = getattr(db, "_execute", None)
+        if run_in_thread is not None:
+            # One trip to the connection's thread for the whole transaction: under load every trip waits for
+            # the GIL, so one trip instead of one per statement is what keeps action latency low.
+            def write(conn: sqlite3.Connection) -> None:
+                try:
+                    for sql, rows in runs:
+                        conn.executemany(sql, rows)
+                    conn.commit()
+                except BaseException:
+                    conn.rollback()
+                    raise
+
+            await run_in_thread(write, db._conn)
+            return
+        for sql, rows in runs:
+            await db.executemany(sql, rows)
+        await db.commit()
 
     async def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
         return list(await self.db.execute_fetchall(sql, params))
