@@ -106,7 +106,13 @@ def main() -> int:
         "--pause", type=float, default=0.0,
         help="seconds each bot waits before moving (0: as fast as possible, a saturation test; chats use 1)",
     )
+    parser.add_argument(
+        "--switch-interval", type=float, default=None, metavar="SECONDS",
+        help="the interpreter's thread switch interval (belote-bot run uses the same setting)",
+    )
     args = parser.parse_args()
+    if args.switch_interval is not None:
+        sys.setswitchinterval(args.switch_interval)
     if args.database is not None:
         return asyncio.run(run(args.tables, args.level, args.database, args.pause))
     with tempfile.TemporaryDirectory() as tmp:

@@ -55,7 +55,7 @@ from .agents import make_agent_factory
 from .clock import Clock, SystemClock
 from .messages import Answer, ChatRef, Keyboard, OutMessage, UserRef
 from .payload import READ_ONLY, PayloadError, decode
-from .table import EXTRA_KEYS, RULE_KEYS, Table, TableError, check_option, replay
+from .table import EXTRA_KEYS, RULE_KEYS, OptionError, Table, TableError, check_option, replay
 
 log = logging.getLogger(__name__)
 
@@ -475,8 +475,8 @@ class Host:
                     return Answer(tr.gettext("Options are written key=value, e.g. target_score=101."), ok=False)
                 try:
                     checked = check_option(key.strip(), value.strip(), tuple(s.agents))
-                except ValueError as exc:
-                    return Answer(str(exc), ok=False)
+                except OptionError as exc:
+                    return Answer(self._option_problem(exc, tr), ok=False)
                 if key.strip() in EXTRA_KEYS:
                     options[key.strip()] = checked
                 else:
@@ -553,6 +553,13 @@ class Host:
             return Answer(tr.gettext("You left; a bot plays your seat."), table_id=live.table.table_id)
         return Answer(tr.gettext("You left the table."), table_id=live.table.table_id)
 
+    @staticmethod
+    def _option_problem(exc: OptionError, tr: Translator) -> str:
+        if not exc.allowed:
+            return tr.gettext("Unknown option {key}; options: {list}.", key=exc.key,
+                              list=", ".join((*RULE_KEYS, *EXTRA_KEYS)))
+        return tr.gettext("{key} takes one of: {allowed}.", key=exc.key, allowed=exc.allowed)
+
     def _may_manage(self, live: _Live, user: UserRef, seat: int | None) -> bool:
         return seat is not None or user.user_id == live.table.creator
 
@@ -574,8 +581,8 @@ class Host:
             else:
                 try:
                     level = check_option("level", arg, tuple(self.settings.agents))
-                except ValueError as exc:
-                    return self._answer(live, user, str(exc), ok=False)
+                except OptionError as exc:
+                    return self._answer(live, user, self._option_problem(exc, tr), ok=False)
         await self._commit(live, {"e": "bot", "seat": where, "level": level})
         return self._answer(live, user, "")
 
@@ -609,8 +616,8 @@ class Host:
             )
         try:
             checked = check_option(key, value, tuple(self.settings.agents))
-        except ValueError as exc:
-            return self._answer(live, user, str(exc), ok=False)
+        except OptionError as exc:
+            return self._answer(live, user, self._option_problem(exc, tr), ok=False)
         await self._commit(live, {"e": "set", "key": key, "value": checked})
         return self._answer(live, user, "")
 

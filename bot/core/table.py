@@ -69,45 +69,69 @@ class Options:
                    str(data["lang"]))
 
 
+class OptionError(ValueError):
+    """A table option that is unknown (``allowed`` empty) or a value it does not take (``allowed`` says which)."""
+
+    def __init__(self, key: str, allowed: str) -> None:
+        self.key = key
+        self.allowed = allowed
+        super().__init__(f"{key}: must be {allowed}" if allowed else f"{key}: unknown option")
+
+
+def _allowed_values(key: str) -> str:
+    """What a rule option takes, in the words of formats.md §2 (language-neutral codes)."""
+    annotation = Rules.model_fields[key].annotation
+    default = Rules.model_fields[key].default
+    if isinstance(default, bool):
+        return "true, false"
+    args = getattr(annotation, "__args__", ())
+    if args:
+        return ", ".join(str(a).lower() if isinstance(a, bool) else str(a) for a in args)
+    return "1, 2, 3, ..."
+
+
 def check_option(key: str, value: Any, agents: tuple[str, ...] = ()) -> Any:
-    """The option's value, validated; raises ValueError with what would be valid."""
+    """The option's value, validated; raises OptionError naming what would be valid."""
     if key == "timer":
         if isinstance(value, str):
             value = value.strip().removesuffix("s")
             if not value.isdigit():
-                raise ValueError("timer: a number of seconds, 0 for none")
+                raise OptionError(key, "0-86400")
             value = int(value)
         if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 86400:
-            raise ValueError("timer: a number of seconds, 0 for none")
+            raise OptionError(key, "0-86400")
         return value
     if key == "away":
         if value not in AWAY_POLICIES:
-            raise ValueError("away: one of " + ", ".join(AWAY_POLICIES))
+            raise OptionError(key, ", ".join(AWAY_POLICIES))
         return value
     if key == "level":
         if value not in BOT_LEVELS and value not in agents:
-            raise ValueError("level: one of " + ", ".join((*BOT_LEVELS, *agents)))
+            raise OptionError(key, ", ".join((*BOT_LEVELS, *agents)))
         return value
     if key == "lang":
         if value not in LANGS:
-            raise ValueError("lang: one of " + ", ".join(LANGS))
+            raise OptionError(key, ", ".join(LANGS))
         return value
     if key not in RULE_KEYS:
-        raise ValueError(f"{key}: unknown option; options are " + ", ".join((*RULE_KEYS, *EXTRA_KEYS)))
+        raise OptionError(key, "")
     if isinstance(value, str):
         text = value.strip().lower()
         default = Rules.model_fields[key].default
         if isinstance(default, bool):
             if text not in ("true", "false", "on", "off", "yes", "no", "1", "0"):
-                raise ValueError(f"{key}: true or false")
+                raise OptionError(key, _allowed_values(key))
             value = text in ("true", "on", "yes", "1")
+        elif isinstance(default, int) and not text.isdigit():
+            raise OptionError(key, _allowed_values(key))
         elif isinstance(default, int):
-            if not text.isdigit():
-                raise ValueError(f"{key}: a whole number")
             value = int(text)
         else:
             value = text
-    parse_rules({key: value})  # raises RulesError (a ValueError) naming what is valid
+    try:
+        parse_rules({key: value})
+    except ValueError:
+        raise OptionError(key, _allowed_values(key)) from None
     return value
 
 
