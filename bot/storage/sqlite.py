@@ -66,6 +66,8 @@ class SqliteStorage:
         self._db: aiosqlite.Connection | None = None
         self._pending: list[tuple[str, tuple[Any, ...], asyncio.Future[None]]] = []
         self._flusher: asyncio.Task[None] | None = None
+        self._checkpointer: asyncio.Task[None] | None = None
+        self.checkpoint_seconds = 2.0
 
     # --- lifecycle ---
 
@@ -90,11 +92,34 @@ class SqliteStorage:
         for target in range(version, len(MIGRATIONS)):
             await db.executescript(f"BEGIN;\n{MIGRATIONS[target]}\nPRAGMA user_version={target + 1};\nCOMMIT;")
         self._db = db
+        if self.path != ":memory:":
+            # Checkpoint the WAL from a second connection in the background (PASSIVE never blocks writers), so no
+            # player's action waits for a checkpoint inside its commit.
+            await db.execute("PRAGMA wal_autocheckpoint=0")
+            self._checkpointer = asyncio.create_task(self._checkpoint_loop())
+
+    async def _checkpoint_loop(self) -> None:
+        checkpointer = await aiosqlite.connect(self.path)
+        try:
+            await checkpointer.execute("PRAGMA busy_timeout=5000")
+            while True:
+                await asyncio.sleep(self.checkpoint_seconds)
+                with contextlib.suppress(Exception):  # a busy database just waits for the next round
+                    await checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        finally:
+            with contextlib.suppress(Exception):
+                await checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            await checkpointer.close()
 
     async def close(self) -> None:
         if self._db is None:
             return
         await self.flush()
+        if self._checkpointer is not None:
+            self._checkpointer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._checkpointer
+            self._checkpointer = None
         await self._db.close()
         self._db = None
 
