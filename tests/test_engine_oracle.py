@@ -47,6 +47,7 @@ from bot.engine.declarations import (
 from bot.engine.record import RecordError, ReplayError, match_report, match_to_record, replay_record
 from tests.oracle import model as spec
 from tests.spec_vectors import DEAL_VECTORS, LEGAL_VECTORS, MATCH_VECTORS, ROUNDING_TABLE
+from tests.table_options import OPTION_VALUES
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -76,28 +77,6 @@ def engine_combo(c: spec.Combo) -> Combination:
         mask |= 1 << card_of(text)
     suit = -1 if c.suit is None else spec.SUITS.index(c.suit)
     return Combination(c.kind, c.value, mask, spec.RANKS.index(c.top), suit, c.length)
-
-
-OPTION_VALUES: dict[str, list[Any]] = {
-    "target_score": [151, 61, 31],
-    "contra_blocks_bidding": [False, True],
-    "recontra_ends_auction": [False, True],
-    "declaration_comparison": ["separate", "carre_kills_quint", "single_contest", "carre_beats_sequence"],
-    "hundred_carre_order": ["points", "rank"],
-    "long_sequence": ["top_card", "length"],
-    "eight_card_run": [100, 120],
-    "nt_aces_carre": [False, True],
-    "nt_valat_doubled": [False, True],
-    "valat_multiplied": [True, False],
-    "contra_tie": ["all_hang", "split"],
-    "inside_keeps_belote": [False, True],
-    "valat_team_keeps_declarations": [True, False],
-    "capot_blocks_finish": [True, False],
-    "winner_must_score_last_deal": [False, True],
-    "no_finish_while_hanging": [False, True],
-    "must_undertrump": [False, True],
-    "auto_declarations": [False, True],
-}
 
 
 def random_rules(rng: random.Random) -> Rules:
