@@ -8,6 +8,7 @@ import sys
 
 from bot.config import SettingsProblem, load_settings
 from bot.core.messages import TERMINAL, UserRef
+from bot.storage.sqlite import StorageError
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -78,3 +79,6 @@ def main(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("\nThe table is saved; run the same command to resume it.", file=sys.stderr)
         return 130
+    except StorageError as exc:
+        print(f"belote-bot: {exc}", file=sys.stderr)
+        return 2

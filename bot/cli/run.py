@@ -17,6 +17,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from bot.config import Settings, SettingsProblem, load_settings
+from bot.storage.sqlite import StorageError
 
 log = logging.getLogger("belote-bot")
 SWITCH_INTERVAL = 0.0005  # seconds
@@ -111,6 +112,9 @@ def main(args: argparse.Namespace) -> int:
             )
         except KeyboardInterrupt:
             return 0
+        except StorageError as exc:
+            print(f"belote-bot: {exc} (BELOTE_DATABASE)", file=sys.stderr)
+            return 2
     # Bot threads and the database thread hand the interpreter back to the event loop sooner: with hundreds of
     # tables this halves the time an action waits (bench/host.py --switch-interval).
     sys.setswitchinterval(SWITCH_INTERVAL)
@@ -118,3 +122,6 @@ def main(args: argparse.Namespace) -> int:
         return asyncio.run(serve_all(settings, max(0.0, args.bot_pause)))
     except KeyboardInterrupt:
         return 0
+    except StorageError as exc:
+        print(f"belote-bot: {exc} (BELOTE_DATABASE)", file=sys.stderr)
+        return 2

@@ -76,11 +76,15 @@ class SqliteStorage:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         try:
             db = await aiosqlite.connect(self.path)
+        except Exception as exc:  # a directory, no permission, ...
+            raise StorageError(f"cannot open database {self.path}: {exc}") from None
+        try:
             await db.execute("PRAGMA journal_mode=WAL")
             await db.execute("PRAGMA synchronous=NORMAL")
             await db.execute("PRAGMA busy_timeout=5000")
             rows = list(await db.execute_fetchall("PRAGMA user_version"))
         except Exception as exc:  # sqlite3.DatabaseError: not a database, unreadable, ...
+            await db.close()  # its thread would keep the process alive
             raise StorageError(f"cannot open database {self.path}: {exc}") from None
         version = int(rows[0][0])
         if version > len(MIGRATIONS):
@@ -89,8 +93,12 @@ class SqliteStorage:
                 f"database {self.path} has schema version {version}, newer than this program knows "
                 f"({len(MIGRATIONS)}); upgrade the program or use another file"
             )
-        for target in range(version, len(MIGRATIONS)):
-            await db.executescript(f"BEGIN;\n{MIGRATIONS[target]}\nPRAGMA user_version={target + 1};\nCOMMIT;")
+        try:
+            for target in range(version, len(MIGRATIONS)):
+                await db.executescript(f"BEGIN;\n{MIGRATIONS[target]}\nPRAGMA user_version={target + 1};\nCOMMIT;")
+        except Exception as exc:
+            await db.close()
+            raise StorageError(f"cannot bring database {self.path} up to date: {exc}") from None
         self._db = db
         if self.path != ":memory:":
             # Checkpoint the WAL from a second connection in the background (PASSIVE never blocks writers), so no
