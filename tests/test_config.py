@@ -110,3 +110,19 @@ def test_run_stops_cleanly_when_told(monkeypatch: pytest.MonkeyPatch, tmp_path: 
 
     assert asyncio.run(scenario()) == 0
     assert served == ["up"]
+
+
+def test_run_with_a_database_that_is_not_one_says_so_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("BELOTE_TELEGRAM_TOKEN", raising=False)
+    monkeypatch.delenv("BELOTE_DISCORD_TOKEN", raising=False)
+    junk = tmp_path / "junk.sqlite3"
+    junk.write_bytes(b"not a database at all" * 200)
+    monkeypatch.setenv("BELOTE_DATABASE", str(junk))
+    monkeypatch.setattr("sys.stdin.isatty", lambda: False)
+    status = run_cli.main(argparse.Namespace(bot_pause=0.0))
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 2
+    assert "cannot open database" in err[-1] and "Traceback" not in "\n".join(err)
