@@ -263,6 +263,7 @@ async def test_lobby_seats_partners_options_and_bad_commands(tmp_path: Path) -> 
     assert not (await host.command(CHAT, ANA, "fly")).ok
     assert (await host.command(CHAT, ANA, "set", ["must_undertrump", "true"])).ok
     assert table.rules.must_undertrump
+    assert "must_undertrump=true" in (await host.command(CHAT, BORIS, "rules")).text
     # The options menu cycles values by buttons.
     await host.command(CHAT, ANA, "options")
     menu = outbox.latest[f"{opened.table_id}:opts"]

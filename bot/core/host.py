@@ -444,7 +444,7 @@ class Host:
         if name == "options":
             return await self._lobby_press(live, user, seat, "o", tr)
         if name == "rules":
-            return Answer(views.lobby(table, translator(await self.user_language(user))).text.split("\n", 5)[-1])
+            return Answer(views.rules_text(table, tr), table_id=table.table_id)
         if name == "start":
             return await self._lobby_press(live, user, seat, "s", tr)
         if name == "stop":

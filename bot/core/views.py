@@ -86,6 +86,14 @@ def _options_line(table: Table, tr: Translator) -> str:
     return line
 
 
+def rules_text(table: Table, tr: Translator) -> str:
+    """The table's options: timer, away policy, bots, language, and every rule option (formats.md §2) with its value."""
+    rules = table.rules.model_dump()
+    lines = [tr.gettext("**Options of table {table}**", table=table.table_id), _options_line(table, tr)]
+    lines.append(", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in rules.items()))
+    return "\n".join(lines)
+
+
 # --- lobby and options ---
 
 
