@@ -95,3 +95,78 @@ def test_sigkill_mid_deal_then_restart_finishes_the_same_match(tmp_path: Path) -
         stored = json.loads(conn.execute("SELECT record FROM matches WHERE table_id = ?", (table_id,)).fetchone()[0])
     assert stored == match_to_record(replayed, stored["seats"])
     assert len(stored["deals"]) == len(replayed.deals)
+
+
+SIGTERM_SCRIPT = """
+import argparse, asyncio, sys, types
+from bot.core.messages import ChatRef, UserRef
+
+async def serve(host, settings):
+    async def sink(msg):
+        return None
+    host.add_sink("telegram", sink)
+    chat, ana = ChatRef("telegram", "-5"), UserRef("telegram", "1", "Ana")
+    await host.command(chat, ana, "new")
+    await host.command(chat, ana, "leave")
+    for _ in range(4):
+        await host.command(chat, ana, "addbot")
+    await host.command(chat, ana, "start")
+    print("ready", flush=True)
+    await asyncio.Event().wait()
+
+fake = types.ModuleType("bot.adapters.telegram")
+fake.serve = serve
+sys.modules["bot.adapters.telegram"] = fake
+from bot.cli import run
+sys.exit(run.main(argparse.Namespace(bot_pause=0.005)))
+"""
+
+
+def test_sigterm_stops_run_cleanly_and_a_restart_resumes_every_logged_action(tmp_path: Path) -> None:
+    import asyncio
+    import json
+
+    db = tmp_path / "run.sqlite3"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "BELOTE_TELEGRAM_TOKEN": "1:x", "BELOTE_DATABASE": str(db),
+           "BELOTE_BOT_LEVEL": "random", "BELOTE_TURN_SECONDS": "0"}
+    env.pop("BELOTE_DISCORD_TOKEN", None)
+    proc = subprocess.Popen([sys.executable, "-c", SIGTERM_SCRIPT], cwd=tmp_path, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "ready"
+    time.sleep(0.3)  # bots are playing
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err
+
+    logged = [json.loads(data) for _, data in _events(db)]
+    seqs = [seq for seq, _ in _events(db)]
+    assert seqs == list(range(1, len(seqs) + 1))
+    assert any(e["e"] == "play" for e in logged)
+
+    from bot.config import Settings
+    from bot.core.host import Host
+    from bot.storage.sqlite import SqliteStorage
+
+    async def resume() -> tuple[int, int]:
+        storage = SqliteStorage(db)
+        await storage.open()
+        host = Host(storage, Settings(_env_file=None, turn_seconds=0, bot_level="random"))  # type: ignore[call-arg]
+        await host.start()
+        from bot.core.messages import ChatRef
+
+        table_id = host.table_for_chat(ChatRef("telegram", "-5"))
+        assert table_id is not None
+        table = host.table(table_id)
+        assert table is not None
+        version = table.version
+        await host.idle()
+        finished = table.status
+        await host.close()
+        await storage.close()
+        return version, 1 if finished == "finished" else 0
+
+    version, finished = asyncio.run(resume())
+    assert version == len(logged)  # every logged action is part of the resumed table
+    assert finished == 1
