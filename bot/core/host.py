@@ -205,18 +205,13 @@ class Host:
     async def idle(self) -> None:
         """Wait until no table has a bot move or an action in progress (for tests and clean shutdown)."""
         while True:
-            busy = [
-                t
-                for live in self._tables.values()
-                for t in (live.bot_task,)
-                if t is not None and not t.done()
-            ]
-            if not busy:
-                await asyncio.sleep(0)
-                if not any(lv.bot_task is not None and not lv.bot_task.done() for lv in self._tables.values()):
-                    return
+            busy = [lv.bot_task for lv in self._tables.values() if lv.bot_task is not None and not lv.bot_task.done()]
+            if busy:
+                await asyncio.gather(*busy, return_exceptions=True)
                 continue
-            await asyncio.gather(*busy, return_exceptions=True)
+            await asyncio.sleep(0)  # a move that just finished may have scheduled the next one
+            if all(lv.bot_task is None or lv.bot_task.done() for lv in self._tables.values()):
+                return
 
     # --- languages ---
 
