@@ -40,22 +40,24 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from bot.ai.base import Agent
 from bot.config import Settings
-from bot.engine import Bid, IllegalAction, Observation, Play, observe, parse_card
-from bot.engine.record import deal_report, match_to_record
+from bot.engine import Bid, IllegalAction, parse_card
+from bot.engine.record import match_to_record
 from bot.i18n import LANGUAGES, Translator, normalize_language, translator
 from bot.storage.base import Storage, TableRow
 
 from . import names, views
 from .agents import make_agent_factory
 from .clock import Clock, SystemClock
-from .messages import Answer, ChatRef, Keyboard, OutMessage, UserRef
+from .live import LiveTable, turn_of
+from .messages import Answer, ChatRef, OutMessage, UserRef
 from .payload import READ_ONLY, PayloadError, decode
-from .table import EXTRA_KEYS, RULE_KEYS, OptionError, Table, TableError, check_option, replay
+from .seating import Seating
+from .table import EXTRA_KEYS, OptionError, Table, TableError, check_option, replay
+from .turns import Turns
 
 log = logging.getLogger(__name__)
 
@@ -81,33 +83,8 @@ COMMANDS = (
 )
 
 
-@dataclass(eq=False)
-class _Live:
-    """A table in memory, with what only a running host has: its lock, bots, timer and what it last showed."""
 
-    table: Table
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    agents: dict[int, Agent] = field(default_factory=dict)
-    shown: dict[str, tuple[str, Keyboard]] = field(default_factory=dict)
-    langs: dict[str, str] = field(default_factory=dict)  # user id -> language of their private messages
-    bot_task: asyncio.Task[None] | None = None
-    timer_task: asyncio.Task[None] | None = None
-    deadline: float | None = None
-    turn: tuple[int, int, int] | None = None  # (deal, actions in the deal, seat) the deadline belongs to
-    options_open: bool = False
-    lobby: tuple[object, OutMessage] | None = None
-
-
-def _turn_of(table: Table) -> tuple[int, int, int] | None:
-    seat = table.to_act
-    if seat is None or table.match is None:
-        return None
-    deal = table.match.deal
-    played = sum(len(t.cards) for t in deal.tricks) + len(deal.trick)
-    return (len(table.match.deals), len(deal.calls) + played, seat)
-
-
-class Host:
+class Host(Seating, Turns):
     """Hosts every table of every platform in one asyncio loop."""
 
     def __init__(
@@ -130,7 +107,7 @@ class Host:
         )
         self.bot_pause = bot_pause
         self._sinks: dict[str, Sink] = {}
-        self._tables: dict[str, _Live] = {}
+        self._tables: dict[str, LiveTable] = {}
         self._by_chat: dict[ChatRef, str] = {}
         self._open_lock = asyncio.Lock()
         self._user_langs: dict[tuple[str, str], str | None] = {}
@@ -154,11 +131,11 @@ class Host:
                 log.error("table %s cannot be rebuilt from its log (%s); marking it stopped", row.table_id, exc)
                 await self.storage.set_table_status(row.table_id, "stopped")
                 continue
-            live = _Live(table, deadline=row.deadline)
+            live = LiveTable(table, deadline=row.deadline)
             for seat in table.seats:
                 if seat.kind == "human":
                     live.langs[seat.user_id] = await self._lang_for(table, seat.user_id)
-            live.turn = _turn_of(table)
+            live.turn = turn_of(table)
             self._tables[table.table_id] = live
             if table.open:
                 self._by_chat[table.chat] = table.table_id
@@ -329,12 +306,12 @@ class Host:
             answer = await self._press(live, user, seat, p.action, tr)
             return answer
 
-    def _answer(self, live: _Live, user: UserRef, text: str, ok: bool = True, joined: bool = False) -> Answer:
+    def _answer(self, live: LiveTable, user: UserRef, text: str, ok: bool = True, joined: bool = False) -> Answer:
         seat = live.table.seat_of(user.user_id)
         view = self._hand(live, seat) if seat is not None else None
         return Answer(text, ok, view, live.table.table_id, joined)
 
-    async def _press(self, live: _Live, user: UserRef, seat: int | None, action: str, tr: Translator) -> Answer:
+    async def _press(self, live: LiveTable, user: UserRef, seat: int | None, action: str, tr: Translator) -> Answer:
         table = live.table
         if action == "h":
             if seat is None:
@@ -354,7 +331,7 @@ class Host:
             return Answer(tr.gettext("You do not sit at this table."), ok=False, table_id=table.table_id)
         return await self._game_press(live, user, seat, action, tr)
 
-    async def _game_press(self, live: _Live, user: UserRef, seat: int, action: str, tr: Translator) -> Answer:
+    async def _game_press(self, live: LiveTable, user: UserRef, seat: int, action: str, tr: Translator) -> Answer:
         table = live.table
         deal = table.deal
         if table.status != "playing" or deal is None or table.to_act != seat:
@@ -408,7 +385,7 @@ class Host:
                 return Answer(tr.gettext("This table is closed."), ok=False)
             return await self._command(live, user, name, list(args), tr)
 
-    async def _command(self, live: _Live, user: UserRef, name: str, args: list[str], tr: Translator) -> Answer:
+    async def _command(self, live: LiveTable, user: UserRef, name: str, args: list[str], tr: Translator) -> Answer:
         table = live.table
         seat = table.seat_of(user.user_id)
         if name == "join":
@@ -481,7 +458,7 @@ class Host:
             await self.storage.create_table(TableRow(table_id, chat.platform, chat.key, user.user_id, "lobby", None,
                                                      now, now))
             table = Table(table_id, chat, user.user_id)
-            live = _Live(table)
+            live = LiveTable(table)
             self._tables[table_id] = live
             self._by_chat[chat] = table_id
         async with live.lock:
@@ -513,200 +490,9 @@ class Host:
                 return self._answer(live, user, tr.gettext("You sit at seat {n}.", n=mine + 1))
             return await self._join(live, user, seat, tr)
 
-    # --- seats ---
-
-    async def _join(self, live: _Live, user: UserRef, wanted: int | None, tr: Translator) -> Answer:
-        table = live.table
-        if table.status != "lobby":
-            return self._answer(live, user, tr.gettext("The match has started; wait for the next one."), ok=False)
-        mine = table.seat_of(user.user_id)
-        free = table.free_seats()
-        if wanted is not None and wanted not in free:
-            return self._answer(live, user, tr.gettext("Seat {n} is taken.", n=wanted + 1), ok=False)
-        if mine is not None and wanted is None:
-            return self._answer(live, user, tr.gettext("You sit at seat {n}.", n=mine + 1))
-        if not free:
-            return self._answer(live, user, tr.gettext("The table is full."), ok=False)
-        seat = wanted if wanted is not None else free[0]
-        if mine is not None:
-            await self._commit(live, {"e": "leave", "seat": mine})
-        name = user.name or user.user_id
-        await self.storage.save_player(user.platform, user.user_id, name)
-        live.langs[user.user_id] = await self._lang_for(table, user.user_id, user.language)
-        event: dict[str, Any] = {"e": "sit", "seat": seat, "user": user.user_id, "name": name}
-        if user.language:
-            event["lang"] = user.language
-        await self._commit(live, event)
-        return self._answer(live, user, tr.gettext("You sit at seat {n}.", n=seat + 1), joined=True)
-
-    async def _leave(self, live: _Live, user: UserRef, tr: Translator) -> Answer:
-        seat = live.table.seat_of(user.user_id)
-        if seat is None:
-            return Answer(tr.gettext("You do not sit at this table."), ok=False, table_id=live.table.table_id)
-        await self._commit(live, {"e": "leave", "seat": seat})
-        if live.table.status == "playing":
-            return Answer(tr.gettext("You left; a bot plays your seat."), table_id=live.table.table_id)
-        return Answer(tr.gettext("You left the table."), table_id=live.table.table_id)
-
-    @staticmethod
-    def _option_problem(exc: OptionError, tr: Translator) -> str:
-        if not exc.allowed:
-            return tr.gettext("Unknown option {key}; options: {list}.", key=exc.key,
-                              list=", ".join((*RULE_KEYS, *EXTRA_KEYS)))
-        return tr.gettext("{key} takes one of: {allowed}.", key=exc.key, allowed=exc.allowed)
-
-    def _may_manage(self, live: _Live, user: UserRef, seat: int | None) -> bool:
-        return seat is not None or user.user_id == live.table.creator
-
-    async def _add_bot(self, live: _Live, user: UserRef, seat: int | None, args: list[str], tr: Translator) -> Answer:
-        table = live.table
-        if table.status != "lobby":
-            return self._answer(live, user, tr.gettext("Bots are added before the start."), ok=False)
-        if not self._may_manage(live, user, seat):
-            return self._answer(live, user, tr.gettext("Only seated players manage the table."), ok=False)
-        free = table.free_seats()
-        if not free:
-            return self._answer(live, user, tr.gettext("The table is full."), ok=False)
-        where, level = free[0], table.options.level
-        for arg in args:
-            if arg.isdigit() and 1 <= int(arg) <= 4:
-                if int(arg) - 1 not in free:
-                    return self._answer(live, user, tr.gettext("Seat {n} is taken.", n=int(arg)), ok=False)
-                where = int(arg) - 1
-            else:
-                try:
-                    level = check_option("level", arg, tuple(self.settings.agents))
-                except OptionError as exc:
-                    return self._answer(live, user, self._option_problem(exc, tr), ok=False)
-        await self._commit(live, {"e": "bot", "seat": where, "level": level})
-        return self._answer(live, user, "")
-
-    async def _remove_bot(
-        self, live: _Live, user: UserRef, seat: int | None, args: list[str], tr: Translator
-    ) -> Answer:
-        table = live.table
-        if table.status != "lobby":
-            return self._answer(live, user, tr.gettext("Bots are removed before the start."), ok=False)
-        if not self._may_manage(live, user, seat):
-            return self._answer(live, user, tr.gettext("Only seated players manage the table."), ok=False)
-        bots = [i for i, s in enumerate(table.seats) if s.is_bot]
-        if args and args[0].isdigit():
-            bots = [i for i in bots if i == int(args[0]) - 1]
-        if not bots:
-            return self._answer(live, user, tr.gettext("There is no bot to remove."), ok=False)
-        await self._commit(live, {"e": "unbot", "seat": bots[-1]})
-        return self._answer(live, user, "")
-
-    async def _set(self, live: _Live, user: UserRef, seat: int | None, key: str, value: Any, tr: Translator) -> Answer:
-        table = live.table
-        if table.status != "lobby":
-            return self._answer(live, user, tr.gettext("Options are set before the start."), ok=False)
-        if not self._may_manage(live, user, seat):
-            return self._answer(live, user, tr.gettext("Only seated players manage the table."), ok=False)
-        key = key.strip()
-        if key not in RULE_KEYS and key not in EXTRA_KEYS:
-            return self._answer(
-                live, user, tr.gettext("Unknown option {key}; options: {list}.", key=key,
-                                       list=", ".join((*RULE_KEYS, *EXTRA_KEYS))), ok=False,
-            )
-        try:
-            checked = check_option(key, value, tuple(self.settings.agents))
-        except OptionError as exc:
-            return self._answer(live, user, self._option_problem(exc, tr), ok=False)
-        await self._commit(live, {"e": "set", "key": key, "value": checked})
-        return self._answer(live, user, "")
-
-    async def _lobby_press(self, live: _Live, user: UserRef, seat: int | None, action: str, tr: Translator) -> Answer:
-        table = live.table
-        if action == "a":
-            return await self._add_bot(live, user, seat, [], tr)
-        if action == "r":
-            return await self._remove_bot(live, user, seat, [], tr)
-        if table.status != "lobby":
-            return self._answer(live, user, tr.gettext("The match has started."), ok=False)
-        if not self._may_manage(live, user, seat):
-            return self._answer(live, user, tr.gettext("Only seated players manage the table."), ok=False)
-        if action == "o":
-            live.options_open = True
-            live.shown.pop(f"{table.table_id}:opts", None)
-            await self._emit(live, self._current(live))
-            return self._answer(live, user, "")
-        if action == "od":
-            live.options_open = False
-            await self._emit(live, [views.options_closed(table, self._group_tr(live))])
-            return self._answer(live, user, "")
-        if action.startswith("o:"):
-            code = action[2:]
-            keys = [k for k, c in views.MENU_CODES.items() if c == code]
-            if not keys:
-                return self._answer(live, user, tr.gettext("That is not possible now."), ok=False)
-            key = keys[0]
-            values = views.MENU_OPTIONS[key]
-            current = views.option_value(table, key)
-            nxt = values[(values.index(current) + 1) % len(values)] if current in values else values[0]
-            return await self._set(live, user, seat, key, nxt, tr)
-        # start
-        free = table.free_seats()
-        humans = table.humans()
-        if not humans and user.user_id != table.creator:
-            return self._answer(live, user, tr.gettext("Someone must sit at the table to start it."), ok=False)
-        for empty in free:
-            await self._commit(live, {"e": "bot", "seat": empty, "level": table.options.level})
-        seed = secrets.randbelow(2**31)
-        await self._commit(live, {"e": "start", "seed": seed, "dealer": secrets.randbelow(4)})
-        return self._answer(live, user, tr.gettext("The match begins."))
-
-    async def _back(self, live: _Live, user: UserRef, tr: Translator) -> Answer:
-        seat = live.table.seat_of(user.user_id)
-        if seat is None:
-            return Answer(tr.gettext("You do not sit at this table."), ok=False, table_id=live.table.table_id)
-        if not live.table.seats[seat].away:
-            return self._answer(live, user, tr.gettext("You are playing your seat already."))
-        await self._commit(live, {"e": "back", "seat": seat})
-        return self._answer(live, user, tr.gettext("Welcome back."))
-
-    async def _stop(self, live: _Live, user: UserRef, tr: Translator) -> Answer:
-        table = live.table
-        seat = table.seat_of(user.user_id)
-        if user.user_id == table.creator:
-            await self._commit(live, {"e": "stop", "by": user.user_id})
-            return Answer(tr.gettext("The table was stopped."), table_id=table.table_id)
-        if seat is None:
-            return Answer(tr.gettext("Only the table's creator or its players can stop it."), ok=False,
-                          table_id=table.table_id)
-        if user.user_id not in table.votes:
-            await self._commit(live, {"e": "vote", "user": user.user_id})
-        humans = [table.seats[i].user_id for i in table.humans()]
-        votes = sum(1 for h in humans if h in table.votes)
-        if votes * 2 > len(humans):
-            await self._commit(live, {"e": "stop", "by": "vote"})
-            return Answer(tr.gettext("The table was stopped."), table_id=table.table_id)
-        return Answer(tr.gettext("Your vote to stop counts ({votes} of {needed}).", votes=votes,
-                                 needed=len(humans) // 2 + 1), table_id=table.table_id)
-
-    # --- statistics ---
-
-    async def _stats(self, chat: ChatRef, user: UserRef, tr: Translator) -> Answer:
-        stats = await self.storage.player_stats(user.platform, user.user_id)
-        if stats is None:
-            return Answer(tr.gettext("No finished matches yet."))
-        text = tr.gettext("{name}: {matches} matches, {wins} won, {points} points.", name=stats.name,
-                          matches=stats.matches, wins=stats.wins, points=stats.points)
-        return Answer(text)
-
-    async def _top(self, chat: ChatRef, user: UserRef, tr: Translator) -> Answer:
-        rows = await self.storage.top_players(chat.platform, chat.key)
-        if not rows:
-            return Answer(tr.gettext("No finished matches yet."))
-        lines = [tr.gettext("**Best players here**")]
-        for i, r in enumerate(rows, 1):
-            lines.append(tr.gettext("{i}. {name}: {wins} of {matches} won", i=i, name=r.name, wins=r.wins,
-                                    matches=r.matches))
-        return Answer("\n".join(lines))
-
     # --- the one path that changes a table ---
 
-    async def _commit(self, live: _Live, event: dict[str, Any], notice: str = "") -> None:
+    async def _commit(self, live: LiveTable, event: dict[str, Any], notice: str = "") -> None:
         """Apply an event, log it, render what changed. Call with the table's lock held. Raises IllegalAction (and
         changes nothing) if the engine refuses the action."""
         table = live.table
@@ -737,7 +523,7 @@ class Host:
         await self._emit(live, self._current(live) + extras)
         if self.latencies is not None:
             self.latencies.append(time.perf_counter() - started)
-        now_turn = _turn_of(table)
+        now_turn = turn_of(table)
         if now_turn != was_to_act:
             live.turn = now_turn
             await self._new_turn(live)
@@ -746,18 +532,18 @@ class Host:
         else:
             self._schedule(live)
 
-    def _group_tr(self, live: _Live) -> Translator:
+    def _group_tr(self, live: LiveTable) -> Translator:
         return translator(live.table.options.lang)
 
-    def _user_tr(self, live: _Live, user_id: str) -> Translator:
+    def _user_tr(self, live: LiveTable, user_id: str) -> Translator:
         return translator(live.langs.get(user_id) or live.table.options.lang)
 
-    def _hand(self, live: _Live, seat: int) -> OutMessage:
+    def _hand(self, live: LiveTable, seat: int) -> OutMessage:
         s = live.table.seats[seat]
         user = UserRef(live.table.chat.platform, s.user_id, s.name)
         return views.hand_view(live.table, seat, user, self._user_tr(live, s.user_id))
 
-    def _current(self, live: _Live) -> list[OutMessage]:
+    def _current(self, live: LiveTable) -> list[OutMessage]:
         table = live.table
         gtr = self._group_tr(live)
         timer = table.options.timer if self._timed(live) else None
@@ -782,7 +568,7 @@ class Host:
         out.extend(self._hand(live, seat) for seat in table.humans())
         return out
 
-    async def _emit(self, live: _Live, messages: list[OutMessage]) -> None:
+    async def _emit(self, live: LiveTable, messages: list[OutMessage]) -> None:
         sink = self._sinks.get(live.table.chat.platform)
         if sink is None:
             return  # nothing is shown yet: a sink added later gets the current messages
@@ -802,157 +588,7 @@ class Host:
             for key in [k for k in live.shown if ":d" in k and k != keep]:
                 del live.shown[key]
 
-    # --- turns, timers and bots ---
-
-    def _timed(self, live: _Live) -> bool:
-        table = live.table
-        seat = table.to_act
-        return (
-            seat is not None
-            and table.options.timer > 0
-            and table.seats[seat].kind == "human"
-            and not table.seats[seat].bot_plays
-        )
-
-    async def _new_turn(self, live: _Live) -> None:
-        """A new turn began: ping the person whose turn it is, and set (and store) the turn's deadline."""
-        table = live.table
-        seat = table.to_act
-        if seat is not None and table.seats[seat].kind == "human" and not table.seats[seat].away:
-            s = table.seats[seat]
-            user = UserRef(table.chat.platform, s.user_id, s.name)
-            await self._emit(live, [views.ping(table, seat, user, self._user_tr(live, s.user_id))])
-        deadline = self.clock.now() + table.options.timer if self._timed(live) else None
-        if deadline != live.deadline:
-            live.deadline = deadline
-            await self.storage.set_deadline(table.table_id, deadline)
-
-    def _schedule(self, live: _Live, resume: bool = False) -> None:
-        """Start the bot's move or the turn timer, whichever the current turn needs."""
-        if self._closing:
-            return
-        table = live.table
-        seat = table.to_act
-        if live.timer_task is not None and not live.timer_task.done():
-            if live.timer_task is not asyncio.current_task():
-                live.timer_task.cancel()
-            live.timer_task = None
-        if seat is None:
-            return
-        if table.seats[seat].bot_plays:
-            if live.bot_task is None or live.bot_task.done() or live.bot_task is asyncio.current_task():
-                live.bot_task = asyncio.create_task(self._bot_move(live, table.version))
-            return
-        if self._timed(live):
-            if live.deadline is None:
-                live.deadline = self.clock.now() + table.options.timer
-            live.timer_task = asyncio.create_task(self._timer(live, live.deadline, _turn_of(table)))
-
-    async def _agent(self, live: _Live, seat: int) -> Agent:
-        agent = live.agents.get(seat)
-        if agent is None:
-            s = live.table.seats[seat]
-            level = s.level if s.is_bot else live.table.options.level
-            seed = live.table.seed * 4 + seat
-            agent = await asyncio.to_thread(self.agent_factory, level, seed)
-            live.agents[seat] = agent
-        return agent
-
-    async def _think(self, live: _Live, seat: int) -> Bid | Play:
-        table = live.table
-        match = table.match
-        assert match is not None
-        obs: Observation = observe(match.deal, seat, (match.totals[0], match.totals[1]), match.hanging)
-        try:
-            agent = await self._agent(live, seat)
-            action = await asyncio.to_thread(agent.act, obs)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("the bot at table %s seat %d failed; playing a legal move for it", table.table_id, seat)
-            action = match.legal_actions()[0]
-        return action
-
-    async def _bot_move(self, live: _Live, version: int) -> None:
-        table = live.table
-        if self.bot_pause:
-            await asyncio.sleep(self.bot_pause)
-        seat = table.to_act
-        if seat is None or table.version != version or not table.seats[seat].bot_plays:
-            return
-        action = await self._think(live, seat)
-        async with live.lock:
-            if table.version != version or table.to_act != seat:
-                return
-            await self._commit_bot(live, seat, action, "bot")
-
-    async def _commit_bot(self, live: _Live, seat: int, action: Bid | Play, by: str, notice: str = "") -> None:
-        table = live.table
-        try:
-            await self._commit(live, table.action_event(seat, action, by), notice)
-        except IllegalAction:
-            match = table.match
-            assert match is not None
-            fallback = match.legal_actions()[0]
-            if isinstance(fallback, Play):
-                fallback = table.chosen_play(seat, fallback.card)
-            await self._commit(live, table.action_event(seat, fallback, by), notice)
-
-    async def _timer(self, live: _Live, deadline: float, turn: tuple[int, int, int] | None) -> None:
-        await self.clock.sleep_until(deadline)
-        table = live.table
-        seat = table.to_act
-        if seat is None or _turn_of(table) != turn:
-            return
-        policy = table.options.away
-        name = table.seats[seat].name
-        gtr = self._group_tr(live)
-        if policy == "bot_turn":
-            action = await self._think(live, seat)
-            async with live.lock:
-                if _turn_of(table) != turn:
-                    return
-                live.deadline = None
-                text = gtr.gettext("Time is up for {name}: a bot played this turn.", name=name)
-                await self._commit_bot(live, seat, action, "timer", text)
-        elif policy == "bot_seat":
-            async with live.lock:
-                if _turn_of(table) != turn:
-                    return
-                live.deadline = None
-                text = gtr.gettext("Time is up for {name}: a bot plays the seat until they press “I'm back”.",
-                                   name=name)
-                await self._commit(live, {"e": "away", "seat": seat}, text)
-        else:
-            async with live.lock:
-                if _turn_of(table) != turn:
-                    return
-                live.deadline = None
-                await self.storage.set_deadline(table.table_id, None)
-                await self._emit(live, [views.notice(table, gtr.gettext("Time is up for {name}; the table waits.",
-                                                                        name=name))])
-
-    def _deal_end(self, live: _Live, index: int) -> None:
-        match = live.table.match
-        assert match is not None
-        deal = match.deals[index]
-        report = deal_report(deal)
-        from bot.engine import card_str
-
-        hands = [[card_str(c) for c in h] for h in deal.hands]
-        for agent in live.agents.values():
-            try:
-                agent.deal_end(report, hands)
-            except Exception:
-                log.exception("a bot failed at the end of a deal")
-
-    def _close_agents(self, live: _Live) -> None:
-        for agent in live.agents.values():
-            with contextlib.suppress(Exception):
-                agent.close()
-        live.agents.clear()
-
-    async def _finish(self, live: _Live) -> None:
+    async def _finish(self, live: LiveTable) -> None:
         """The match is over or the table stopped: store the record and statistics, close the bots."""
         table = live.table
         if live.timer_task is not None and live.timer_task is not asyncio.current_task():

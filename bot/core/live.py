@@ -1,0 +1,38 @@
+"""A table as a running host holds it: the state, plus its lock, bots, timer and what it last showed."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from bot.ai.base import Agent
+
+from .messages import Keyboard, OutMessage
+from .table import Table
+
+
+@dataclass(eq=False)
+class LiveTable:
+    """A table in memory, with what only a running host has: its lock, bots, timer and what it last showed."""
+
+    table: Table
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    agents: dict[int, Agent] = field(default_factory=dict)
+    shown: dict[str, tuple[str, Keyboard]] = field(default_factory=dict)
+    langs: dict[str, str] = field(default_factory=dict)  # user id -> language of their private messages
+    bot_task: asyncio.Task[None] | None = None
+    timer_task: asyncio.Task[None] | None = None
+    deadline: float | None = None
+    turn: tuple[int, int, int] | None = None  # (deal, actions in the deal, seat) the deadline belongs to
+    options_open: bool = False
+    lobby: tuple[object, OutMessage] | None = None
+
+
+def turn_of(table: Table) -> tuple[int, int, int] | None:
+    seat = table.to_act
+    if seat is None or table.match is None:
+        return None
+    deal = table.match.deal
+    played = sum(len(t.cards) for t in deal.tricks) + len(deal.trick)
+    return (len(table.match.deals), len(deal.calls) + played, seat)
+

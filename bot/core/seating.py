@@ -1,0 +1,235 @@
+"""The lobby's commands: seats, bots, table options, "I'm back", stopping, and statistics. Part of ``Host``.
+
+Every method is called with the table's lock held and changes the table only through ``Host._commit``.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import TYPE_CHECKING, Any
+
+from bot.config import Settings
+from bot.i18n import Translator
+from bot.storage.base import Storage
+
+from . import views
+from .live import LiveTable
+from .messages import Answer, ChatRef, OutMessage, UserRef
+from .table import EXTRA_KEYS, RULE_KEYS, OptionError, Table, check_option
+
+
+class Seating:
+    if TYPE_CHECKING:  # provided by Host
+        storage: Storage
+        settings: Settings
+
+        async def _commit(self, live: LiveTable, event: dict[str, Any], notice: str = "") -> None: ...
+
+        def _answer(self, live: LiveTable, user: UserRef, text: str, ok: bool = True, joined: bool = False) -> Answer:
+            ...
+
+        async def _emit(self, live: LiveTable, messages: list[OutMessage]) -> None: ...
+
+        def _current(self, live: LiveTable) -> list[OutMessage]: ...
+
+        def _group_tr(self, live: LiveTable) -> Translator: ...
+
+        async def _lang_for(self, table: Table, user_id: str, hint: str | None = None) -> str: ...
+
+    # --- seats ---
+
+    async def _join(self, live: LiveTable, user: UserRef, wanted: int | None, tr: Translator) -> Answer:
+        table = live.table
+        if table.status != "lobby":
+            return self._answer(live, user, tr.gettext("The match has started; wait for the next one."), ok=False)
+        mine = table.seat_of(user.user_id)
+        free = table.free_seats()
+        if wanted is not None and wanted not in free:
+            return self._answer(live, user, tr.gettext("Seat {n} is taken.", n=wanted + 1), ok=False)
+        if mine is not None and wanted is None:
+            return self._answer(live, user, tr.gettext("You sit at seat {n}.", n=mine + 1))
+        if not free:
+            return self._answer(live, user, tr.gettext("The table is full."), ok=False)
+        seat = wanted if wanted is not None else free[0]
+        if mine is not None:
+            await self._commit(live, {"e": "leave", "seat": mine})
+        name = user.name or user.user_id
+        await self.storage.save_player(user.platform, user.user_id, name)
+        live.langs[user.user_id] = await self._lang_for(table, user.user_id, user.language)
+        event: dict[str, Any] = {"e": "sit", "seat": seat, "user": user.user_id, "name": name}
+        if user.language:
+            event["lang"] = user.language
+        await self._commit(live, event)
+        return self._answer(live, user, tr.gettext("You sit at seat {n}.", n=seat + 1), joined=True)
+
+    async def _leave(self, live: LiveTable, user: UserRef, tr: Translator) -> Answer:
+        seat = live.table.seat_of(user.user_id)
+        if seat is None:
+            return Answer(tr.gettext("You do not sit at this table."), ok=False, table_id=live.table.table_id)
+        await self._commit(live, {"e": "leave", "seat": seat})
+        if live.table.status == "playing":
+            return Answer(tr.gettext("You left; a bot plays your seat."), table_id=live.table.table_id)
+        return Answer(tr.gettext("You left the table."), table_id=live.table.table_id)
+
+    @staticmethod
+    def _option_problem(exc: OptionError, tr: Translator) -> str:
+        if not exc.allowed:
+            return tr.gettext("Unknown option {key}; options: {list}.", key=exc.key,
+                              list=", ".join((*RULE_KEYS, *EXTRA_KEYS)))
+        return tr.gettext("{key} takes one of: {allowed}.", key=exc.key, allowed=exc.allowed)
+
+    def _may_manage(self, live: LiveTable, user: UserRef, seat: int | None) -> bool:
+        return seat is not None or user.user_id == live.table.creator
+
+    async def _add_bot(
+        self, live: LiveTable, user: UserRef, seat: int | None, args: list[str], tr: Translator
+    ) -> Answer:
+        table = live.table
+        if table.status != "lobby":
+            return self._answer(live, user, tr.gettext("Bots are added before the start."), ok=False)
+        if not self._may_manage(live, user, seat):
+            return self._answer(live, user, tr.gettext("Only seated players manage the table."), ok=False)
+        free = table.free_seats()
+        if not free:
+            return self._answer(live, user, tr.gettext("The table is full."), ok=False)
+        where, level = free[0], table.options.level
+        for arg in args:
+            if arg.isdigit() and 1 <= int(arg) <= 4:
+                if int(arg) - 1 not in free:
+                    return self._answer(live, user, tr.gettext("Seat {n} is taken.", n=int(arg)), ok=False)
+                where = int(arg) - 1
+            else:
+                try:
+                    level = check_option("level", arg, tuple(self.settings.agents))
+                except OptionError as exc:
+                    return self._answer(live, user, self._option_problem(exc, tr), ok=False)
+        await self._commit(live, {"e": "bot", "seat": where, "level": level})
+        return self._answer(live, user, "")
+
+    async def _remove_bot(
+        self, live: LiveTable, user: UserRef, seat: int | None, args: list[str], tr: Translator
+    ) -> Answer:
+        table = live.table
+        if table.status != "lobby":
+            return self._answer(live, user, tr.gettext("Bots are removed before the start."), ok=False)
+        if not self._may_manage(live, user, seat):
+            return self._answer(live, user, tr.gettext("Only seated players manage the table."), ok=False)
+        bots = [i for i, s in enumerate(table.seats) if s.is_bot]
+        if args and args[0].isdigit():
+            bots = [i for i in bots if i == int(args[0]) - 1]
+        if not bots:
+            return self._answer(live, user, tr.gettext("There is no bot to remove."), ok=False)
+        await self._commit(live, {"e": "unbot", "seat": bots[-1]})
+        return self._answer(live, user, "")
+
+    async def _set(
+        self, live: LiveTable, user: UserRef, seat: int | None, key: str, value: Any, tr: Translator
+    ) -> Answer:
+        table = live.table
+        if table.status != "lobby":
+            return self._answer(live, user, tr.gettext("Options are set before the start."), ok=False)
+        if not self._may_manage(live, user, seat):
+            return self._answer(live, user, tr.gettext("Only seated players manage the table."), ok=False)
+        key = key.strip()
+        if key not in RULE_KEYS and key not in EXTRA_KEYS:
+            return self._answer(
+                live, user, tr.gettext("Unknown option {key}; options: {list}.", key=key,
+                                       list=", ".join((*RULE_KEYS, *EXTRA_KEYS))), ok=False,
+            )
+        try:
+            checked = check_option(key, value, tuple(self.settings.agents))
+        except OptionError as exc:
+            return self._answer(live, user, self._option_problem(exc, tr), ok=False)
+        await self._commit(live, {"e": "set", "key": key, "value": checked})
+        return self._answer(live, user, "")
+
+    async def _lobby_press(
+        self, live: LiveTable, user: UserRef, seat: int | None, action: str, tr: Translator
+    ) -> Answer:
+        table = live.table
+        if action == "a":
+            return await self._add_bot(live, user, seat, [], tr)
+        if action == "r":
+            return await self._remove_bot(live, user, seat, [], tr)
+        if table.status != "lobby":
+            return self._answer(live, user, tr.gettext("The match has started."), ok=False)
+        if not self._may_manage(live, user, seat):
+            return self._answer(live, user, tr.gettext("Only seated players manage the table."), ok=False)
+        if action == "o":
+            live.options_open = True
+            live.shown.pop(f"{table.table_id}:opts", None)
+            await self._emit(live, self._current(live))
+            return self._answer(live, user, "")
+        if action == "od":
+            live.options_open = False
+            await self._emit(live, [views.options_closed(table, self._group_tr(live))])
+            return self._answer(live, user, "")
+        if action.startswith("o:"):
+            code = action[2:]
+            keys = [k for k, c in views.MENU_CODES.items() if c == code]
+            if not keys:
+                return self._answer(live, user, tr.gettext("That is not possible now."), ok=False)
+            key = keys[0]
+            values = views.MENU_OPTIONS[key]
+            current = views.option_value(table, key)
+            nxt = values[(values.index(current) + 1) % len(values)] if current in values else values[0]
+            return await self._set(live, user, seat, key, nxt, tr)
+        # start
+        free = table.free_seats()
+        humans = table.humans()
+        if not humans and user.user_id != table.creator:
+            return self._answer(live, user, tr.gettext("Someone must sit at the table to start it."), ok=False)
+        for empty in free:
+            await self._commit(live, {"e": "bot", "seat": empty, "level": table.options.level})
+        seed = secrets.randbelow(2**31)
+        await self._commit(live, {"e": "start", "seed": seed, "dealer": secrets.randbelow(4)})
+        return self._answer(live, user, tr.gettext("The match begins."))
+
+    async def _back(self, live: LiveTable, user: UserRef, tr: Translator) -> Answer:
+        seat = live.table.seat_of(user.user_id)
+        if seat is None:
+            return Answer(tr.gettext("You do not sit at this table."), ok=False, table_id=live.table.table_id)
+        if not live.table.seats[seat].away:
+            return self._answer(live, user, tr.gettext("You are playing your seat already."))
+        await self._commit(live, {"e": "back", "seat": seat})
+        return self._answer(live, user, tr.gettext("Welcome back."))
+
+    async def _stop(self, live: LiveTable, user: UserRef, tr: Translator) -> Answer:
+        table = live.table
+        seat = table.seat_of(user.user_id)
+        if user.user_id == table.creator:
+            await self._commit(live, {"e": "stop", "by": user.user_id})
+            return Answer(tr.gettext("The table was stopped."), table_id=table.table_id)
+        if seat is None:
+            return Answer(tr.gettext("Only the table's creator or its players can stop it."), ok=False,
+                          table_id=table.table_id)
+        if user.user_id not in table.votes:
+            await self._commit(live, {"e": "vote", "user": user.user_id})
+        humans = [table.seats[i].user_id for i in table.humans()]
+        votes = sum(1 for h in humans if h in table.votes)
+        if votes * 2 > len(humans):
+            await self._commit(live, {"e": "stop", "by": "vote"})
+            return Answer(tr.gettext("The table was stopped."), table_id=table.table_id)
+        return Answer(tr.gettext("Your vote to stop counts ({votes} of {needed}).", votes=votes,
+                                 needed=len(humans) // 2 + 1), table_id=table.table_id)
+
+    # --- statistics ---
+
+    async def _stats(self, chat: ChatRef, user: UserRef, tr: Translator) -> Answer:
+        stats = await self.storage.player_stats(user.platform, user.user_id)
+        if stats is None:
+            return Answer(tr.gettext("No finished matches yet."))
+        text = tr.gettext("{name}: {matches} matches, {wins} won, {points} points.", name=stats.name,
+                          matches=stats.matches, wins=stats.wins, points=stats.points)
+        return Answer(text)
+
+    async def _top(self, chat: ChatRef, user: UserRef, tr: Translator) -> Answer:
+        rows = await self.storage.top_players(chat.platform, chat.key)
+        if not rows:
+            return Answer(tr.gettext("No finished matches yet."))
+        lines = [tr.gettext("**Best players here**")]
+        for i, r in enumerate(rows, 1):
+            lines.append(tr.gettext("{i}. {name}: {wins} of {matches} won", i=i, name=r.name, wins=r.wins,
+                                    matches=r.matches))
+        return Answer("\n".join(lines))
+

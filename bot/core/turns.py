@@ -1,0 +1,194 @@
+"""Whose turn it is and what happens then: the "your turn" ping, the stored deadline, the timer and its away
+policy, and bots thinking off the event loop. Part of ``Host``.
+
+A bot's move and a timer's move go through ``Host._commit`` like a press, under the table's lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from bot.ai.base import Agent
+from bot.engine import Bid, IllegalAction, Observation, Play, card_str, observe
+from bot.engine.record import deal_report
+from bot.i18n import Translator
+from bot.storage.base import Storage
+
+from . import views
+from .clock import Clock
+from .live import LiveTable, turn_of
+from .messages import OutMessage, UserRef
+
+log = logging.getLogger(__name__)
+
+
+class Turns:
+    if TYPE_CHECKING:  # provided by Host
+        storage: Storage
+        clock: Clock
+        bot_pause: float
+        agent_factory: Callable[[str, int], Agent]
+        _closing: bool
+
+        async def _commit(self, live: LiveTable, event: dict[str, Any], notice: str = "") -> None: ...
+
+        async def _emit(self, live: LiveTable, messages: list[OutMessage]) -> None: ...
+
+        def _group_tr(self, live: LiveTable) -> Translator: ...
+
+        def _user_tr(self, live: LiveTable, user_id: str) -> Translator: ...
+
+    # --- turns, timers and bots ---
+
+    def _timed(self, live: LiveTable) -> bool:
+        table = live.table
+        seat = table.to_act
+        return (
+            seat is not None
+            and table.options.timer > 0
+            and table.seats[seat].kind == "human"
+            and not table.seats[seat].bot_plays
+        )
+
+    async def _new_turn(self, live: LiveTable) -> None:
+        """A new turn began: ping the person whose turn it is, and set (and store) the turn's deadline."""
+        table = live.table
+        seat = table.to_act
+        if seat is not None and table.seats[seat].kind == "human" and not table.seats[seat].away:
+            s = table.seats[seat]
+            user = UserRef(table.chat.platform, s.user_id, s.name)
+            await self._emit(live, [views.ping(table, seat, user, self._user_tr(live, s.user_id))])
+        deadline = self.clock.now() + table.options.timer if self._timed(live) else None
+        if deadline != live.deadline:
+            live.deadline = deadline
+            await self.storage.set_deadline(table.table_id, deadline)
+
+    def _schedule(self, live: LiveTable, resume: bool = False) -> None:
+        """Start the bot's move or the turn timer, whichever the current turn needs."""
+        if self._closing:
+            return
+        table = live.table
+        seat = table.to_act
+        if live.timer_task is not None and not live.timer_task.done():
+            if live.timer_task is not asyncio.current_task():
+                live.timer_task.cancel()
+            live.timer_task = None
+        if seat is None:
+            return
+        if table.seats[seat].bot_plays:
+            if live.bot_task is None or live.bot_task.done() or live.bot_task is asyncio.current_task():
+                live.bot_task = asyncio.create_task(self._bot_move(live, table.version))
+            return
+        if self._timed(live):
+            if live.deadline is None:
+                live.deadline = self.clock.now() + table.options.timer
+            live.timer_task = asyncio.create_task(self._timer(live, live.deadline, turn_of(table)))
+
+    async def _agent(self, live: LiveTable, seat: int) -> Agent:
+        agent = live.agents.get(seat)
+        if agent is None:
+            s = live.table.seats[seat]
+            level = s.level if s.is_bot else live.table.options.level
+            seed = live.table.seed * 4 + seat
+            agent = await asyncio.to_thread(self.agent_factory, level, seed)
+            live.agents[seat] = agent
+        return agent
+
+    async def _think(self, live: LiveTable, seat: int) -> Bid | Play:
+        table = live.table
+        match = table.match
+        assert match is not None
+        obs: Observation = observe(match.deal, seat, (match.totals[0], match.totals[1]), match.hanging)
+        try:
+            agent = await self._agent(live, seat)
+            action = await asyncio.to_thread(agent.act, obs)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the bot at table %s seat %d failed; playing a legal move for it", table.table_id, seat)
+            action = match.legal_actions()[0]
+        return action
+
+    async def _bot_move(self, live: LiveTable, version: int) -> None:
+        table = live.table
+        if self.bot_pause:
+            await asyncio.sleep(self.bot_pause)
+        seat = table.to_act
+        if seat is None or table.version != version or not table.seats[seat].bot_plays:
+            return
+        action = await self._think(live, seat)
+        async with live.lock:
+            if table.version != version or table.to_act != seat:
+                return
+            await self._commit_bot(live, seat, action, "bot")
+
+    async def _commit_bot(self, live: LiveTable, seat: int, action: Bid | Play, by: str, notice: str = "") -> None:
+        table = live.table
+        try:
+            await self._commit(live, table.action_event(seat, action, by), notice)
+        except IllegalAction:
+            match = table.match
+            assert match is not None
+            fallback = match.legal_actions()[0]
+            if isinstance(fallback, Play):
+                fallback = table.chosen_play(seat, fallback.card)
+            await self._commit(live, table.action_event(seat, fallback, by), notice)
+
+    async def _timer(self, live: LiveTable, deadline: float, turn: tuple[int, int, int] | None) -> None:
+        await self.clock.sleep_until(deadline)
+        table = live.table
+        seat = table.to_act
+        if seat is None or turn_of(table) != turn:
+            return
+        policy = table.options.away
+        name = table.seats[seat].name
+        gtr = self._group_tr(live)
+        if policy == "bot_turn":
+            action = await self._think(live, seat)
+            async with live.lock:
+                if turn_of(table) != turn:
+                    return
+                live.deadline = None
+                text = gtr.gettext("Time is up for {name}: a bot played this turn.", name=name)
+                await self._commit_bot(live, seat, action, "timer", text)
+        elif policy == "bot_seat":
+            async with live.lock:
+                if turn_of(table) != turn:
+                    return
+                live.deadline = None
+                text = gtr.gettext("Time is up for {name}: a bot plays the seat until they press “I'm back”.",
+                                   name=name)
+                await self._commit(live, {"e": "away", "seat": seat}, text)
+        else:
+            async with live.lock:
+                if turn_of(table) != turn:
+                    return
+                live.deadline = None
+                await self.storage.set_deadline(table.table_id, None)
+                await self._emit(live, [views.notice(table, gtr.gettext("Time is up for {name}; the table waits.",
+                                                                        name=name))])
+
+    def _deal_end(self, live: LiveTable, index: int) -> None:
+        match = live.table.match
+        assert match is not None
+        deal = match.deals[index]
+        report = deal_report(deal)
+
+
+        hands = [[card_str(c) for c in h] for h in deal.hands]
+        for agent in live.agents.values():
+            try:
+                agent.deal_end(report, hands)
+            except Exception:
+                log.exception("a bot failed at the end of a deal")
+
+    def _close_agents(self, live: LiveTable) -> None:
+        for agent in live.agents.values():
+            with contextlib.suppress(Exception):
+                agent.close()
+        live.agents.clear()
+
