@@ -350,3 +350,27 @@ async def test_stats_and_top_after_a_finished_match(tmp_path: Path) -> None:
 
 def _unused(_: Play) -> None:  # keeps the engine import honest for readers: actions are Bid/Play
     return None
+
+
+async def test_an_external_agent_that_cannot_start_is_replaced_once_and_the_match_goes_on(tmp_path: Path) -> None:
+    from bot.core.agents import make_agent_factory
+
+    real = make_agent_factory({"broken": "/nonexistent/agent --play"}, move_time=0.5)
+    asked: list[str] = []
+
+    def factory(level: str, seed: int):  # type: ignore[no-untyped-def]
+        asked.append(level)
+        return real(level, seed)
+
+    host, storage, _ = await make_host(tmp_path / "db.sqlite3", agent_factory=factory, agents={"broken": "x"})
+    opened = await host.command(CHAT, ANA, "new")
+    assert (await host.command(CHAT, ANA, "leave")).ok
+    assert (await host.command(CHAT, ANA, "addbot", ["broken"])).ok
+    for _ in range(3):
+        assert (await host.command(CHAT, ANA, "addbot")).ok
+    assert (await host.command(CHAT, ANA, "start")).ok
+    await host.idle()
+    record = await storage.match_record(opened.table_id)
+    assert record is not None and match_report(replay_record(record))["winner"] in ("A", "B")
+    assert asked.count("broken") == 1  # not retried on every turn
+    await shut(host, storage)

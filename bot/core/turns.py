@@ -94,7 +94,14 @@ class Turns:
             s = live.table.seats[seat]
             level = s.level if s.is_bot else live.table.options.level
             seed = live.table.seed * 4 + seat
-            agent = await asyncio.to_thread(self.agent_factory, level, seed)
+            try:
+                agent = await asyncio.to_thread(self.agent_factory, level, seed)
+            except Exception:
+                # An external program that cannot start would be retried (and waited for) on every turn: seat the
+                # table's own level instead, once.
+                fallback = live.table.options.level if live.table.options.level != level else "random"
+                log.exception("bot %r at table %s cannot start; %s plays instead", level, live.table.table_id, fallback)
+                agent = await asyncio.to_thread(self.agent_factory, fallback, seed)
             live.agents[seat] = agent
         return agent
 
