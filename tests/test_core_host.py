@@ -374,3 +374,33 @@ async def test_an_external_agent_that_cannot_start_is_replaced_once_and_the_matc
     assert record is not None and match_report(replay_record(record))["winner"] in ("A", "B")
     assert asked.count("broken") == 1  # not retried on every turn
     await shut(host, storage)
+
+
+async def test_an_action_that_cannot_be_stored_changes_nothing_and_the_table_goes_on(tmp_path: Path) -> None:
+    host, storage, outbox = await make_host(tmp_path / "db.sqlite3")
+    opened = await host.command(CHAT, ANA, "new")
+    for _ in range(3):
+        assert (await host.command(CHAT, ANA, "addbot")).ok
+    assert (await host.command(CHAT, ANA, "start")).ok
+    await host.idle()
+    hand = outbox.for_user(ANA)[-1]
+    moves = [b.payload for row in hand.buttons for b in row if decode(b.payload).action[:2] in ("c:", "p:")]
+    assert moves, "it is Ana's turn after the bots have moved"
+    real_append = storage.append_event
+    failures = 0
+
+    async def failing_append(*args: object, **kwargs: object) -> None:
+        nonlocal failures
+        failures += 1
+        raise OSError("disk full")
+
+    storage.append_event = failing_append  # type: ignore[method-assign]
+    version_before = host._tables[opened.table_id].table.version
+    press = moves[0]
+    answer = await host.press(ANA, press)
+    assert not answer.ok and "could not be saved" in answer.text and failures == 1
+    assert host._tables[opened.table_id].table.version == version_before  # rebuilt from the log
+    storage.append_event = real_append  # type: ignore[method-assign]
+    answer = await host.press(ANA, press)
+    assert answer.ok, answer.text
+    await shut(host, storage)

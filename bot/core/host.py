@@ -52,7 +52,7 @@ from bot.storage.base import Storage, TableRow
 from . import names, views
 from .agents import make_agent_factory
 from .clock import Clock, SystemClock
-from .live import LiveTable, turn_of
+from .live import LiveTable, NotStored, turn_of
 from .messages import Answer, ChatRef, OutMessage, UserRef
 from .payload import READ_ONLY, PayloadError, decode
 from .seating import Seating
@@ -303,8 +303,14 @@ class Host(Seating, Turns):
                 return self._answer(
                     live, user, tr.gettext("This button is out of date; use the newest message."), ok=False
                 )
-            answer = await self._press(live, user, seat, p.action, tr)
-            return answer
+            try:
+                return await self._press(live, user, seat, p.action, tr)
+            except NotStored:
+                return Answer(self._not_stored(tr), ok=False, table_id=p.table_id)
+
+    @staticmethod
+    def _not_stored(tr: Translator) -> str:
+        return tr.gettext("That could not be saved, so nothing changed. Please try again.")
 
     def _answer(self, live: LiveTable, user: UserRef, text: str, ok: bool = True, joined: bool = False) -> Answer:
         seat = live.table.seat_of(user.user_id)
@@ -383,7 +389,10 @@ class Host(Seating, Turns):
         async with live.lock:
             if not live.table.open:
                 return Answer(tr.gettext("This table is closed."), ok=False)
-            return await self._command(live, user, name, list(args), tr)
+            try:
+                return await self._command(live, user, name, list(args), tr)
+            except NotStored:
+                return Answer(self._not_stored(tr), ok=False, table_id=live.table.table_id)
 
     async def _command(self, live: LiveTable, user: UserRef, name: str, args: list[str], tr: Translator) -> Answer:
         table = live.table
@@ -501,7 +510,15 @@ class Host(Seating, Turns):
         deals_before = len(table.match.deals) if table.match is not None else 0
         was_to_act = live.turn
         table.apply(event)
-        await self.storage.append_event(table.table_id, table.version, event)
+        try:
+            await self.storage.append_event(table.table_id, table.version, event)
+        except Exception as exc:
+            # The log is the table's truth: memory must never run ahead of it. Rebuild from what was stored.
+            log.exception("table %s: the action could not be stored; rebuilding the table from its log", table.table_id)
+            events = [e.data for e in await self.storage.events(table.table_id)]
+            live.table = replay(table.table_id, table.chat, table.creator, events)
+            live.lobby = None
+            raise NotStored from exc
         if table.status != before_status:
             await self.storage.set_table_status(table.table_id, table.status)
         extras: list[OutMessage] = []

@@ -11,6 +11,10 @@ from .messages import Keyboard, OutMessage
 from .table import Table
 
 
+class NotStored(RuntimeError):
+    """An action could not be written to storage; the table was rebuilt from its log, so nothing changed."""
+
+
 @dataclass(eq=False)
 class LiveTable:
     """A table in memory, with what only a running host has: its lock, bots, timer and what it last showed."""

@@ -20,7 +20,7 @@ from bot.storage.base import Storage
 
 from . import views
 from .clock import Clock
-from .live import LiveTable, turn_of
+from .live import LiveTable, NotStored, turn_of
 from .messages import OutMessage, UserRef
 
 log = logging.getLogger(__name__)
@@ -129,9 +129,16 @@ class Turns:
             return
         action = await self._think(live, seat)
         async with live.lock:
+            table = live.table
             if table.version != version or table.to_act != seat:
                 return
-            await self._commit_bot(live, seat, action, "bot")
+            try:
+                await self._commit_bot(live, seat, action, "bot")
+                return
+            except NotStored:
+                pass
+        await asyncio.sleep(1.0)  # storage refused the move: try again shortly, from the table as stored
+        self._schedule(live)
 
     async def _commit_bot(self, live: LiveTable, seat: int, action: Bid | Play, by: str, notice: str = "") -> None:
         table = live.table
