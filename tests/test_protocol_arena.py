@@ -73,3 +73,4 @@ def test_protocol_errors_are_counted_and_reported_by_the_arena(
     counted = dict(part.rsplit(" ", 1) for part in line.split("errors: ", 1)[1].split(", "))
     assert int(counted[kind]) > 0
     assert not any(k.startswith("agent:") and k != kind for k in counted), line
+    assert "timeout" not in counted, line  # the referee's own count is the only one: nothing is counted twice

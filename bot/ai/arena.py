@@ -84,7 +84,10 @@ def _decide(side: Side, agent: Agent, match: Match, seat: int, move_time: float 
         action = None
     elapsed = time.perf_counter() - start
     side.times.append(elapsed)
-    if action is not None and move_time is not None and elapsed > move_time:
+    # An external program's referee enforces the limit itself and counts its own timeouts (``agent.errors``):
+    # timing it here too would count every timeout twice.
+    enforces_own_limit = getattr(agent, "errors", None) is not None
+    if action is not None and move_time is not None and elapsed > move_time and not enforces_own_limit:
         side.errors["timeout"] += 1
         side.problems.append(f"seat {seat}: answered after {elapsed:.3f} s (limit {move_time} s)")
         action = None
