@@ -20,8 +20,9 @@ from bot.calculator.errors import CalculatorError
 from bot.calculator.score import DealAnswer, score
 from bot.calculator.sheet import ScoreSheet, SheetError
 from bot.calculator.text import score_text
+from bot.core import names
 from bot.core.messages import TELEGRAM
-from bot.engine import card_symbol
+from bot.engine import CALL_NAMES, card_symbol
 from bot.i18n import Translator, translator
 
 from .outbox import Post
@@ -84,28 +85,15 @@ def team_names(t: Translator) -> dict[str, str]:
 
 
 def contract_label(contract: str, t: Translator) -> str:
-    labels = {
-        "clubs": "♣ " + t.gettext("Clubs"),
-        "diamonds": "♦ " + t.gettext("Diamonds"),
-        "hearts": "♥ " + t.gettext("Hearts"),
-        "spades": "♠ " + t.gettext("Spades"),
-        "no-trumps": t.gettext("No trumps"),
-        "all-trumps": t.gettext("All trumps"),
-    }
-    return labels[contract]
+    return names.call_name(CALL_NAMES.index(contract), t)
 
 
 def declaration_label(kind: str, t: Translator) -> str:
-    names = {
-        "tierce": t.gettext("Tierce"),
-        "quarte": t.gettext("Quarte"),
-        "quint": t.gettext("Quint"),
-        "belote": t.gettext("Belote"),
-    }
     if kind.startswith("carre:"):
         rank = kind[-1]
         return t.gettext("Carré of {rank}", rank=card_symbol("789TJQKA".index(rank))[:-1])
-    return names[kind]
+    word = names.declaration_name(kind, t)
+    return word[:1].upper() + word[1:]
 
 
 class CalculatorCommands:
