@@ -21,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.cli.run import SWITCH_INTERVAL
 from bot.config import Settings
 from bot.core.host import Host
 from bot.core.messages import ChatRef, OutMessage, UserRef
@@ -107,12 +108,11 @@ def main() -> int:
         help="seconds each bot waits before moving (0: as fast as possible, a saturation test; chats use 1)",
     )
     parser.add_argument(
-        "--switch-interval", type=float, default=None, metavar="SECONDS",
-        help="the interpreter's thread switch interval (belote-bot run uses the same setting)",
+        "--switch-interval", type=float, default=SWITCH_INTERVAL, metavar="SECONDS",
+        help=f"the interpreter's thread switch interval (default {SWITCH_INTERVAL}, as belote-bot run sets it)",
     )
     args = parser.parse_args()
-    if args.switch_interval is not None:
-        sys.setswitchinterval(args.switch_interval)
+    sys.setswitchinterval(args.switch_interval)
     if args.database is not None:
         return asyncio.run(run(args.tables, args.level, args.database, args.pause))
     with tempfile.TemporaryDirectory() as tmp:
