@@ -7,6 +7,7 @@ from pathlib import Path
 
 from bot.core.clock import ManualClock
 from bot.core.host import Host
+from bot.core.live import WAITING
 from bot.core.payload import decode
 from bot.core.table import Table
 
@@ -83,8 +84,18 @@ async def test_time_up_the_table_waits(tmp_path: Path) -> None:
     await _until(lambda: any("the table waits" in m.text for m in outbox.group("notice")))
     assert table.version == version and table.to_act == 0
     row = await storage.get_table(table.table_id)
-    assert row is not None and row.deadline is None
+    assert row is not None and row.deadline == WAITING
     await shut(host, storage)
+    # After a restart the table still waits, and the group is not told again.
+    later = ManualClock(clock.now() + 600)
+    host2, storage2, outbox2 = await make_host(tmp_path / "db.sqlite3", later)
+    resumed = host2.table(table.table_id)
+    assert resumed is not None and resumed.version == version
+    await later.advance(120)
+    await host2.idle()
+    assert not any("the table waits" in m.text for m in outbox2.group("notice"))
+    assert resumed.version == version and resumed.to_act == 0
+    await shut(host2, storage2)
 
 
 async def test_a_stored_deadline_fires_after_a_restart(tmp_path: Path) -> None:

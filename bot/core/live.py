@@ -10,6 +10,10 @@ from bot.ai.base import Agent
 from .messages import Keyboard, OutMessage
 from .table import Table
 
+# A stored deadline of WAITING: the turn's time ran out under the "wait" policy and the group was told once, so no
+# timer runs (not even after a restart) until the turn changes.
+WAITING = -1.0
+
 
 class NotStored(RuntimeError):
     """An action could not be written to storage; the table was rebuilt from its log, so nothing changed."""

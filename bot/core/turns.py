@@ -20,7 +20,7 @@ from bot.storage.base import Storage
 
 from . import views
 from .clock import Clock
-from .live import LiveTable, NotStored, turn_of
+from .live import WAITING, LiveTable, NotStored, turn_of
 from .messages import OutMessage, UserRef
 
 log = logging.getLogger(__name__)
@@ -84,6 +84,8 @@ class Turns:
                 live.bot_task = asyncio.create_task(self._bot_move(live, table.version))
             return
         if self._timed(live):
+            if live.deadline == WAITING:
+                return
             if live.deadline is None:
                 live.deadline = self.clock.now() + table.options.timer
             live.timer_task = asyncio.create_task(self._timer(live, live.deadline, turn_of(table)))
@@ -181,8 +183,8 @@ class Turns:
             async with live.lock:
                 if turn_of(table) != turn:
                     return
-                live.deadline = None
-                await self.storage.set_deadline(table.table_id, None)
+                live.deadline = WAITING
+                await self.storage.set_deadline(table.table_id, WAITING)
                 await self._emit(live, [views.notice(table, gtr.gettext("Time is up for {name}; the table waits.",
                                                                         name=name))])
 
