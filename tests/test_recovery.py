@@ -134,7 +134,15 @@ def test_sigterm_stops_run_cleanly_and_a_restart_resumes_every_logged_action(tmp
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None
     assert proc.stdout.readline().strip() == "ready"
-    time.sleep(0.3)  # bots are playing
+    # Stop it mid-match: once a card has been played (polled, not a fixed sleep, so a busy machine cannot race it).
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            if db.exists() and any('"e":"play"' in data for _, data in _events(db)):
+                break
+        except sqlite3.OperationalError:  # the schema is not there yet
+            pass
+        time.sleep(0.05)
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 0, err
