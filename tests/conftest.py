@@ -1,0 +1,32 @@
+"""Suite-wide safety net: a test that fails before closing its SQLite storage must be reported, not hang.
+
+aiosqlite runs each connection on a non-daemon thread; a storage left open by a failed assertion would keep the
+test process alive at exit (under xdist, the whole run). After every test, any storage still open has its
+connection's thread stopped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from bot.storage.sqlite import SqliteStorage
+
+
+@pytest.fixture(autouse=True)
+def _stop_storage_left_open(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    opened: list[SqliteStorage] = []
+    real_open = SqliteStorage.open
+
+    async def tracking_open(self: SqliteStorage) -> None:
+        await real_open(self)
+        opened.append(self)
+
+    monkeypatch.setattr(SqliteStorage, "open", tracking_open)
+    yield
+    for storage in opened:
+        db = storage._db
+        if db is not None:
+            storage._db = None
+            db.stop()  # the test's event loop may be gone: stop the worker thread directly
