@@ -541,7 +541,7 @@ async def test_one_person_and_three_bots_play_a_match_in_a_thread(fake: FakeDisc
         snapshots.append(table.snapshot(await game_actions(running, table_id)))
         if not await play_turn(table, rng):
             break
-    assert len(snapshots) > 10
+    assert len(snapshots) >= 10  # a played deal gives her at least one call and eight cards, plus the final state
     assert not fake.errors, [e.errors or e.message for e in fake.errors]
     stored = await running.storage.match_record(table_id)
     assert stored is not None and replay_record(stored).over
