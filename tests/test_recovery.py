@@ -61,15 +61,16 @@ def test_sigkill_mid_deal_then_restart_finishes_the_same_match(tmp_path: Path) -
     import json
 
     db = tmp_path / "belote.sqlite3"
-    first = _worker(db, 0.005)
+    # Bots move every 20 ms, so even a one-deal match (36 actions) leaves a wide window after the fifth card.
+    first = _worker(db, 0.02)
     assert first.stdout is not None
     line = first.stdout.readline()
     assert line.startswith("opened "), line + (first.stderr.read() if first.stderr else "")
     table_id = line.split()[1]
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
-        time.sleep(0.05)
-        if len(_events(db)) >= 60:
+        time.sleep(0.01)
+        if sum('"e":"play"' in data for _, data in _events(db)) >= 5:
             break
     os.kill(first.pid, signal.SIGKILL)
     first.wait(10)
