@@ -423,9 +423,6 @@ class Deal:
     def hand_of(self, seat: int) -> list[Card]:
         return card_list(self.held[seat])
 
-    def trick_seats(self) -> list[int]:
-        return [(self.trick_leader + i) % 4 for i in range(len(self.trick))]
-
     def counted_declarations(self) -> tuple[tuple[Combination, ...], tuple[Combination, ...]]:
         """After the deal: the combinations each team scored (for reports and explanations)."""
         valat = self.result.valat if self.result is not None else None
@@ -435,16 +432,3 @@ class Deal:
                 declared[seat & 1].extend(self.declared[seat])
         return compare_declarations((declared[0], declared[1]), self.rules)
 
-
-NO_CONTRACT: Final = -1
-__all__ = [
-    "NO_CONTRACT",
-    "NO_TRUMPS",
-    "Action",
-    "Announcement",
-    "Bid",
-    "Deal",
-    "IllegalAction",
-    "Play",
-    "Trick",
-]

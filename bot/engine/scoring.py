@@ -19,8 +19,6 @@ TEAM_NAMES: Final = ("A", "B")
 
 VALAT_BONUS: Final = 90
 LAST_TEN: Final = 10
-# Card points of a whole deal, the last ten excluded (§1).
-CARD_TOTAL: Final = {"suit": 152, "all-trumps": 248, "no-trumps": 120}
 
 
 def card_total(contract: Contract) -> int:
