@@ -26,7 +26,10 @@ def _stop_storage_left_open(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(SqliteStorage, "open", tracking_open)
     yield
     for storage in opened:
-        db = storage._db
-        if db is not None:
-            storage._db = None
-            db.stop()  # the test's event loop may be gone: stop the worker thread directly
+        reader = storage._reader
+        if reader is not None:
+            storage._reader = None
+            reader.stop()  # the test's event loop may be gone: stop the worker thread directly
+        if storage._writer is not None:
+            storage._writer.close()
+            storage._writer = None

@@ -93,6 +93,7 @@ class InteractionRecord:
     response_type: int | None = None
     ack_delay: float | None = None
     original_id: int | None = None  # the message that "@original" refers to
+    followup_ids: list[int] = field(default_factory=list)  # messages sent through the token after the answer
     modal: dict[str, Any] | None = None
 
 
@@ -348,6 +349,14 @@ class FakeDiscord:
             raise AssertionError(f"interaction {record.id} has no response message")
         return self.messages[record.original_id]
 
+    def private_reply(self, record: InteractionRecord) -> int:
+        """The ephemeral message an interaction gave its user: the answer itself, or (after a deferred update of a
+        public message) the first follow-up."""
+        for mid in [record.original_id, *record.followup_ids]:
+            if mid is not None and self.ephemeral_owner.get(mid) == record.user.id:
+                return mid
+        raise AssertionError(f"interaction {record.id} gave its user no private message")
+
     # --- REST ------------------------------------------------------------------------------------------------
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
@@ -418,6 +427,7 @@ class FakeDiscord:
             case "POST", ["webhooks", _, token]:
                 record = self._live(token)
                 message = self._create(record.channel_id, body, owner=record.user if _ephemeral(body) else None)
+                record.followup_ids.append(int(message["id"]))
                 return message
         raise DiscordError(404, 0, f"the fake does not serve {method} /{'/'.join(parts)}")
 

@@ -170,9 +170,8 @@ class Table:
     async def open_hands(self) -> None:
         for user in self.users:
             record = await self.fake.press(user, int(self.live()["id"]), self.my_hand())
-            assert self.fake.ephemeral_owner[record.original_id or 0] == user.id
-            self.hand_ids[user.id] = record.original_id or 0
-        await self.running.settle()
+            await self.running.settle()  # a deferred press sends the hand as a follow-up, after the answer
+            self.hand_ids[user.id] = self.fake.private_reply(record)
 
     def live(self) -> dict[str, Any]:
         message = live_table(self.fake, self.channel)

@@ -6,6 +6,7 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
+import aiosqlite
 import pytest
 
 from bot.storage.base import TableRow
@@ -99,4 +100,54 @@ async def test_finished_matches_give_player_and_chat_statistics(tmp_path: Path) 
     assert [p.name for p in top] == ["Ana", "Boris"]
     assert await storage.match_record("m1") == record
     assert await storage.player_stats("tg", "nobody") is None
+    await storage.close()
+
+
+async def test_a_write_has_committed_when_it_returns(tmp_path: Path) -> None:
+    storage = await opened(tmp_path / "db.sqlite3")
+    await storage.create_table(TableRow("t1", "tg", "-1", "7", "lobby", None, 1.0, 1.0))
+    with sqlite3.connect(tmp_path / "db.sqlite3") as other:
+        for seq in range(1, 21):
+            await storage.append_event("t1", seq, {"e": "x"})
+            # Another process (a restarted host) sees it at once: nothing waits in memory for a later commit.
+            assert other.execute("SELECT MAX(seq) FROM events WHERE table_id = 't1'").fetchone()[0] == seq
+        # A match and its players' results land together: a failing player row leaves no match behind.
+        with pytest.raises(StorageError):
+            players = [("7", "A", 0), ("8", None, 1)]  # a name is required
+            await storage.save_match("m1", "tg", "-1", {}, players, (1, 0), 0, 1)  # type: ignore[arg-type]
+        assert other.execute("SELECT COUNT(*) FROM matches").fetchone()[0] == 0
+        assert other.execute("SELECT COUNT(*) FROM match_players").fetchone()[0] == 0
+    await storage.close()
+
+
+async def test_a_steady_stream_of_commits_cannot_grow_the_wal_forever(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    storage = await opened(path)
+    storage.checkpoint_seconds = 3600.0  # the test runs the checkpoint itself
+    await storage.create_table(TableRow("t1", "tg", "-1", "7", "lobby", None, 1.0, 1.0))
+    written = 0
+
+    async def tables_at_play() -> None:
+        nonlocal written
+        while True:
+            written += 1
+            await storage.append_event("t1", written, {"e": "play", "card": "JH"})
+            await asyncio.sleep(0)
+
+    writer = asyncio.create_task(tables_at_play())
+    checkpointer = await aiosqlite.connect(path)
+    await asyncio.sleep(0.05)
+    # Every background pass finds frames committed while it ran, so it can never catch up by itself.
+    await storage._checkpoint(checkpointer)
+    assert len(storage.loop_checkpoints) == 1
+    wal = Path(f"{path}-wal")
+    size = wal.stat().st_size
+    # The writer's next commit finds every frame copied and starts the WAL over: the file does not grow.
+    await storage.append_event("t1", written + 1_000_000, {"e": "after"})
+    assert wal.stat().st_size <= size
+    writer.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await writer
+    await checkpointer.close()
+    assert written > 10
     await storage.close()

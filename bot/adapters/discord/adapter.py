@@ -201,7 +201,8 @@ class DiscordAdapter:
         task = asyncio.ensure_future(work)
         deferred = False
         try:
-            done, _ = await asyncio.wait({task}, timeout=self.ack_budget)
+            # A budget of zero defers every interaction first, however quick the core would be.
+            done = (await asyncio.wait({task}, timeout=self.ack_budget))[0] if self.ack_budget > 0 else set()
             if not done:
                 try:
                     if ephemeral:
