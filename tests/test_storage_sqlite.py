@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from pathlib import Path
 
 import aiosqlite
@@ -150,4 +151,60 @@ async def test_a_steady_stream_of_commits_cannot_grow_the_wal_forever(tmp_path: 
         await writer
     await checkpointer.close()
     assert written > 10
+    await storage.close()
+
+
+async def test_a_chat_that_got_a_new_id_keeps_its_tables_language_sheet_and_statistics(tmp_path: Path) -> None:
+    storage = await opened(tmp_path / "db.sqlite3")
+    await storage.create_table(TableRow("t1", "tg", "-5", "7", "playing", None, 1.0, 1.0))
+    await storage.create_table(TableRow("t2", "tg", "-55", "7", "lobby", None, 2.0, 2.0))  # another chat, same digits
+    await storage.create_table(TableRow("t3", "dc", "-5", "7", "lobby", None, 3.0, 3.0))  # another platform
+    await storage.set_chat_language("tg", "-5", "en")
+    await storage.set_sheet("tg", "-5", {"lines": [[90, 72]]})
+    await storage.save_match("m1", "tg", "-5", {"deals": []}, [("7", "Ana", 0)], (160, 90), 0, 12)
+    await storage.move_chat("tg", "-5", "-1005")
+    await storage.move_chat("tg", "-5", "-1005")  # the second signal of the same move changes nothing
+    rows = {r.table_id: r.chat for r in await storage.unfinished_tables()}
+    assert rows == {"t1": "-1005", "t2": "-55", "t3": "-5"}
+    assert await storage.get_chat_language("tg", "-1005") == "en"
+    assert await storage.get_chat_language("tg", "-5") is None
+    assert await storage.get_sheet("tg", "-1005") == {"lines": [[90, 72]]}
+    assert await storage.get_sheet("tg", "-5") is None
+    top = await storage.top_players("tg", "-1005")
+    assert [(p.name, p.wins) for p in top] == [("Ana", 1)]
+    assert await storage.top_players("tg", "-5") == []
+    # A language chosen in the new chat before the move was seen stays; the old chat's topics move with it.
+    await storage.set_chat_language("tg", "-6", "en")
+    await storage.set_chat_language("tg", "-1006", "bg")
+    await storage.set_sheet("tg", "-6/12", {"lines": []})
+    await storage.move_chat("tg", "-6", "-1006")
+    assert await storage.get_chat_language("tg", "-1006") == "bg"
+    assert await storage.get_chat_language("tg", "-6") is None
+    assert await storage.get_sheet("tg", "-1006/12") == {"lines": []}
+    await storage.close()
+    storage = await opened(tmp_path / "db.sqlite3")
+    assert (await storage.get_table("t1")).chat == "-1005"  # type: ignore[union-attr]
+    await storage.close()
+
+
+async def test_forms_survive_reopening_until_finished_or_too_old(tmp_path: Path) -> None:
+    storage = await opened(tmp_path / "db.sqlite3")
+    await storage.set_form("tg", "f1", {"step": "contra", "contract": "hearts"})
+    await storage.set_form("tg", "f1", {"step": "declarer", "contract": "hearts"})
+    await storage.set_form("tg", "f2", {"step": "contract"})
+    await storage.set_form("dc", "f1", {"step": "points"})
+    await storage.close()
+    storage = await opened(tmp_path / "db.sqlite3")
+    assert await storage.get_form("tg", "f1") == {"step": "declarer", "contract": "hearts"}
+    assert await storage.get_form("dc", "f1") == {"step": "points"}
+    await storage.set_form("tg", "f2", None)
+    assert await storage.get_form("tg", "f2") is None
+    cutoff = time.time()
+    await storage.set_form("tg", "f3", {"step": "valat"})
+    with sqlite3.connect(tmp_path / "db.sqlite3") as other:  # f1 was last written a day ago
+        other.execute("UPDATE forms SET updated = updated - 86400 WHERE form_id = 'f1'")
+    assert await storage.forget_forms("tg", cutoff - 3600) == 1
+    assert await storage.get_form("tg", "f1") is None
+    assert await storage.get_form("tg", "f3") == {"step": "valat"}
+    assert await storage.get_form("dc", "f1") == {"step": "points"}  # another platform's forms are its own
     await storage.close()

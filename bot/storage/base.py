@@ -126,6 +126,27 @@ class Storage(Protocol):
         """Replace (or, with None, delete) the chat's score sheet."""
         ...
 
+    # --- forms in progress (a person's step-by-step answers, e.g. the calculator's button form) ---
+
+    async def get_form(self, platform: str, form_id: str) -> JSON | None:
+        """The form's state as the adapter stored it, or None (never stored, finished, or forgotten)."""
+        ...
+
+    async def set_form(self, platform: str, form_id: str, data: JSON | None) -> None:
+        """Store (or, with None, forget) a form's state; the time of this write is its age."""
+        ...
+
+    async def forget_forms(self, platform: str, before: float) -> int:
+        """Forget the platform's forms last written before ``before`` (epoch seconds); how many were forgotten."""
+        ...
+
+    # --- a chat that got a new id on its platform (a Telegram group upgraded to a supergroup) ---
+
+    async def move_chat(self, platform: str, old_chat: str, new_chat: str) -> None:
+        """Move everything kept under chat id ``old_chat`` (and its threads) to ``new_chat``: its tables, language,
+        score sheet, finished matches and statistics. Moving again, or a chat with nothing stored, changes nothing."""
+        ...
+
     # --- finished matches and statistics ---
 
     async def save_match(

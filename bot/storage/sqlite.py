@@ -55,6 +55,12 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     CREATE INDEX match_players_by_user ON match_players (platform, user_id);
     CREATE INDEX match_players_by_chat ON match_players (platform, chat);
     """,
+    """
+    CREATE TABLE forms (
+        platform TEXT NOT NULL, form_id TEXT NOT NULL, data TEXT NOT NULL, updated REAL NOT NULL,
+        PRIMARY KEY (platform, form_id)) WITHOUT ROWID;
+    CREATE INDEX forms_by_age ON forms (platform, updated);
+    """,
 )
 
 
@@ -307,6 +313,50 @@ class SqliteStorage:
                 "ON CONFLICT (platform, chat) DO UPDATE SET data = excluded.data, updated = excluded.updated",
                 (platform, chat, json.dumps(sheet, ensure_ascii=False), time.time()),
             )
+
+    # --- forms in progress ---
+
+    async def get_form(self, platform: str, form_id: str) -> JSON | None:
+        rows = await self._rows("SELECT data FROM forms WHERE platform = ? AND form_id = ?", (platform, form_id))
+        return json.loads(rows[0][0]) if rows else None
+
+    async def set_form(self, platform: str, form_id: str, data: JSON | None) -> None:
+        if data is None:
+            await self._write("DELETE FROM forms WHERE platform = ? AND form_id = ?", (platform, form_id))
+        else:
+            await self._write(
+                "INSERT INTO forms (platform, form_id, data, updated) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (platform, form_id) DO UPDATE SET data = excluded.data, updated = excluded.updated",
+                (platform, form_id, json.dumps(data, ensure_ascii=False, separators=(",", ":")), time.time()),
+            )
+
+    async def forget_forms(self, platform: str, before: float) -> int:
+        conn = self.writer
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            count = conn.execute("DELETE FROM forms WHERE platform = ? AND updated < ?", (platform, before)).rowcount
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise StorageError(f"database write failed: {exc}") from None
+        return count
+
+    # --- a chat that got a new id ---
+
+    async def move_chat(self, platform: str, old_chat: str, new_chat: str) -> None:
+        # A chat key is the chat id, or "<chat id>/<thread id>": both forms move, the thread part kept. Where the new
+        # chat already has a row of its own (a language chosen there since), that one stays and the old one goes.
+        in_old = "platform = ? AND (chat = ? OR substr(chat, 1, length(?) + 1) = ? || '/')"
+        where = (platform, old_chat, old_chat, old_chat)
+        renamed = "chat = ? || substr(chat, length(?) + 1)"
+        statements: list[tuple[str, tuple[Any, ...]]] = []
+        for table in ("chats", "sheets"):
+            statements.append((f"UPDATE OR IGNORE {table} SET {renamed} WHERE {in_old}", (new_chat, old_chat, *where)))
+            statements.append((f"DELETE FROM {table} WHERE {in_old}", where))
+        for table in ("tables", "matches", "match_players"):
+            statements.append((f"UPDATE {table} SET {renamed} WHERE {in_old}", (new_chat, old_chat, *where)))
+        self._transaction(statements)
 
     # --- finished matches ---
 
