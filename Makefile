@@ -19,7 +19,7 @@ run: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check bot tests bench
-	$(BIN)/mypy --strict bot/engine
+	$(BIN)/mypy --strict bot
 
 test: $(STAMP) lint
 	$(BIN)/pytest -n 2 -p no:cacheprovider
