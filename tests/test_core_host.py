@@ -408,3 +408,43 @@ async def test_an_action_that_cannot_be_stored_changes_nothing_and_the_table_goe
     answer = await host.press(ANA, press)
     assert answer.ok, answer.text
     await shut(host, storage)
+
+
+async def test_a_chat_that_got_a_new_id_takes_its_table_and_language_along(tmp_path: Path) -> None:
+    host, storage, outbox = await make_host(tmp_path / "db.sqlite3")
+    await host.set_chat_language(CHAT, "bg")
+    opened = await host.command(CHAT, ANA, "new")
+    for _ in range(3):
+        assert (await host.command(CHAT, ANA, "addbot")).ok
+    assert (await host.command(CHAT, ANA, "start")).ok
+    await host.idle()
+    upgraded = ChatRef(PLATFORM, "-1009")
+    before = len(outbox.messages)
+    assert await host.move_chat(PLATFORM, CHAT.chat_id, upgraded.chat_id, "Friday belote") == [opened.table_id]
+    reposted = [m for m in outbox.messages[before:] if isinstance(m.audience, ChatRef)]
+    # Every group message of the table comes again, in the new chat: the lobby and the deal's table.
+    assert {m.key for m in reposted} == {f"{opened.table_id}:lobby", f"{opened.table_id}:d1"}
+    assert all(m.audience == upgraded for m in reposted)
+    before = len(outbox.messages)
+    assert await host.move_chat(PLATFORM, CHAT.chat_id, upgraded.chat_id) == []  # the second signal of one move
+    assert len(outbox.messages) == before
+    assert host.table_for_chat(upgraded) == opened.table_id and host.table_for_chat(CHAT) is None
+    assert not (await host.command(CHAT, ANA, "view")).ok
+    assert (await host.command(upgraded, ANA, "view")).ok
+    assert await host.chat_language(upgraded) == "bg"
+    # Play goes on: the next action's group messages go to the new chat only.
+    hand = outbox.for_user(ANA)[-1]
+    moves = [b.payload for row in hand.buttons for b in row if decode(b.payload).action[:2] in ("c:", "p:")]
+    before = len(outbox.messages)
+    assert (await host.press(ANA, moves[0])).ok
+    await host.idle()
+    group = [m for m in outbox.messages[before:] if isinstance(m.audience, ChatRef)]
+    assert group and all(m.audience == upgraded for m in group)
+    await shut(host, storage)
+    # A restart keeps the new chat.
+    host, storage, outbox = await make_host(tmp_path / "db.sqlite3")
+    assert host.table_chat(opened.table_id) == upgraded
+    assert host.table_for_chat(upgraded) == opened.table_id
+    assert outbox.group() and all(m.audience == upgraded for m in outbox.group())
+    assert "Белот" in outbox.latest[f"{opened.table_id}:lobby"].text
+    await shut(host, storage)

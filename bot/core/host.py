@@ -244,6 +244,46 @@ class Host(Seating, Turns):
         tr = translator(language)
         return Answer(tr.gettext("Your language is now {lang}.", lang=names.language_name(language, tr)))
 
+    # --- a chat that got a new id ---
+
+    async def move_chat(self, platform: str, old_chat_id: str, new_chat_id: str, title: str = "") -> list[str]:
+        """The platform gave a chat a new id (a Telegram group upgraded to a supergroup). Its tables (any topic),
+        language, score sheet and statistics move to the new id, and each moved table's group messages are posted
+        again there (the old chat's messages cannot be edited any more). Returns the ids of the tables moved; a
+        second call for the same move finds nothing left to move."""
+        if old_chat_id == new_chat_id:
+            return []
+        await self.storage.move_chat(platform, old_chat_id, new_chat_id)
+        stale = (old_chat_id, new_chat_id)
+        for key in [k for k in self._chat_langs if k[0] == platform and k[1].partition("/")[0] in stale]:
+            del self._chat_langs[key]  # the new chat's language is the old one's now: read it again
+        moved: list[str] = []
+        for live in list(self._tables.values()):
+            if live.table.chat.platform != platform or live.table.chat.chat_id != old_chat_id:
+                continue
+            async with live.lock:
+                table = live.table  # read under the lock: a refused write may have rebuilt it
+                old = table.chat
+                if old.chat_id != old_chat_id:
+                    continue
+                new = ChatRef(platform, new_chat_id, old.thread_id, title or old.title)
+                async with self._open_lock:
+                    if self._by_chat.get(old) == table.table_id:
+                        del self._by_chat[old]
+                        if new in self._by_chat:  # a table was opened there before the move was known
+                            log.warning("table %s moved to chat %s, which has table %s open; its buttons still work",
+                                        table.table_id, new.key, self._by_chat[new])
+                        else:
+                            self._by_chat[new] = table.table_id
+                    table.chat = new
+                live.lobby = None  # rendered for the old chat
+                private = (f"{table.table_id}:h", f"{table.table_id}:p")
+                for key in [k for k in live.shown if not k.startswith(private)]:
+                    del live.shown[key]  # shown in the old chat only: post it again
+                await self._emit(live, self._current(live))
+            moved.append(table.table_id)
+        return moved
+
     async def _lang_for(self, table: Table, user_id: str, hint: str | None = None) -> str:
         key = (table.chat.platform, user_id)
         if key not in self._user_langs:
