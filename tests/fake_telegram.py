@@ -5,7 +5,8 @@ python-telegram-bot stack (``Bot``, ``Application``, ``AIORateLimiter``, polling
 ``base_url``. Tests inject updates from simulated users (commands, private ``/start`` with a deep-link payload,
 button presses), read every message each chat received, inject errors (400, 403, 429 with ``retry_after``) and
 check the flood limits: every send or edit is counted per chat, and a chat that exceeds its limit is answered 429
-and recorded as a violation, as Telegram would.
+and recorded as a violation, as Telegram would. A basic group can be upgraded to a supergroup (``migrate``): its old
+id is then answered 400 with ``migrate_to_chat_id`` and both chats get the service messages Telegram sends.
 
 PTB posts parameters form-encoded, each non-string value JSON-encoded; the response is ``{"ok": true, "result":
 ...}`` or ``{"ok": false, "error_code": ..., "description": ..., "parameters": {...}}``.
@@ -39,6 +40,7 @@ FLOOD_METHODS = frozenset({"sendMessage", "editMessageText", "editMessageReplyMa
 CANT_INITIATE = "Forbidden: bot can't initiate conversation with a user"
 MAX_TEXT = 4096
 MAX_CALLBACK_DATA = 64
+UPGRADED = "Bad Request: group chat was upgraded to a supergroup chat"
 
 
 @dataclass(frozen=True)
@@ -111,11 +113,14 @@ class Answer:
 
 
 class ApiError(Exception):
-    def __init__(self, code: int, description: str, retry_after: int | None = None) -> None:
+    def __init__(
+        self, code: int, description: str, retry_after: int | None = None, migrate_to: int | None = None
+    ) -> None:
         super().__init__(description)
         self.code = code
         self.description = description
         self.retry_after = retry_after
+        self.migrate_to = migrate_to
 
 
 @dataclass
@@ -125,6 +130,7 @@ class _Chat:
     title: str | None = None
     is_forum: bool = False
     admins: set[int] = field(default_factory=set)
+    migrated_to: int | None = None  # a basic group upgraded to this supergroup
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"id": self.id, "type": self.type}
@@ -207,8 +213,42 @@ class FakeTelegram:
         if started:
             self.started.add(user_id)
 
-    def add_group(self, chat_id: int, title: str, forum: bool = False, admins: set[int] | None = None) -> None:
-        self._chats[chat_id] = _Chat(chat_id, "supergroup", title, forum, set(admins or ()))
+    def add_group(
+        self, chat_id: int, title: str, forum: bool = False, admins: set[int] | None = None, basic: bool = False
+    ) -> None:
+        """A supergroup, or with ``basic`` a basic group (the kind Telegram creates first, with a small positive
+        id made negative; it can be upgraded to a supergroup with ``migrate``)."""
+        self._chats[chat_id] = _Chat(chat_id, "group" if basic else "supergroup", title, forum, set(admins or ()))
+
+    def migrate(self, chat_id: int, new_chat_id: int, by: int, announce: bool = True) -> None:
+        """User ``by`` upgrades the basic group ``chat_id`` to the supergroup ``new_chat_id``, as Telegram does when
+        a group turns on a supergroup feature. From then on every request naming the old id is answered 400 with
+        ``parameters.migrate_to_chat_id``; with ``announce`` both chats also get their service message at once
+        (``announce_migration`` sends them later, or again)."""
+        old = self._chats[chat_id]
+        assert old.type == "group", "only a basic group can be upgraded"
+        self._chats[new_chat_id] = _Chat(new_chat_id, "supergroup", old.title, False, set(old.admins))
+        old.migrated_to = new_chat_id
+        if announce:
+            self.announce_migration(chat_id, by)
+
+    def announce_migration(self, chat_id: int, by: int) -> None:
+        """The service messages of an upgrade: ``migrate_to_chat_id`` in the old group, ``migrate_from_chat_id``
+        in the new supergroup (each an ordinary ``message`` update, which bots get even in privacy mode)."""
+        new_chat_id = self._chats[chat_id].migrated_to
+        assert new_chat_id is not None, "the group was not upgraded"
+        for where, field_name, value in ((chat_id, "migrate_to_chat_id", new_chat_id),
+                                         (new_chat_id, "migrate_from_chat_id", chat_id)):  # fmt: skip
+            self._push(
+                "message",
+                {
+                    "message_id": next(self._next_message_id[where]),
+                    "date": int(time.time()),
+                    "chat": self._chats[where].to_json(),
+                    "from": self._users[by],
+                    field_name: value,
+                },
+            )
 
     # --- injecting updates ---
 
@@ -359,6 +399,7 @@ class FakeTelegram:
             if handler is None:
                 raise ApiError(404, "Not Found: method not found")
             self._raise_injected(method, params)
+            self._refuse_upgraded(params)
             self._check_flood(method, params)
             result = await handler(params)
         except ApiError as err:
@@ -366,7 +407,7 @@ class FakeTelegram:
             chat = params.get("chat_id")
             if isinstance(chat, int) and method in FLOOD_METHODS:
                 self._record(method, chat, params, None, ok=False)
-            response = _error(err.code, err.description, err.retry_after)
+            response = _error(err.code, err.description, err.retry_after, err.migrate_to)
         else:
             response = web.json_response({"ok": True, "result": result})
         async with self._changed:
@@ -378,6 +419,12 @@ class FakeTelegram:
             if inj.method == method and (inj.chat_id is None or inj.chat_id == params.get("chat_id")):
                 del self._injected[i]
                 raise ApiError(inj.code, inj.description, inj.retry_after)
+
+    def _refuse_upgraded(self, params: dict[str, Any]) -> None:
+        chat_id = params.get("chat_id")
+        chat = self._chats.get(chat_id) if isinstance(chat_id, int) else None
+        if chat is not None and chat.migrated_to is not None:
+            raise ApiError(400, UPGRADED, migrate_to=chat.migrated_to)
 
     def _check_flood(self, method: str, params: dict[str, Any]) -> None:
         if method not in FLOOD_METHODS:
@@ -625,8 +672,12 @@ def _decode(raw: dict[str, Any]) -> dict[str, Any]:
     return params
 
 
-def _error(code: int, description: str, retry_after: int | None = None) -> web.Response:
+def _error(
+    code: int, description: str, retry_after: int | None = None, migrate_to: int | None = None
+) -> web.Response:
     body: dict[str, Any] = {"ok": False, "error_code": code, "description": description}
     if retry_after is not None:
         body["parameters"] = {"retry_after": retry_after}
+    if migrate_to is not None:
+        body["parameters"] = {"migrate_to_chat_id": migrate_to}
     return web.json_response(body, status=code)

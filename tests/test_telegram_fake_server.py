@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
-from telegram.error import BadRequest, Forbidden, RetryAfter
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
 
-from tests.fake_telegram import BOT_USERNAME, CANT_INITIATE, TOKEN, FakeTelegram, FloodLimits
+from tests.fake_telegram import BOT_USERNAME, CANT_INITIATE, TOKEN, UPGRADED, FakeTelegram, FloodLimits
 
 GROUP = -100100
 ALICE = 501
@@ -139,3 +139,22 @@ async def test_admins_are_reported_by_get_chat_member(tg: FakeTelegram, bot: Bot
     tg.add_group(-100200, "admins", admins={ALICE})
     assert (await bot.get_chat_member(-100200, ALICE)).status == "administrator"
     assert (await bot.get_chat_member(-100200, BOB)).status == "member"
+
+
+async def test_an_upgraded_group_answers_its_old_id_with_the_new_one(tg: FakeTelegram, bot: Bot) -> None:
+    tg.add_group(-5001, "Old club", basic=True)
+    sent = await bot.send_message(-5001, "Table")
+    assert sent.chat.type == "group"
+    tg.migrate(-5001, -1005001, by=ALICE)
+    for request in (bot.send_message(-5001, "again"), bot.edit_message_text("Table v2", -5001, sent.message_id)):
+        with pytest.raises(ChatMigrated) as raised:
+            await request
+        assert raised.value.new_chat_id == -1005001
+    assert tg.errors_served[-1] == ("editMessageText", 400, UPGRADED)
+    moved = await bot.send_message(-1005001, "Table")
+    assert moved.chat.type == "supergroup" and moved.chat.title == "Old club"
+    # Both chats got their service message, in the shape PTB reads.
+    updates = await bot.get_updates(timeout=0)
+    assert [(u.message.chat.id, u.message.migrate_to_chat_id, u.message.migrate_from_chat_id)
+            for u in updates if u.message] == [(-5001, -1005001, None), (-1005001, None, -5001)]  # fmt: skip
+    assert all(u.message and u.message.from_user and u.message.from_user.id == ALICE for u in updates)

@@ -136,3 +136,53 @@ async def test_at_the_bots_overall_limit_private_hands_go_before_group_edits(tg:
     order = sorted((e.at, chat) for chat, entries in tg.log.items() for e in entries)
     arrival = [chat for _, chat in order]
     assert arrival.index(ALICE) <= 1, f"the hand waited behind group tables: {arrival}"
+
+
+async def test_an_upgraded_group_gets_its_waiting_and_later_posts_under_the_new_id(
+    tg: FakeTelegram, bot: ExtBot[None]
+) -> None:
+    old, new = -4001, -1004001
+    tg.add_group(old, "club", basic=True)
+    moves: list[tuple[int, int]] = []
+
+    async def on_migrated(old_id: int, new_id: int) -> None:
+        moves.append((old_id, new_id))
+
+    refs = MemoryRefs()
+    outbox = Outbox(bot, refs, policy=POLICY, on_migrated=on_migrated)
+    outbox.put(Post(old, "table v0", key="table"))
+    await outbox.drain()
+    tg.migrate(old, new, by=ALICE, announce=False)
+    # The next edit is refused with the new id: it, and everything behind it, goes to the supergroup in order.
+    outbox.put(Post(old, "table v1", key="table"))
+    outbox.put(Post(old, "deal result", reply_to=1))
+    outbox.put(Post(old, "table v2", key="table"))
+    await outbox.drain()
+    assert moves == [(old, new)]
+    assert [m.text for m in tg.in_chat(new)] == ["table v2", "deal result"]
+    assert refs.refs["table"] == (new, tg.in_chat(new)[0].message_id)
+    # From now on the old id is not even tried; the moved message is edited in place.
+    failed_before = len(tg.errors_served)
+    outbox.put(Post(old, "table v3", key="table"))
+    await outbox.drain()
+    assert [m.text for m in tg.in_chat(new)] == ["table v3", "deal result"]
+    assert len(tg.errors_served) == failed_before and moves == [(old, new)]
+    assert outbox.moved_to(old) == new and outbox.stats.failed == 0
+    tg.assert_within_limits()
+
+
+async def test_a_known_upgrade_moves_what_waits_ahead_of_the_new_chats_own_posts(
+    tg: FakeTelegram, bot: ExtBot[None]
+) -> None:
+    old, new = -4002, -1004002
+    tg.add_group(old, "club", basic=True)
+    outbox = Outbox(bot, policy=POLICY, start_open=False)
+    for i in range(3):
+        outbox.put(Post(old, f"line {i}"))
+    tg.migrate(old, new, by=ALICE, announce=False)
+    outbox.put(Post(new, "welcome", key="k"))
+    assert outbox.move_chat(old, new) and not outbox.move_chat(old, new)  # known the second time
+    outbox.open()
+    await outbox.drain()
+    assert [m.text for m in tg.in_chat(new)] == ["line 0", "line 1", "line 2", "welcome"]
+    assert tg.errors_served == []  # nothing was tried under the old id

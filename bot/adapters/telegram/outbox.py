@@ -4,7 +4,8 @@ Every message for a chat goes through that chat's queue, worked by one task at a
 in the order the core produced them. A keyed message that is still waiting when a newer version of it arrives is
 replaced in place (the newest state wins, and the edit it saves is not spent). Before each request the queue waits
 until the chat's budget allows it (about one message a second per chat, twenty a minute per group, edits
-included); a ``RetryAfter`` pauses the chat and retries the same message, so nothing is lost or reordered.
+included); a ``RetryAfter`` pauses the chat and retries the same message, so nothing is lost or reordered. A group
+upgraded to a supergroup has a new chat id: its queue, and every later post for the old id, goes to the new one.
 
 The budget is counted from the moment each request was answered, which is never earlier than Telegram received it,
 so the pacing holds on Telegram's side too.
@@ -27,7 +28,7 @@ from typing import Any, Protocol
 
 from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, ReplyParameters
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
+from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 
 log = logging.getLogger(__name__)
 _NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
@@ -115,6 +116,8 @@ class MemoryRefs:
 
 # Called when a private chat refuses the bot (the user never opened it, or blocked it): (chat id, the post).
 ForbiddenHandler = Callable[[int, Post], Awaitable[None]]
+# Called when Telegram says a group became a supergroup with a new id: (old chat id, new chat id).
+MigratedHandler = Callable[[int, int], Awaitable[None]]
 
 
 def retry_seconds(err: RetryAfter) -> float:
@@ -224,11 +227,15 @@ class Outbox:
         policy: FloodPolicy | None = None,
         on_forbidden: ForbiddenHandler | None = None,
         start_open: bool = True,
+        on_migrated: MigratedHandler | None = None,
     ) -> None:
         self.bot = bot
         self.refs: MessageRefs = refs or MemoryRefs()
         self.policy = policy or FloodPolicy()
         self.on_forbidden = on_forbidden
+        self.on_migrated = on_migrated
+        # Old chat id -> new one, for groups upgraded to supergroups: posts for the old id go to the new one.
+        self._moved: dict[int, int] = {}
         self.stats = OutboxStats()
         self._gate = _Gate(self.policy.overall_messages, self.policy.overall_window)
         self._chats: dict[int, _ChatQueue] = {}
@@ -245,6 +252,7 @@ class Outbox:
 
     def put(self, post: Post) -> None:
         """Queue a post for its chat (never blocks). A waiting post with the same key takes the new content."""
+        self._redirect(post)
         queue = self._chats.setdefault(post.chat_id, _ChatQueue())
         if post.key is not None:
             for waiting in queue.posts:
@@ -277,15 +285,57 @@ class Outbox:
         already waiting keeps its newer content."""
         by_chat: dict[int, list[Post]] = {}
         for post in posts:
+            self._redirect(post)
             by_chat.setdefault(post.chat_id, []).append(post)
         for chat_id, older in by_chat.items():
-            queue = self._chats.setdefault(chat_id, _ChatQueue())
-            waiting = {p.key for p in queue.posts if p.key is not None}
-            queue.posts.extendleft(reversed([p for p in older if p.key is None or p.key not in waiting]))
-            if queue.posts:
-                queue.empty.clear()
-                if queue.worker is None or queue.worker.done():
-                    queue.worker = asyncio.create_task(self._work(chat_id, queue), name=f"outbox {chat_id}")
+            self._put_first(chat_id, older)
+
+    def _put_first(self, chat_id: int, older: list[Post]) -> None:
+        """Put posts older than everything queued for the chat at the head of its queue, in their order; a key
+        already waiting keeps its newer content."""
+        queue = self._chats.setdefault(chat_id, _ChatQueue())
+        waiting = {p.key for p in queue.posts if p.key is not None}
+        queue.posts.extendleft(reversed([p for p in older if p.key is None or p.key not in waiting]))
+        if queue.posts:
+            queue.empty.clear()
+            if queue.worker is None or queue.worker.done():
+                queue.worker = asyncio.create_task(self._work(chat_id, queue), name=f"outbox {chat_id}")
+
+    # --- groups upgraded to supergroups ---
+
+    def moved_to(self, chat_id: int) -> int:
+        """The chat's current id: the new one if the group was upgraded (after every upgrade, if more than one)."""
+        seen = {chat_id}
+        while chat_id in self._moved and self._moved[chat_id] not in seen:
+            chat_id = self._moved[chat_id]
+            seen.add(chat_id)
+        return chat_id
+
+    def move_chat(self, old_id: int, new_id: int) -> bool:
+        """The group ``old_id`` is now ``new_id``: what waits for it goes there, ahead of what the new chat already
+        has waiting (it is older), and so does every later post for the old id. False when this was known."""
+        if old_id == new_id or self._moved.get(old_id) == new_id:
+            return False
+        self._moved[old_id] = new_id
+        queue = self._chats.get(old_id)
+        if queue is not None:
+            # The post in flight stays: its request ends in the old chat, and its own handling moves it if need be.
+            moving = [p for p in queue.posts if p is not queue.busy]
+            queue.posts.clear()
+            if queue.busy is not None:
+                queue.posts.append(queue.busy)
+            else:
+                queue.empty.set()
+            for post in moving:
+                self._redirect(post)
+            self._put_first(self.moved_to(new_id), moving)
+        return True
+
+    def _redirect(self, post: Post) -> None:
+        new_id = self.moved_to(post.chat_id)
+        if new_id != post.chat_id:
+            post.chat_id = new_id
+            post.reply_to = None  # a message id of the old chat means nothing in the new one
 
     def pending(self) -> int:
         return sum(len(q.posts) for q in self._chats.values())
@@ -305,8 +355,12 @@ class Outbox:
             await self._open.wait()
             while queue.posts:
                 await self._wait_budget(chat_id, queue)
+                if not queue.posts:
+                    break  # moved to another chat while it waited
                 head = queue.posts[0]
                 await self._gate.acquire(_priority(chat_id, head))
+                if not queue.posts:
+                    break
                 post = queue.posts[0]
                 queue.busy = post
                 try:
@@ -314,7 +368,11 @@ class Outbox:
                 finally:
                     queue.busy = None
                 if done:
-                    queue.posts.remove(next(p for p in queue.posts if p is post))
+                    # By identity: an equal post may wait behind it. (A post moved to another chat is gone already.)
+                    for i, waiting in enumerate(queue.posts):
+                        if waiting is post:
+                            del queue.posts[i]
+                            break
         finally:
             if not queue.posts:
                 queue.empty.set()
@@ -348,6 +406,17 @@ class Outbox:
                 queue.paused_until = time.monotonic() + retry_seconds(err)
                 log.info("chat %s: flood limit, retrying after %.1fs", post.chat_id, retry_seconds(err))
                 return False
+            except ChatMigrated as err:
+                # The group became a supergroup: this post, what waits behind it and the group's tables go there.
+                old_id, new_id = post.chat_id, int(err.new_chat_id)
+                log.info("chat %s is now the supergroup %s: its messages follow", old_id, new_id)
+                self.move_chat(old_id, new_id)
+                moved = dataclasses.replace(post)
+                self._redirect(moved)
+                self._put_first(moved.chat_id, [moved])
+                if self.on_migrated is not None:
+                    await self.on_migrated(old_id, new_id)
+                return True
             except Forbidden as err:
                 self.stats.failed += 1
                 log.info("chat %s refuses the bot: %s", post.chat_id, err.message)
