@@ -278,8 +278,8 @@ class Host(Seating, Turns):
                     table.chat = new
                 live.lobby = None  # rendered for the old chat
                 private = (f"{table.table_id}:h", f"{table.table_id}:p")
-                for key in [k for k in live.shown if not k.startswith(private)]:
-                    del live.shown[key]  # shown in the old chat only: post it again
+                for shown in [k for k in live.shown if not k.startswith(private)]:
+                    del live.shown[shown]  # shown in the old chat only: post it again
                 await self._emit(live, self._current(live))
             moved.append(table.table_id)
         return moved
