@@ -150,3 +150,88 @@ async def test_only_an_admin_changes_the_group_language(h: Harness, tg: FakeTele
     await say(h, IVAN, GROUP, "/lang en")
     shown = await say(h, JANE, GROUP, "/sheet")
     assert shown.text.splitlines()[0] == "We | You"
+
+
+async def restarted(h: Harness, tg: FakeTelegram, tmp_path: Path) -> Harness:
+    """Stop the running bot and start a new process (storage, host, Application) on the same database; the fixture
+    stops whichever harness ``h`` holds at the end."""
+    await h.stop()
+    again = Harness(tg, tmp_path / "belote.sqlite3", POLICY)
+    await again.start()
+    h.adapter, h.host, h.storage = again.adapter, again.host, again.storage
+    return again
+
+
+async def press_and_settle(h: Harness, person: Person, message: Sent, label: str) -> None:
+    """Press a labelled button and wait until everything it caused is shown (group messages too)."""
+    [data] = [d for lab, d in message.buttons() if lab == label]
+    await h.press(person, message, data)
+    await h.settle()
+
+
+async def test_a_form_half_filled_before_a_restart_goes_on_where_it_was(
+    h: Harness, tg: FakeTelegram, tmp_path: Path
+) -> None:
+    await say(h, IVAN, GROUP, "/lang en")
+    form = await say(h, JANE, GROUP, "/score")
+    for label in ("♥ Hearts", "none", "We", "9"):
+        await press_and_settle(h, JANE, form, label)
+    assert "9▌" in form.text
+    form_id = form.buttons()[0][1].split(":")[1]
+    messages_before = len(tg.in_chat(GROUP))
+    second = await restarted(h, tg, tmp_path)
+    stranger = await second.press(IVAN, form, form.buttons()[0][1])
+    assert stranger.text and "някой друг" in stranger.text  # Ivan is told in his language whose form it is
+    for label in ("0", "OK", "+ Belote", "Next", "No valat"):
+        await press_and_settle(second, JANE, form, label)
+    expected = score(
+        {
+            "contract": "hearts",
+            "multiplier": 1,
+            "declarer": "A",
+            "points": {"A": 90},
+            "valat": None,
+            "declarations": {"A": ["belote"], "B": []},
+            "hanging_in": 0,
+            "rules": {},
+        }
+    )
+    # The same message was edited on, from the contract chosen before the restart to the answer.
+    assert form.text.splitlines()[0] == expected.summary("en")
+    assert len(tg.in_chat(GROUP)) == messages_before
+    # The answer's "Add to the sheet" outlives a second restart, and adds the deal once.
+    third = await restarted(h, tg, tmp_path)  # ``h`` holds the running bot
+    [add] = [d for label, d in form.buttons() if label == "Add to the sheet"]
+    assert "line 1" in ((await third.press(JANE, form, add)).text or "")
+    assert "too old" in ((await third.press(JANE, form, add)).text or "")
+    await third.settle()
+    sheet = await say(third, JANE, GROUP, "/sheet")
+    assert f"1. {expected.result.score[0]} | {expected.result.score[1]}" in sheet.text
+    assert "2." not in sheet.text
+    # A finished form is closed for good.
+    closed = await third.press(JANE, form, f"calc:{form_id}:x")
+    assert closed.text and "closed" in closed.text
+
+
+async def test_a_form_untouched_for_a_day_is_forgotten(h: Harness, tg: FakeTelegram, tmp_path: Path) -> None:
+    import sqlite3
+
+    form = await say(h, JANE, JANE.user_id, "/score")
+    await press_and_settle(h, JANE, form, "♣ Clubs")
+    fresh = await say(h, JANE, JANE.user_id, "/score")
+    await h.stop()
+    with sqlite3.connect(tmp_path / "belote.sqlite3") as db:  # the first form was last pressed a day ago
+        [form_id] = {d.split(":")[1] for _, d in form.buttons()}
+        db.execute(
+            "UPDATE forms SET updated = updated - 86401, data = json_set(data, '$.touched', "
+            "json_extract(data, '$.touched') - 86401) WHERE form_id = ?",
+            (f"score:{form_id}",),
+        )
+    again = Harness(tg, tmp_path / "belote.sqlite3", POLICY)
+    await again.start()
+    h.adapter, h.host, h.storage = again.adapter, again.host, again.storage
+    assert await again.storage.get_form("telegram", f"score:{form_id}") is None  # forgotten at the start
+    old = await again.press(JANE, form, form.buttons()[0][1])
+    assert old.text and "closed" in old.text
+    await press_and_settle(again, JANE, fresh, "♦ Diamonds")  # a form from the same hour goes on
+    assert "Contract: ♦ Diamonds" in fresh.text

@@ -1,17 +1,22 @@
 """The real-life calculator and score sheet in chat: ``/score <line>``, ``/score`` as a form of buttons, ``/sheet``.
 
 Scoring, explanations and the sheet model are ``bot.calculator``'s; this module only turns chat text and button
-presses into calls to it, and keeps each chat's sheet in the host's storage (so it survives restarts).
+presses into calls to it, and keeps each chat's sheet in the host's storage (so it survives restarts). Forms in
+progress and answers not yet added to a sheet are kept there too, for a day after their last press, so their buttons
+go on working after a restart.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import secrets
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
+from pydantic import TypeAdapter, ValidationError
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
@@ -37,8 +42,15 @@ PREFIX: Final = "calc:"
 CONTRACTS: Final = ("clubs", "diamonds", "hearts", "spades", "no-trumps", "all-trumps")
 DECLARATIONS: Final = ("tierce", "quarte", "quint", "belote", "carre:J", "carre:9", "carre:A", "carre:T",
                        "carre:K", "carre:Q")  # fmt: skip
-# How many finished answers keep their "Add to the sheet" button working (the newest ones).
+# Forms and answers kept in memory (the most recently used); storage keeps every one for KEPT_SECONDS.
 KEPT_ANSWERS: Final = 500
+KEPT_FORMS: Final = 500
+# A form, or an answer not added to the sheet, untouched for a day is forgotten: its buttons then say it is closed.
+KEPT_SECONDS: Final = 24 * 3600
+# Storage keys (``Storage.set_form``) of a form in progress and of an answer waiting for "Add to the sheet".
+_FORM_KEY: Final = "score:"
+_ANSWER_KEY: Final = "answer:"
+STEPS: Final = ("contract", "contra", "declarer", "points", "declarations", "valat")
 _SUB_SHOW: Final = frozenset({"show", "покажи"})
 _SUB_NEW: Final = frozenset({"new", "нова", "нов"})
 _SUB_ADD: Final = frozenset({"add", "добави", "+"})
@@ -64,6 +76,7 @@ class ScoreForm:
     for_team: str = "A"
     valat: str | None = None
     note: str = ""
+    touched: float = 0.0  # when it was last stored (epoch seconds)
 
     def request(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -78,6 +91,10 @@ class ScoreForm:
         if self.valat is None:
             data["points"] = {self.declarer: int(self.digits or "0")}
         return data
+
+
+# Reads a stored form back, checking every field's type (a form written by another version is refused, not trusted).
+_STORED_FORM: Final = TypeAdapter(ScoreForm)
 
 
 def team_names(t: Translator) -> dict[str, str]:
@@ -101,8 +118,9 @@ class CalculatorCommands:
 
     def __init__(self, adapter: TelegramAdapter) -> None:
         self.adapter = adapter
-        self._forms: dict[str, ScoreForm] = {}
+        self._forms: OrderedDict[str, ScoreForm] = OrderedDict()
         self._answers: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._forgotten_at = 0.0
 
     @staticmethod
     def _new_id() -> str:
@@ -128,32 +146,97 @@ class CalculatorCommands:
         except CalculatorError as err:
             self.adapter.reply(message, self._problems(err.render(lang), t))
             return
-        self._reply_answer(message, answer, lang)
+        await self._reply_answer(message, answer, lang)
 
     def _problems(self, problems: list[str], t: Translator) -> str:
         head = t.gettext("I could not score that:")
         hint = t.gettext("Example: /score hearts 102 60, or /score alone to answer step by step.")
         return "\n".join([head, *(f"• {p}" for p in problems), hint])
 
-    def _reply_answer(self, message: Message, answer: DealAnswer, lang: str) -> None:
-        answer_id = self._keep(answer)
+    async def _reply_answer(self, message: Message, answer: DealAnswer, lang: str) -> None:
+        answer_id = await self._keep(answer)
         t = translator(lang)
         markup = InlineKeyboardMarkup(
             [[InlineKeyboardButton(t.gettext("Add to the sheet"), callback_data=f"{PREFIX}add:{answer_id}")]]
         )
         self.adapter.reply(message, answer.render(lang), markup)
 
-    def _keep(self, answer: DealAnswer) -> str:
+    async def _keep(self, answer: DealAnswer) -> str:
+        """Keep an answer for its "Add to the sheet" button (in storage too, so the button outlives a restart)."""
         answer_id = self._new_id()
-        self._answers[answer_id] = answer.request.to_json()
+        request = answer.request.to_json()
+        self._answers[answer_id] = request
         while len(self._answers) > KEPT_ANSWERS:
             self._answers.popitem(last=False)
+        stored = {"request": request, "touched": time.time()}
+        await self.adapter.host.storage.set_form(TELEGRAM, _ANSWER_KEY + answer_id, stored)
+        await self._forget_old_now_and_then()
         return answer_id
+
+    async def _kept_answer(self, answer_id: str) -> dict[str, Any] | None:
+        request = self._answers.get(answer_id)
+        if request is not None:
+            return request
+        stored = await self.adapter.host.storage.get_form(TELEGRAM, _ANSWER_KEY + answer_id)
+        if stored is None or time.time() - float(stored.get("touched", 0)) > KEPT_SECONDS:
+            return None
+        kept = stored.get("request")
+        return kept if isinstance(kept, dict) else None
+
+    async def _forget_answer(self, answer_id: str) -> None:
+        self._answers.pop(answer_id, None)
+        await self.adapter.host.storage.set_form(TELEGRAM, _ANSWER_KEY + answer_id, None)
+
+    async def forget_old(self) -> None:
+        """Forget the forms and answers nobody has touched for KEPT_SECONDS."""
+        self._forgotten_at = time.time()
+        forgotten = await self.adapter.host.storage.forget_forms(TELEGRAM, self._forgotten_at - KEPT_SECONDS)
+        if forgotten:
+            log.info("forgot %d score forms and answers untouched for a day", forgotten)
+
+    async def _forget_old_now_and_then(self) -> None:
+        if time.time() - self._forgotten_at > 3600:
+            await self.forget_old()
+
+    # --- forms in progress, in memory and in storage ---
+
+    async def _form(self, form_id: str) -> ScoreForm | None:
+        """The form, from memory or (after a restart) from storage; None when finished, forgotten or too old."""
+        form = self._forms.get(form_id)
+        if form is None:
+            stored = await self.adapter.host.storage.get_form(TELEGRAM, _FORM_KEY + form_id)
+            if stored is None:
+                return None
+            try:
+                loaded = _STORED_FORM.validate_python(stored)
+            except ValidationError as err:
+                log.warning("score form %s cannot be read back (%d problems); it is closed", form_id, err.error_count())
+                return None
+            if loaded.form_id != form_id or loaded.step not in STEPS:
+                return None
+            form = self._forms.setdefault(form_id, loaded)  # a press that loaded it meanwhile keeps its copy
+        if time.time() - form.touched > KEPT_SECONDS:
+            await self._close(form_id)
+            return None
+        self._forms.move_to_end(form_id)
+        while len(self._forms) > KEPT_FORMS:
+            self._forms.popitem(last=False)  # still in storage: read again at its next press
+        return form
+
+    async def _save(self, form: ScoreForm) -> None:
+        form.touched = time.time()
+        self._forms[form.form_id] = form
+        await self.adapter.host.storage.set_form(TELEGRAM, _FORM_KEY + form.form_id, dataclasses.asdict(form))
+
+    async def _close(self, form_id: str) -> None:
+        self._forms.pop(form_id, None)
+        await self.adapter.host.storage.set_form(TELEGRAM, _FORM_KEY + form_id, None)
 
     async def _open_form(self, message: Message, user_id: int, lang: str) -> None:
         thread = message.message_thread_id if message.is_topic_message else None
         form = ScoreForm(self._new_id(), user_id, message.chat.id, thread, lang)
-        self._forms[form.form_id] = form
+        await self._save(form)
+        await self._forget_old_now_and_then()
         self._show(form)
 
     def _show(self, form: ScoreForm, final: str | None = None, markup: InlineKeyboardMarkup | None = None) -> None:
@@ -250,7 +333,7 @@ class CalculatorCommands:
             await self._answer(query, text)
             return
         form_id, _, action = body.partition(":")
-        form = self._forms.get(form_id)
+        form = await self._form(form_id)
         if form is None:
             await self._answer(query, t.gettext("This form is closed; send /score to start a new one."))
             return
@@ -260,9 +343,10 @@ class CalculatorCommands:
         done = self._step(form, action)
         await self._answer(query, "")
         if done is None:
+            await self._save(form)
             self._show(form)
             return
-        del self._forms[form_id]
+        await self._close(form_id)
         if done == "cancel":
             self._show(form, translator(form.lang).gettext("Scoring cancelled."))
             return
@@ -270,11 +354,11 @@ class CalculatorCommands:
             answer = score(form.request())
         except CalculatorError as err:
             # Keep the form: most refusals need one more detail (a top card, fewer points); say what.
-            self._forms[form_id] = form
             form.step, form.note = "declarations", self._problems(err.render(form.lang), translator(form.lang))
+            await self._save(form)
             self._show(form)
             return
-        answer_id = self._keep(answer)
+        answer_id = await self._keep(answer)
         markup = InlineKeyboardMarkup(
             [
                 [
@@ -327,10 +411,10 @@ class CalculatorCommands:
 
     async def _add_answer(self, message: Any, answer_id: str, lang: str) -> str:
         t = translator(lang)
-        request = self._answers.get(answer_id)
+        request = await self._kept_answer(answer_id)
         if request is None or not isinstance(message, Message):
             return t.gettext("That answer is too old to add; send it to /sheet add again.")
-        chat_key, thread = self._chat_key(message)
+        chat_id, chat_key, thread = await self._chat_key(message)
         sheet = await self._load(chat_key, t)
         if isinstance(sheet, str):
             return sheet
@@ -339,16 +423,17 @@ class CalculatorCommands:
         except (SheetError, CalculatorError) as err:
             return self._error_text(err, lang)
         await self._store(chat_key, sheet)
-        del self._answers[answer_id]
-        self.adapter.say(message.chat.id, self._line_text(sheet, line.number, lang), thread)
+        await self._forget_answer(answer_id)
+        self.adapter.say(chat_id, self._line_text(sheet, line.number, lang), thread)
         return t.gettext("Added as line {n}.", n=line.number)
 
     # --- /sheet ---
 
-    @staticmethod
-    def _chat_key(message: Message) -> tuple[str, int | None]:
+    async def _chat_key(self, message: Message) -> tuple[int, str, int | None]:
+        """(chat id, the sheet's key, topic) of a message's chat; a group since upgraded means its supergroup."""
+        chat_id = await self.adapter.current_chat(message.chat.id)
         thread = message.message_thread_id if message.is_topic_message else None
-        return (f"{message.chat.id}/{thread}" if thread else str(message.chat.id)), thread
+        return chat_id, (f"{chat_id}/{thread}" if thread else str(chat_id)), thread
 
     async def _load(self, chat_key: str, t: Translator) -> ScoreSheet | str:
         stored = await self.adapter.host.storage.get_sheet(TELEGRAM, chat_key)
@@ -385,7 +470,7 @@ class CalculatorCommands:
         args = list(context.args or ())
         sub = args[0].lower() if args else "show"
         rest = args[1:]
-        chat_key, _ = self._chat_key(message)
+        _, chat_key, _ = await self._chat_key(message)
         if sub in _SUB_NEW:
             if rest and len(rest) != 2:
                 self.adapter.reply(message, t.gettext("Name both teams, or none: /sheet new Us Them."))
