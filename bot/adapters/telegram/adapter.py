@@ -101,7 +101,12 @@ class TelegramAdapter:
         )
         self.refs = StorageRefs(host.storage)
         self.outbox = Outbox(
-            self.app.bot, self.refs, self.policy, on_forbidden=self._private_chat_refused, start_open=False
+            self.app.bot,
+            self.refs,
+            self.policy,
+            on_forbidden=self._private_chat_refused,
+            start_open=False,
+            on_migrated=self.chat_moved,
         )
         # People known to have opened a private chat with the bot (so it can send them their hand).
         self._private_open: set[str] = set()
@@ -134,6 +139,7 @@ class TelegramAdapter:
             ) from None
         # What the previous run could not send goes first (a newer version of a keyed message wins).
         self.outbox.restore(await self.refs.load_pending())
+        await self.calculator.forget_old()
         self.outbox.open()
         await self._set_commands()
         await self.app.start()
@@ -224,6 +230,42 @@ class TelegramAdapter:
         group_id, thread_id = int(chat.chat_id), int(chat.thread_id) if chat.thread_id else None
         self.say(group_id, text, thread_id, markup=InlineKeyboardMarkup([[button]]))
 
+    # --- a group upgraded to a supergroup ---
+
+    async def chat_moved(self, old_id: int, new_id: int, title: str = "") -> None:
+        """The group ``old_id`` is now the supergroup ``new_id`` (Telegram said so in a service message, or by
+        refusing a message with the new id). Its messages, tables, language, sheet and statistics follow. Every
+        step is idempotent: both signals come, the service messages in both chats, and again after a restart."""
+        self.outbox.move_chat(old_id, new_id)
+        await self.refs.remember_move(old_id, new_id)
+        moved = await self.host.move_chat(TELEGRAM, str(old_id), str(new_id), title)
+        if moved:
+            log.info("group %s is now the supergroup %s; tables moved there: %s", old_id, new_id, ", ".join(moved))
+
+    async def current_chat(self, chat_id: int) -> int:
+        """The chat's id now: a press under a message of a group since upgraded counts for the supergroup."""
+        if chat_id >= 0:
+            return chat_id
+        now = self.outbox.moved_to(chat_id)
+        if now != chat_id:
+            return now
+        stored = await self.refs.moved_to(chat_id)
+        if stored is None:
+            return chat_id
+        self.outbox.move_chat(chat_id, stored)
+        return self.outbox.moved_to(chat_id)
+
+    async def _on_migrate(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """The service messages of an upgrade: ``migrate_to_chat_id`` in the old group, ``migrate_from_chat_id``
+        in the new supergroup."""
+        message = update.effective_message
+        if message is None:
+            return
+        if message.migrate_to_chat_id:
+            await self.chat_moved(message.chat.id, message.migrate_to_chat_id)
+        elif message.migrate_from_chat_id:
+            await self.chat_moved(message.migrate_from_chat_id, message.chat.id, message.chat.title or "")
+
     async def _knows_private(self, user_id: str) -> bool:
         if user_id in self._private_open:
             return True
@@ -242,6 +284,7 @@ class TelegramAdapter:
 
     def _add_handlers(self) -> None:
         app = self.app
+        app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._on_migrate))
         app.add_handler(CommandHandler("start", self._on_start))
         app.add_handler(CommandHandler("help", self._on_help))
         app.add_handler(CommandHandler("lang", self._on_lang))

@@ -2,7 +2,8 @@
 
 A ref is stored as ``"<chat id>:<message id>"``. The same store remembers which people opened a private chat with
 the bot (key ``private:<user id>``), because the bot may write to nobody else, and, at shutdown, the messages the
-flood limits had not let out yet (key ``outbox:pending``, a JSON list), so the next run sends them.
+flood limits had not let out yet (key ``outbox:pending``, a JSON list), so the next run sends them, and the new id
+of each group upgraded to a supergroup (key ``moved:<old chat id>``), for buttons still pressed under the old one.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ log = logging.getLogger(__name__)
 
 _PRIVATE = "private:"
 _PENDING = "outbox:pending"
+_MOVED = "moved:"
 # Refs kept in memory (the most recently used); older ones are read from storage again when needed.
 CACHED_REFS: Final = 20_000
 
@@ -58,7 +60,13 @@ class StorageRefs:
     async def forget_private(self, user_id: str) -> None:
         await self.storage.set_message_ref(TELEGRAM, _PRIVATE + user_id, None)
 
+    async def remember_move(self, old_chat_id: int, new_chat_id: int) -> None:
+        await self.storage.set_message_ref(TELEGRAM, f"{_MOVED}{old_chat_id}", str(new_chat_id))
 
+    async def moved_to(self, chat_id: int) -> int | None:
+        """The supergroup a group was upgraded to, if it was."""
+        stored = await self.storage.get_message_ref(TELEGRAM, f"{_MOVED}{chat_id}")
+        return int(stored) if stored and stored.lstrip("-").isdigit() else None
     async def save_pending(self, posts: list[Post]) -> None:
         text = json.dumps([post_to_json(p) for p in posts], ensure_ascii=False) if posts else None
         await self.storage.set_message_ref(TELEGRAM, _PENDING, text)
