@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.adapters.telegram.outbox import FloodPolicy
+from bot.calculator.text import score_text
 from bot.engine.record import replay_record
 from tests.fake_telegram import UPGRADED, FakeTelegram
 from tests.telegram.harness import Harness, Person, action_of, buttons_with, limits_of
@@ -148,3 +149,63 @@ async def test_a_match_goes_on_in_the_supergroup_its_group_became(tmp_path: Path
         finally:
             await h.stop()
 
+
+
+async def test_a_lobby_and_score_forms_follow_the_upgrade_and_old_buttons_still_work(tmp_path: Path) -> None:
+    async with FakeTelegram(limits_of(POLICY)) as tg:
+        for p in PEOPLE:
+            tg.add_user(p.user_id, p.name, p.language)
+            tg.start_private(p.user_id)
+        tg.add_group(OLD, "Basic club", admins={ALICE.user_id}, basic=True)
+        h = Harness(tg, tmp_path / "belote.sqlite3", POLICY)
+        await h.start()
+        try:
+            for line in ("/lang en", "/belot", "/score hearts 102 60"):
+                tg.send_text(ALICE.user_id, OLD, line)
+                await h.settle()
+            answer = tg.last(OLD)
+            assert answer is not None and answer.buttons()[0][0] == "Add to the sheet"
+            tg.send_text(BOB.user_id, OLD, "/score")
+            await h.settle()
+            old_form = tg.last(OLD)
+            assert old_form is not None and "What was the contract?" in old_form.text
+            await h.press(BOB, old_form, next(d for label, d in old_form.buttons() if label == "♠ Spades"))
+            await h.settle()
+            [old_lobby] = [m for m in tg.in_chat(OLD) if buttons_with(m, "j")]
+            table_id = old_lobby.buttons()[0][1].split(":")[1]
+            shown_in_old = len(tg.log[OLD])
+
+            tg.migrate(OLD, NEW, by=ALICE.user_id)
+            await h.settle()
+            [lobby] = [m for m in tg.in_chat(NEW) if buttons_with(m, "j")]
+            assert tg.in_chat(NEW) == [lobby], "only the table's lobby is posted again"
+            # A Join on the old group's message (its buttons name the table, and are still current) seats, then one
+            # on the new lobby.
+            for person, message in ((DAVE, old_lobby), (CAROL, lobby)):
+                join = next(d for _, d in buttons_with(message, "j") if action_of(d) == "j")
+                assert (await h.press(person, message, join)).text is not None
+                await h.settle()
+            seated = {s.user_id for s in (await h.oracle(table_id)).seats}
+            assert {str(CAROL.user_id), str(DAVE.user_id)} <= seated
+            assert "Dave" in lobby.text and "Dave" not in old_lobby.text  # shown in the supergroup's lobby
+            tg.send_text(ALICE.user_id, NEW, "/startgame")
+            await h.settle()
+            assert (await h.oracle(table_id)).status == "playing"
+            # Bob's form goes on from the old message; its next step is shown in the supergroup.
+            await h.press(BOB, old_form, next(d for label, d in old_form.buttons() if label == "Contra"))
+            await h.settle()
+            [form] = [m for m in tg.in_chat(NEW) if "Score a deal" in m.text]
+            assert "Contract: ♠ Spades" in form.text and "Contra: Contra" in form.text
+            # An answer given in the old group adds to the sheet the group took along.
+            added = await h.press(ALICE, answer, answer.buttons()[0][1])
+            assert added.text and "line 1" in added.text
+            await h.settle()
+            tg.send_text(ALICE.user_id, NEW, "/sheet")
+            await h.settle()
+            sheet = tg.last(NEW)
+            hearts = score_text("hearts 102 60").result.score
+            assert sheet is not None and f"1. {hearts[0]} | {hearts[1]}" in sheet.text
+            assert not [e for e in tg.log[OLD][shown_in_old:] if e.ok], "the old group was written to after the move"
+            tg.assert_within_limits()
+        finally:
+            await h.stop()
