@@ -219,19 +219,24 @@ async def test_a_form_untouched_for_a_day_is_forgotten(h: Harness, tg: FakeTeleg
     form = await say(h, JANE, JANE.user_id, "/score")
     await press_and_settle(h, JANE, form, "♣ Clubs")
     fresh = await say(h, JANE, JANE.user_id, "/score")
+    answer = await say(h, JANE, JANE.user_id, "/score hearts 102 60")
+    [add] = [d for label, d in answer.buttons() if label == "Add to the sheet"]
     await h.stop()
-    with sqlite3.connect(tmp_path / "belote.sqlite3") as db:  # the first form was last pressed a day ago
+    with sqlite3.connect(tmp_path / "belote.sqlite3") as db:  # the first form and the answer are a day old
         [form_id] = {d.split(":")[1] for _, d in form.buttons()}
-        db.execute(
-            "UPDATE forms SET updated = updated - 86401, data = json_set(data, '$.touched', "
-            "json_extract(data, '$.touched') - 86401) WHERE form_id = ?",
-            (f"score:{form_id}",),
-        )
+        for key in (f"score:{form_id}", f"answer:{add.split(':')[-1]}"):
+            db.execute(
+                "UPDATE forms SET updated = updated - 86401, data = json_set(data, '$.touched', "
+                "json_extract(data, '$.touched') - 86401) WHERE form_id = ?",
+                (key,),
+            )
     again = Harness(tg, tmp_path / "belote.sqlite3", POLICY)
     await again.start()
     h.adapter, h.host, h.storage = again.adapter, again.host, again.storage
     assert await again.storage.get_form("telegram", f"score:{form_id}") is None  # forgotten at the start
     old = await again.press(JANE, form, form.buttons()[0][1])
     assert old.text and "closed" in old.text
+    too_old = await again.press(JANE, answer, add)
+    assert too_old.text and "too old" in too_old.text
     await press_and_settle(again, JANE, fresh, "♦ Diamonds")  # a form from the same hour goes on
     assert "Contract: ♦ Diamonds" in fresh.text

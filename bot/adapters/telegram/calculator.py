@@ -164,20 +164,19 @@ class CalculatorCommands:
     async def _keep(self, answer: DealAnswer) -> str:
         """Keep an answer for its "Add to the sheet" button (in storage too, so the button outlives a restart)."""
         answer_id = self._new_id()
-        request = answer.request.to_json()
-        self._answers[answer_id] = request
+        stored = {"request": answer.request.to_json(), "touched": time.time()}
+        self._answers[answer_id] = stored
         while len(self._answers) > KEPT_ANSWERS:
             self._answers.popitem(last=False)
-        stored = {"request": request, "touched": time.time()}
         await self.adapter.host.storage.set_form(TELEGRAM, _ANSWER_KEY + answer_id, stored)
         await self._forget_old_now_and_then()
         return answer_id
 
     async def _kept_answer(self, answer_id: str) -> dict[str, Any] | None:
-        request = self._answers.get(answer_id)
-        if request is not None:
-            return request
-        stored = await self.adapter.host.storage.get_form(TELEGRAM, _ANSWER_KEY + answer_id)
+        """The deal request of a kept answer, from memory or (after a restart) from storage."""
+        stored = self._answers.get(answer_id)
+        if stored is None:
+            stored = await self.adapter.host.storage.get_form(TELEGRAM, _ANSWER_KEY + answer_id)
         if stored is None or time.time() - float(stored.get("touched", 0)) > KEPT_SECONDS:
             return None
         kept = stored.get("request")
@@ -218,14 +217,18 @@ class CalculatorCommands:
         if time.time() - form.touched > KEPT_SECONDS:
             await self._close(form_id)
             return None
-        self._forms.move_to_end(form_id)
+        self._cache(form)
+        return form
+
+    def _cache(self, form: ScoreForm) -> None:
+        self._forms[form.form_id] = form
+        self._forms.move_to_end(form.form_id)
         while len(self._forms) > KEPT_FORMS:
             self._forms.popitem(last=False)  # still in storage: read again at its next press
-        return form
 
     async def _save(self, form: ScoreForm) -> None:
         form.touched = time.time()
-        self._forms[form.form_id] = form
+        self._cache(form)
         await self.adapter.host.storage.set_form(TELEGRAM, _FORM_KEY + form.form_id, dataclasses.asdict(form))
 
     async def _close(self, form_id: str) -> None:

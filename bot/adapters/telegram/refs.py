@@ -32,6 +32,8 @@ class StorageRefs:
         self.storage = storage
         # Reads and writes go through this cache, so a busy table's edits do not read storage every time.
         self._cache: OrderedDict[str, tuple[int, int] | None] = OrderedDict()
+        # Group id -> the supergroup it was upgraded to (None: not upgraded), for the groups asked about so far.
+        self._moves: dict[int, int | None] = {}
 
     def _remember(self, key: str, ref: tuple[int, int] | None) -> None:
         self._cache[key] = ref
@@ -61,12 +63,16 @@ class StorageRefs:
         await self.storage.set_message_ref(TELEGRAM, _PRIVATE + user_id, None)
 
     async def remember_move(self, old_chat_id: int, new_chat_id: int) -> None:
+        self._moves[old_chat_id] = new_chat_id
         await self.storage.set_message_ref(TELEGRAM, f"{_MOVED}{old_chat_id}", str(new_chat_id))
 
     async def moved_to(self, chat_id: int) -> int | None:
         """The supergroup a group was upgraded to, if it was."""
-        stored = await self.storage.get_message_ref(TELEGRAM, f"{_MOVED}{chat_id}")
-        return int(stored) if stored and stored.lstrip("-").isdigit() else None
+        if chat_id not in self._moves:
+            stored = await self.storage.get_message_ref(TELEGRAM, f"{_MOVED}{chat_id}")
+            self._moves[chat_id] = int(stored) if stored and stored.lstrip("-").isdigit() else None
+        return self._moves[chat_id]
+
     async def save_pending(self, posts: list[Post]) -> None:
         text = json.dumps([post_to_json(p) for p in posts], ensure_ascii=False) if posts else None
         await self.storage.set_message_ref(TELEGRAM, _PENDING, text)
