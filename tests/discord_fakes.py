@@ -120,6 +120,7 @@ class FakeDiscord:
         self.identified: list[dict[str, Any]] = []
         self.errors: list[DiscordError] = []
         self.clock_offset = 0.0
+        self.slow: dict[str, float] = {}  # "PATCH webhooks" (method, first path part) -> seconds before handling
         self._sockets: list[web.WebSocketResponse] = []
         self._seq = itertools.count(1)
         self._runner: web.AppRunner | None = None
@@ -368,6 +369,9 @@ class FakeDiscord:
                 body = json.loads(raw)
         self.requests.append(Request(request.method, "/" + tail, body, time.monotonic()))
         parts = tail.split("/")
+        delay = self.slow.get(f"{request.method} {parts[0]}")
+        if delay:
+            await asyncio.sleep(delay)  # a slow request: others sent after it may be handled first
         auth = request.headers.get("Authorization")
         if auth is not None and auth != f"Bot {self.token}" and parts[0] not in ("interactions", "webhooks"):
             return DiscordError(401, 0, "401: Unauthorized").response()

@@ -4,6 +4,11 @@ Every press and command is acknowledged inside Discord's 3-second window: the co
 answer, after which the interaction is deferred and answered when the core is done. A person's private hand is an
 ephemeral message: opened by a press on the public table ("My hand"), updated by each press on it, and updated by
 the core between presses while its interaction token lives (Discord allows 15 minutes; we stop a minute early).
+
+The core re-renders every seated person's hand after each action. A hand edit is skipped only when the message
+already shows exactly that rendering (same text, same buttons, nonce included), so a skip can never leave stale
+buttons. While a person's press is being answered, the core's updates of that person's hands wait in their lane:
+the answer itself shows the new hand, and the waiting update then goes out only if the table has moved on since.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -20,6 +26,7 @@ import discord
 
 from bot.core.messages import DISCORD, Answer, ChatRef, OutMessage, UserRef
 
+from .alerts import TurnAlerts
 from .outbox import Outbox
 from .render import Rendered, render
 from .text import CONTENT_LIMIT, clip, locale_language, markup, tr
@@ -36,6 +43,10 @@ HAND_LIFETIME = 14 * 60.0  # an ephemeral message can be edited for 15 minutes a
 REFS_CACHED = 4096
 
 
+# What a hand message shows: the view and the note it was rendered from (rendering is a pure function of both).
+Shown = tuple[OutMessage, str]
+
+
 @dataclass
 class HandHandle:
     """How to edit one person's ephemeral hand message: the interaction that made it, and when."""
@@ -43,6 +54,7 @@ class HandHandle:
     interaction: discord.Interaction[Any]
     opened: float
     followup_id: int | None = None  # the message was a follow-up (after a deferral), not the original response
+    shown: Shown | None = None  # what the message shows; None when that is not known
 
 
 class DiscordAdapter:
@@ -59,9 +71,13 @@ class DiscordAdapter:
         self.monotonic = monotonic
         self.ack_budget = ack_budget
         self.hands: dict[str, HandHandle] = {}  # OutMessage.key of a hand -> its live ephemeral message
-        self._hand_versions: dict[str, int] = {}  # hand key -> how many updates the core pushed
+        self._writes: dict[str, int] = {}  # hand key -> edits of its message in flight
+        self._overlapped: set[str] = set()  # hand keys edited twice at once: which edit landed last is unknown
+        self._answering: Counter[str] = Counter()  # user id -> their presses being answered
+        self._answered = asyncio.Condition()
         self._refs: dict[str, str] = {}  # public OutMessage.key -> "channel_id/message_id"
-        self.outbox = Outbox(self._deliver_now)
+        self.alerts = TurnAlerts(self)
+        self.outbox = Outbox(self._deliver_now, gate=self._after_answers)
         self.calculator: Calculator  # set by the client, which installs the calculator's commands
 
     # --- who and where ---------------------------------------------------------------------------------------
@@ -86,24 +102,53 @@ class DiscordAdapter:
     async def on_press(self, interaction: discord.Interaction[Any], payload: str) -> None:
         user = self.user_ref(interaction)
         on_hand = interaction.message is not None and interaction.message.flags.ephemeral
-        versions = dict(self._hand_versions)
-        answer, deferred = await self._within_window(interaction, self.host.press(user, payload), ephemeral=False)
-        if answer is None:
-            await self._failed(interaction, deferred, user)
-            return
+        self._answering[user.user_id] += 1  # the core's updates of this person's hands wait for the answer
         try:
-            if on_hand:
-                await self._update_pressed_hand(interaction, answer, deferred)
-            else:
-                await self._reply_privately(interaction, answer, deferred, user)
-        except discord.HTTPException as exc:
-            log.warning("Discord refused the answer to a press: %s", exc)
+            answer, deferred = await self._within_window(interaction, self.host.press(user, payload), ephemeral=False)
+            if answer is None:
+                await self._failed(interaction, deferred, user)
+                return
+            try:
+                if on_hand:
+                    await self._update_pressed_hand(interaction, answer, deferred)
+                else:
+                    await self._reply_privately(interaction, answer, deferred, user)
+            except discord.HTTPException as exc:
+                log.warning("Discord refused the answer to a press: %s", exc)
+        finally:
+            self._answering[user.user_id] -= 1
+            if not self._answering[user.user_id]:
+                del self._answering[user.user_id]
+            async with self._answered:
+                self._answered.notify_all()
+
+    async def _after_answers(self, msg: OutMessage) -> None:
+        """The outbox's gate: a hand update waits while its owner's press is being answered. The answer shows the
+        hand as the press left it; an edit sent meanwhile would repeat it, or race it and land first or last."""
+        if msg.kind != "hand" or not isinstance(msg.audience, UserRef):
             return
-        if answer.view is not None and self._hand_versions.get(answer.view.key) != versions.get(answer.view.key):
-            # The core pushed a newer hand while we were answering: show that one.
-            fresh = await self.host.private_view(answer.view.table_id, user)
-            if fresh is not None:
-                await self.deliver(fresh)  # through the hand's lane, so it cannot overtake a newer edit
+        user_id = msg.audience.user_id
+        async with self._answered:
+            await self._answered.wait_for(lambda: not self._answering[user_id])
+
+    def _begin_write(self, key: str) -> None:
+        if self._writes.get(key):
+            self._overlapped.add(key)
+        self._writes[key] = self._writes.get(key, 0) + 1
+
+    def _end_write(self, key: str) -> bool:
+        """True when no other write to this hand overlapped this one, so the message shows what this one sent.
+        Otherwise the live handle no longer knows what is shown, and the next update is sent whatever it is."""
+        certain = key not in self._overlapped
+        left = self._writes[key] - 1
+        if left:
+            self._writes[key] = left
+        else:
+            del self._writes[key]
+            self._overlapped.discard(key)
+        if not certain and (current := self.hands.get(key)) is not None:
+            current.shown = None
+        return certain
 
     async def _update_pressed_hand(self, interaction: discord.Interaction[Any], answer: Answer, deferred: bool) -> None:
         if answer.view is None:
@@ -114,12 +159,18 @@ class DiscordAdapter:
             else:
                 await interaction.response.edit_message(content=note, view=None)
             return
+        key = answer.view.key
         r = render(answer.view, note=answer.text)
-        if deferred:
-            await interaction.edit_original_response(content=r.content, embed=r.embed, view=r.view)
-        else:
-            await interaction.response.edit_message(content=r.content, embed=r.embed, view=r.view)
-        self._remember(answer.view.key, HandHandle(interaction, self.monotonic()))
+        self._begin_write(key)
+        try:
+            if deferred:
+                await interaction.edit_original_response(content=r.content, embed=r.embed, view=r.view)
+            else:
+                await interaction.response.edit_message(content=r.content, embed=r.embed, view=r.view)
+        finally:
+            certain = self._end_write(key)
+        shown = (answer.view, answer.text) if certain else None
+        self._remember(key, HandHandle(interaction, self.monotonic(), shown=shown))
 
     async def _reply_privately(
         self, interaction: discord.Interaction[Any], answer: Answer, deferred: bool, user: UserRef
@@ -127,6 +178,7 @@ class DiscordAdapter:
         if answer.view is not None:
             r = render(answer.view, note=answer.text)
             handle = await self._send_ephemeral(interaction, r, deferred)
+            handle.shown = (answer.view, answer.text)
             self._remember(answer.view.key, handle)
         elif answer.text:
             text = clip(markup(answer.text), CONTENT_LIMIT)
@@ -177,7 +229,9 @@ class DiscordAdapter:
         try:
             if answer.view is not None:
                 r = render(answer.view, note=answer.text)
-                self._remember(answer.view.key, await self._send_ephemeral(interaction, r, deferred))
+                handle = await self._send_ephemeral(interaction, r, deferred)
+                handle.shown = (answer.view, answer.text)
+                self._remember(answer.view.key, handle)
                 return
             text = answer.text or tr(await self.host.user_language(user)).gettext("Done.")
             text = clip(markup(text), CONTENT_LIMIT)
@@ -233,8 +287,6 @@ class DiscordAdapter:
 
     async def deliver(self, msg: OutMessage) -> None:
         """The core's sink: queue the message (per table and audience, latest state per key wins)."""
-        if msg.kind == "hand":
-            self._hand_versions[msg.key] = self._hand_versions.get(msg.key, 0) + 1
         audience = msg.audience
         lane = f"{msg.table_id}|{audience.user_id if isinstance(audience, UserRef) and msg.kind == 'hand' else ''}"
         self.outbox.put(lane, msg)
@@ -244,10 +296,14 @@ class DiscordAdapter:
             if msg.kind == "hand":
                 await self._edit_hand(msg)
             elif msg.kind == "ping":
-                await self._ping(msg)
+                await self.alerts.post(msg)
             # Other private messages need an interaction to answer; Discord has no way to push them unasked.
             return
-        await self._publish(msg, msg.audience)
+        await self.publish(msg, msg.audience)
+        if msg.table_id and self.alerts.table_over(msg.table_id):
+            # The table's last messages: nobody is to act any more. This lane posted every alert of the table, so
+            # none can come after this.
+            await self.alerts.remove(msg.table_id)
 
     async def _edit_hand(self, msg: OutMessage) -> None:
         handle = self.hands.get(msg.key)
@@ -256,7 +312,11 @@ class DiscordAdapter:
         if self.monotonic() - handle.opened > HAND_LIFETIME:
             del self.hands[msg.key]  # the token is (nearly) dead; the next press on the hand makes a new one
             return
+        shown = (msg, "")
+        if handle.shown == shown:
+            return  # the message shows exactly this already: the same text and the same buttons
         r = render(msg)
+        self._begin_write(msg.key)
         try:
             if handle.followup_id is None:
                 await handle.interaction.edit_original_response(
@@ -270,31 +330,27 @@ class DiscordAdapter:
             log.info("a hand message can no longer be edited (%s); waiting for the next press", exc)
             if self.hands.get(msg.key) is handle:
                 del self.hands[msg.key]
-
-    async def _ping(self, msg: OutMessage) -> None:
-        """A turn alert: a short public line that mentions the player (an edit does not notify anyone)."""
-        chat = self.host.table_chat(msg.table_id) if msg.table_id else None
-        if chat is None:
             return
-        mention = msg.mention or (msg.audience if isinstance(msg.audience, UserRef) else None)
-        await self._publish(
-            OutMessage(
-                key=f"{msg.table_id}:ping",  # one alert line per table: each new one replaces the last
-                audience=chat,
-                text=msg.text,
-                kind="ping",
-                table_id=msg.table_id,
-                mention=mention,
-                notify=True,
-            ),
-            chat,
-        )
+        finally:
+            certain = self._end_write(msg.key)
+        if certain and self.hands.get(msg.key) is handle:
+            handle.shown = shown
 
-    async def _publish(self, msg: OutMessage, chat: ChatRef) -> None:
+    async def message_ref(self, key: str) -> str | None:
+        """Where the public message of this key is ("channel_id/message_id"), if it was posted."""
+        return self._refs.get(key) or await self.host.storage.get_message_ref(DISCORD, key)
+
+    async def forget_ref(self, key: str) -> None:
+        self._refs.pop(key, None)
+        await self.host.storage.set_message_ref(DISCORD, key, None)
+
+    async def publish(self, msg: OutMessage, chat: ChatRef) -> None:
+        """Edit the public message of this key in place, or post it (a ``notify`` message is always posted anew,
+        and its previous copy deleted)."""
         channel_id = int(chat.thread_id or chat.chat_id)
         channel = self.client.get_partial_messageable(channel_id, guild_id=None)
         storage = self.host.storage
-        ref = self._refs.get(msg.key) or await storage.get_message_ref(DISCORD, msg.key)
+        ref = await self.message_ref(msg.key)
         r = render(msg)
         if ref is not None:
             old_channel, _, old_id = ref.partition("/")

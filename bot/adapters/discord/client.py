@@ -44,6 +44,10 @@ class BeloteClient(discord.Client):
         if self.sync_commands:
             # A bulk overwrite: unchanged commands stay as they are on Discord's side.
             await self.tree.sync()
+        try:
+            await self.adapter.alerts.sweep()
+        except Exception:
+            log.exception("could not remove the turn alerts of tables that ended while the bot was down")
         self.adapter.outbox.ready.set()
 
     async def on_interaction(self, interaction: discord.Interaction[BeloteClient]) -> None:

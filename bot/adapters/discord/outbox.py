@@ -1,7 +1,9 @@
 """Ordered, coalescing delivery: one worker per lane (a table's chat, or one person's hand at a table).
 
 Messages of a lane go out in the order the core produced them, except that a message whose key is still waiting
-replaces the waiting one in place: when bots play fast, only the latest state of the table is sent.
+replaces the waiting one in place: when bots play fast, only the latest state of the table is sent. A lane may be
+held by a ``gate`` before its next message is taken: what is waiting keeps being replaced by newer states meanwhile,
+and the newest goes out when the gate opens.
 """
 
 from __future__ import annotations
@@ -17,8 +19,13 @@ log = logging.getLogger(__name__)
 
 
 class Outbox:
-    def __init__(self, send: Callable[[OutMessage], Awaitable[None]]) -> None:
+    def __init__(
+        self,
+        send: Callable[[OutMessage], Awaitable[None]],
+        gate: Callable[[OutMessage], Awaitable[None]] | None = None,
+    ) -> None:
         self._send = send
+        self._gate = gate  # awaited before the next message of a lane is taken
         self._pending: dict[str, dict[str, OutMessage]] = {}
         self._workers: dict[str, asyncio.Task[None]] = {}
         self.ready = asyncio.Event()  # set once the client can make HTTP requests (after login)
@@ -38,7 +45,9 @@ class Outbox:
             pending = self._pending[lane]
             while pending:
                 key = next(iter(pending))
-                msg = pending.pop(key)
+                if self._gate is not None:
+                    await self._gate(pending[key])
+                msg = pending.pop(key)  # the newest state of this key: it may have changed while the gate was shut
                 try:
                     await self._send(msg)
                 except Exception:
