@@ -340,6 +340,7 @@ async def test_stats_and_top_after_a_finished_match(tmp_path: Path) -> None:
     # Ana's away policy makes a bot play her seat, so the match finishes by itself.
     await host.command(CHAT, ANA, "set", ["away", "bot_seat"])
     await host.command(CHAT, ANA, "start")
+    await host.idle()  # the bots' first moves are made: Ana's seat is handed over on her turn
     live = host._tables[opened.table_id]
     async with live.lock:
         await host._commit(live, {"e": "away", "seat": 0})
