@@ -368,7 +368,7 @@ class Outbox:
                 finally:
                     queue.busy = None
                 if done:
-                    # By identity: an equal post may wait behind it. (A post moved to another chat is gone already.)
+                    # By identity: an equal post may wait behind it.
                     for i, waiting in enumerate(queue.posts):
                         if waiting is post:
                             del queue.posts[i]
