@@ -3,14 +3,17 @@ view offers, and nothing a stale, foreign or forged press does changes a table."
 
 from __future__ import annotations
 
+import asyncio
 import random
+import threading
 from pathlib import Path
 
+from bot.ai.simple import RandomAgent
 from bot.core.host import Host
 from bot.core.messages import MAX_PAYLOAD_BYTES, ChatRef, OutMessage, UserRef
 from bot.core.payload import decode, encode
 from bot.core.table import Table
-from bot.engine import Bid, Play, card_str
+from bot.engine import Action, Bid, Observation, Play, card_str
 from bot.engine.calls import CALL_NAMES
 from bot.engine.cards import SUIT_SYMBOLS
 from bot.engine.record import match_report, replay_record
@@ -340,7 +343,6 @@ async def test_stats_and_top_after_a_finished_match(tmp_path: Path) -> None:
     # Ana's away policy makes a bot play her seat, so the match finishes by itself.
     await host.command(CHAT, ANA, "set", ["away", "bot_seat"])
     await host.command(CHAT, ANA, "start")
-    await host.idle()  # the bots' first moves are made: Ana's seat is handed over on her turn
     live = host._tables[opened.table_id]
     async with live.lock:
         await host._commit(live, {"e": "away", "seat": 0})
@@ -448,4 +450,32 @@ async def test_a_chat_that_got_a_new_id_takes_its_table_and_language_along(tmp_p
     assert host.table_for_chat(upgraded) == opened.table_id
     assert outbox.group() and all(m.audience == upgraded for m in outbox.group())
     assert "Белот" in outbox.latest[f"{opened.table_id}:lobby"].text
+    await shut(host, storage)
+
+
+async def test_a_change_committed_while_a_bot_thinks_does_not_stall_the_table(tmp_path: Path) -> None:
+    thinking = threading.Event()
+    go_on = threading.Event()
+
+    class SlowFirstMove(RandomAgent):
+        def act(self, observation: Observation) -> Action:
+            if not thinking.is_set():
+                thinking.set()
+                assert go_on.wait(10), "the test never let the bot move"
+            return super().act(observation)
+
+    host, storage, _ = await make_host(tmp_path / "db.sqlite3", agent_factory=lambda level, seed: SlowFirstMove(seed))
+    opened = await host.command(CHAT, ANA, "new")
+    await host.command(CHAT, ANA, "leave")
+    for _ in range(4):
+        await host.command(CHAT, ANA, "addbot")
+    await host.command(CHAT, ANA, "start")
+    while not thinking.is_set():
+        await asyncio.sleep(0.01)
+    # The chat's language changes while the first bot thinks: a table event that is not the bot's move.
+    assert (await host.set_chat_language(CHAT, "bg")).ok
+    go_on.set()
+    await host.idle()
+    record = await storage.match_record(opened.table_id)
+    assert record is not None, "the table waited forever for a bot that had already thought"
     await shut(host, storage)

@@ -81,7 +81,7 @@ class Turns:
             return
         if table.seats[seat].bot_plays:
             if live.bot_task is None or live.bot_task.done() or live.bot_task is asyncio.current_task():
-                live.bot_task = asyncio.create_task(self._bot_move(live, table.version))
+                live.bot_task = asyncio.create_task(self._bot_move(live))
             return
         if self._timed(live):
             if live.deadline == WAITING:
@@ -122,17 +122,21 @@ class Turns:
             action = match.legal_actions()[0]
         return action
 
-    async def _bot_move(self, live: LiveTable, version: int) -> None:
-        table = live.table
+    async def _bot_move(self, live: LiveTable) -> None:
         if self.bot_pause:
             await asyncio.sleep(self.bot_pause)
+        table = live.table
         seat = table.to_act
-        if seat is None or table.version != version or not table.seats[seat].bot_plays:
-            return
+        if seat is None or not table.seats[seat].bot_plays:
+            return  # the turn went to a person meanwhile: their timer was set by the commit that gave it
+        version = table.version  # think about the table as it is now, whatever changed during the pause
         action = await self._think(live, seat)
         async with live.lock:
             table = live.table
             if table.version != version or table.to_act != seat:
+                # Something was committed while the bot thought (a switch, a setting, a seat handed over). That
+                # commit left this turn to this task, so look at the table again instead of leaving it waiting.
+                self._schedule(live)
                 return
             try:
                 await self._commit_bot(live, seat, action, "bot")
