@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
 import threading
 from pathlib import Path
 
@@ -478,4 +479,28 @@ async def test_a_change_committed_while_a_bot_thinks_does_not_stall_the_table(tm
     await host.idle()
     record = await storage.match_record(opened.table_id)
     assert record is not None, "the table waited forever for a bot that had already thought"
+    await shut(host, storage)
+
+
+async def test_a_match_whose_last_action_was_logged_but_not_followed_up_is_finished_at_start(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    host, storage, _ = await make_host(path)
+    table_id = await bots_only_match(host)
+    await shut(host, storage)
+    # As if the process had been killed right after logging the match's last card: the table still says
+    # "playing" and no finished match was stored.
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE tables SET status = 'playing' WHERE table_id = ?", (table_id,))
+        conn.execute("DELETE FROM matches WHERE table_id = ?", (table_id,))
+    host, storage, outbox = await make_host(path)
+    end = outbox.latest.get(f"{table_id}:end")
+    assert end is not None and "Match over" in end.text, "the group was never told the match ended"
+    record = await storage.match_record(table_id)
+    assert record is not None, "the finished match was not stored"
+    deals = len(record["deals"])
+    assert f"{table_id}:d{deals}" in outbox.latest and f"{table_id}:r{deals}" in outbox.latest  # the last deal
+    assert [r.table_id for r in await storage.unfinished_tables()] == []
+    await shut(host, storage)
+    host, storage, outbox = await make_host(path)  # nothing left to replay, nothing said twice
+    assert outbox.messages == []
     await shut(host, storage)

@@ -140,11 +140,27 @@ class Host(Seating, Turns):
             if table.open:
                 self._by_chat[table.chat] = table.table_id
             async with live.lock:
-                await self._emit(live, self._current(live))
                 if table.status in ("finished", "stopped"):
+                    # The process stopped between the table's last action and what follows it: do that now.
+                    await self.storage.set_table_status(table.table_id, table.status)
+                    await self._emit(live, self._current(live) + self._ending(live))
                     await self._finish(live)
                 else:
+                    await self._emit(live, self._current(live))
                     self._schedule(live, resume=True)
+
+    def _ending(self, live: LiveTable) -> list[OutMessage]:
+        """The messages of a table that has just ended: the last deal and its result (a finished match), the end."""
+        table = live.table
+        match = table.match
+        out = self._deal_done(live, len(match.deals) - 1) if table.status == "finished" and match is not None else []
+        return [*out, views.end_view(table, self._group_tr(live))]
+
+    def _deal_done(self, live: LiveTable, index: int) -> list[OutMessage]:
+        """A finished deal as the group sees it: its last state and, unless it was passed out, its result."""
+        gtr = self._group_tr(live)
+        result = views.result_view(live.table, index, gtr)
+        return [views.finished_deal_view(live.table, index, gtr), *([result] if result is not None else [])]
 
     async def close(self) -> None:
         """Stop timers and bots, wait for actions in progress, flush storage. Storage stays open."""
@@ -568,10 +584,7 @@ class Host(Seating, Turns):
             len(match.deals) > deals_before or (match.over and before_status == "playing")
         ):
             index = deals_before - 1  # the deal this action finished
-            extras.append(views.finished_deal_view(table, index, gtr))
-            result = views.result_view(table, index, gtr)
-            if result is not None:
-                extras.append(result)
+            extras.extend(self._deal_done(live, index))
             self._deal_end(live, index)
         if notice:
             extras.append(views.notice(table, notice))
