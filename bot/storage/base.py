@@ -1,4 +1,4 @@
-"""The storage protocol: everything the host (and the adapters, for message ids and score sheets) keep durably.
+"""The storage protocol: everything the host (and the adapters, for message ids, score sheets and forms) keep durably.
 
 A backend implements ``Storage``; ``bot.storage.sqlite.SqliteStorage`` (aiosqlite) is the embedded default. Every
 value crossing this boundary is plain data (str, int, float, JSON-able dicts), so a second backend needs nothing
