@@ -186,17 +186,20 @@ class SqliteStorage:
     async def _write(self, sql: str, params: tuple[Any, ...]) -> None:
         self._transaction([(sql, params)])
 
-    def _transaction(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
+    def _transaction(self, statements: list[tuple[str, tuple[Any, ...]]]) -> int:
+        """Run the statements as one transaction, committed before this returns; how many rows they changed."""
         conn = self.writer
+        changed = 0
         try:
             conn.execute("BEGIN IMMEDIATE")
             for sql, params in statements:
-                conn.execute(sql, params)
+                changed += max(conn.execute(sql, params).rowcount, 0)
             conn.execute("COMMIT")
         except sqlite3.Error as exc:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise StorageError(f"database write failed: {exc}") from None
+        return changed
 
     async def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
         if self._reader is None:
@@ -331,16 +334,7 @@ class SqliteStorage:
             )
 
     async def forget_forms(self, platform: str, before: float) -> int:
-        conn = self.writer
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-            count = conn.execute("DELETE FROM forms WHERE platform = ? AND updated < ?", (platform, before)).rowcount
-            conn.execute("COMMIT")
-        except sqlite3.Error as exc:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise StorageError(f"database write failed: {exc}") from None
-        return count
+        return self._transaction([("DELETE FROM forms WHERE platform = ? AND updated < ?", (platform, before))])
 
     # --- a chat that got a new id ---
 
