@@ -1,17 +1,20 @@
-"""Suite-wide safety net: a test that fails before closing its SQLite storage must be reported, not hang.
+"""Suite-wide fixtures.
 
-aiosqlite runs each connection on a non-daemon thread; a storage left open by a failed assertion would keep the
-test process alive at exit (under xdist, the whole run). After every test, any storage still open has its
-connection's thread stopped.
+A safety net: a test that fails before closing its SQLite storage must be reported, not hang. aiosqlite runs each
+connection on a non-daemon thread; a storage left open by a failed assertion would keep the test process alive at
+exit (under xdist, the whole run). After every test, any storage still open has its connections closed.
+
+``fake``: the fake Discord server, shared by the Discord test modules.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
 from bot.storage.sqlite import SqliteStorage
+from tests.discord_fakes import FakeDiscord
 
 
 @pytest.fixture(autouse=True)
@@ -33,3 +36,12 @@ def _stop_storage_left_open(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         if storage._writer is not None:
             storage._writer.close()
             storage._writer = None
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    """The fake Discord (REST and gateway on 127.0.0.1) that the Discord tests' bot connects to."""
+    server = FakeDiscord()
+    await server.start()
+    yield server
+    await server.stop()

@@ -12,7 +12,6 @@ import asyncio
 import json
 import random
 import re
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -116,14 +115,6 @@ async def start_bot(fake: FakeDiscord, db: Path, *, ack_budget: float | None = N
     running = Running(fake, client, host, storage, task)
     await running.settle()
     return running
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    server = FakeDiscord()
-    await server.start()
-    yield server
-    await server.stop()
 
 
 PLAYERS = ("Ana", "Boris", "Vera", "Georgi")

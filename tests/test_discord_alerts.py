@@ -4,11 +4,8 @@ during play, and none left in the channel once the table ends, whether or not th
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from bot.adapters.discord.alerts import INDEX_KEY, alert_key
 from bot.adapters.discord.render import COLOURS
@@ -24,14 +21,6 @@ from tests.test_discord_adapter import (
     start_bot,
     to_act,
 )
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    server = FakeDiscord()
-    await server.start()
-    yield server
-    await server.stop()
 
 
 def alerts(fake: FakeDiscord, channel: int) -> list[dict[str, Any]]:

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
-
-import pytest
 
 from bot.adapters.discord.calculator import compact, expand
 from bot.calculator import ScoreSheet, score, score_text
@@ -21,15 +18,6 @@ from tests.discord_fakes import (
     message_text,
 )
 from tests.test_discord_adapter import start_bot
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    server = FakeDiscord()
-    await server.start()
-    yield server
-    await server.stop()
-
 
 LINE = "hearts 102 60 belote A"
 

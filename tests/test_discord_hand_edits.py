@@ -11,10 +11,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import statistics
-from collections.abc import AsyncIterator
 from pathlib import Path
-
-import pytest
 
 from bot.adapters.discord.text import EMBED_DESCRIPTION_LIMIT, clip, markup
 from bot.core.messages import DISCORD, Button, ChatRef, UserRef
@@ -28,15 +25,6 @@ from tests.test_discord_adapter import (
     people,
     start_bot,
 )
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    server = FakeDiscord()
-    await server.start()
-    yield server
-    await server.stop()
-
 
 REQUESTS_PER_ACTION = 7  # with four people: the answer, three other hands, the table, the alert's delete and post
 
