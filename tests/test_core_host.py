@@ -504,3 +504,52 @@ async def test_a_match_whose_last_action_was_logged_but_not_followed_up_is_finis
     host, storage, outbox = await make_host(path)  # nothing left to replay, nothing said twice
     assert outbox.messages == []
     await shut(host, storage)
+
+
+async def test_a_player_back_at_their_turn_keeps_a_fresh_deadline_through_a_restart(tmp_path: Path) -> None:
+    """Time ran out (a bot took Ana's seat) and Ana pressed "I'm back" while that bot thought: her turn's new deadline
+    must be the stored one, or a restart finds the old, passed deadline and sends her away again at once."""
+    from bot.core.clock import ManualClock
+
+    thinking = threading.Event()
+    go_on = threading.Event()
+
+    class SlowForAna(RandomAgent):
+        def act(self, observation: Observation) -> Action:
+            if observation.seat == 0:  # the bot playing Ana's seat while she is away
+                thinking.set()
+                assert go_on.wait(10), "the test never let the bot move"
+            return super().act(observation)
+
+    clock = ManualClock()
+    path = tmp_path / "db.sqlite3"
+    host, storage, outbox = await make_host(path, clock, agent_factory=lambda level, seed: SlowForAna(seed))
+    opened = await host.command(CHAT, ANA, "new", ["timer=30", "away=bot_seat"])
+    for _ in range(3):
+        await host.command(CHAT, ANA, "addbot")
+    await host.command(CHAT, ANA, "start")
+    table = host.table(opened.table_id)
+    assert table is not None
+    await host.idle()
+    assert table.to_act == 0
+    await clock.advance(31)
+    while not thinking.is_set():
+        await asyncio.sleep(0.005)
+    assert table.seats[0].away
+    back = next(b for row in outbox.for_user(ANA)[-1].buttons for b in row if decode(b.payload).action == "back")
+    assert (await host.press(ANA, back.payload)).ok
+    go_on.set()
+    await host.idle()
+    assert table.to_act == 0 and not table.seats[0].away
+    row = await storage.get_table(opened.table_id)
+    assert row is not None and row.deadline == clock.now() + 30, "Ana's new deadline was not stored"
+    version = table.version
+    await shut(host, storage)
+    host, storage, outbox = await make_host(path, clock)
+    await clock.advance(1)
+    await asyncio.sleep(0.05)
+    resumed = host.table(opened.table_id)
+    assert resumed is not None and resumed.version == version and not resumed.seats[0].away, (
+        "after the restart Ana was sent away at once, by the deadline that had passed before she came back"
+    )
+    await shut(host, storage)

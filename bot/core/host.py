@@ -594,7 +594,10 @@ class Host(Seating, Turns):
         if self.latencies is not None:
             self.latencies.append(time.perf_counter() - started)
         now_turn = turn_of(table)
-        if now_turn != was_to_act:
+        # A person taking the seat to act back from a bot (or handing it over) starts its deadline anew, as a new
+        # turn does: the stored deadline must follow, or a restart finds the old one and times the turn out.
+        handed = event.get("e") in ("away", "back", "leave") and event.get("seat") == table.to_act
+        if now_turn != was_to_act or handed:
             live.turn = now_turn
             await self._new_turn(live)
         if table.status in ("finished", "stopped") and before_status != table.status:

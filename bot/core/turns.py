@@ -172,14 +172,12 @@ class Turns:
             async with live.lock:
                 if turn_of(table) != turn:
                     return
-                live.deadline = None
                 text = gtr.gettext("Time is up for {name}: a bot played this turn.", name=name)
                 await self._commit_bot(live, seat, action, "timer", text)
         elif policy == "bot_seat":
             async with live.lock:
                 if turn_of(table) != turn:
                     return
-                live.deadline = None
                 text = gtr.gettext("Time is up for {name}: a bot plays the seat until they press “I'm back”.",
                                    name=name)
                 await self._commit(live, {"e": "away", "seat": seat}, text)
