@@ -553,3 +553,37 @@ async def test_a_player_back_at_their_turn_keeps_a_fresh_deadline_through_a_rest
         "after the restart Ana was sent away at once, by the deadline that had passed before she came back"
     )
     await shut(host, storage)
+
+
+async def test_a_stop_while_the_finished_match_is_being_stored_keeps_it_for_the_next_start(tmp_path: Path) -> None:
+    """The host is closed right after a bot's move ended the match, while that match is being stored: the next
+    start must still store it (and count it in the statistics), not find a finished table with no match."""
+    turns = threading.Semaphore(0)
+
+    class OneMoveAtATime(RandomAgent):
+        def act(self, observation: Observation) -> Action:
+            assert turns.acquire(timeout=10), "the test never let the bot move"
+            return super().act(observation)
+
+    path = tmp_path / "db.sqlite3"
+    host, storage, _ = await make_host(path, agent_factory=lambda level, seed: OneMoveAtATime(seed))
+    opened = await host.command(CHAT, ANA, "new", ["target_score=1"])
+    await host.command(CHAT, ANA, "leave")
+    for _ in range(4):
+        await host.command(CHAT, ANA, "addbot")
+    await host.command(CHAT, ANA, "start")
+    table = host.table(opened.table_id)
+    assert table is not None
+    while table.status == "playing":
+        version = table.version
+        turns.release()
+        while table.version == version:
+            await asyncio.sleep(0)  # no real pause: the test must look before the host's next storage read returns
+    # The last move is logged and the table knows the match is over; the host now stores the match. Stop it here.
+    await shut(host, storage)
+    host, storage, outbox = await make_host(path)
+    assert await storage.match_record(opened.table_id) is not None, "the finished match was lost"
+    row = await storage.get_table(opened.table_id)
+    assert row is not None and row.status == "finished"
+    assert f"{opened.table_id}:end" in outbox.latest  # and the group hears how it ended
+    await shut(host, storage)

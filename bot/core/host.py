@@ -142,7 +142,6 @@ class Host(Seating, Turns):
             async with live.lock:
                 if table.status in ("finished", "stopped"):
                     # The process stopped between the table's last action and what follows it: do that now.
-                    await self.storage.set_table_status(table.table_id, table.status)
                     await self._emit(live, self._current(live) + self._ending(live))
                     await self._finish(live)
                 else:
@@ -575,7 +574,7 @@ class Host(Seating, Turns):
             live.table = replay(table.table_id, table.chat, table.creator, events)
             live.lobby = None
             raise NotStored from exc
-        if table.status != before_status:
+        if table.status != before_status and table.open:  # an ended table's status is stored by _finish
             await self.storage.set_table_status(table.table_id, table.status)
         extras: list[OutMessage] = []
         gtr = self._group_tr(live)
@@ -679,6 +678,9 @@ class Host(Seating, Turns):
                 table.table_id, table.chat.platform, table.chat.key, match_to_record(match, seat_names), players,
                 (match.totals[0], match.totals[1]), match.winner, len(match.deals),
             )
+        # Stored last: a stop before this point leaves the table "playing" in storage, so the next start replays
+        # its log, finds it ended and comes back here to store what is missing, instead of losing the match.
+        await self.storage.set_table_status(table.table_id, table.status)
         self._close_agents(live)
         if self._by_chat.get(table.chat) == table.table_id:
             del self._by_chat[table.chat]
