@@ -1,0 +1,695 @@
+"""Chaos at the host: several tables at once, people who join, leave, seat and remove bots, change options and
+languages, press any button they were ever sent (current, stale, someone else's, forged), vote to stop; turn timers
+that run out under every away policy; bots that think while all this happens; and restarts on the same database.
+
+Each seed is one deterministic run (bots think only when the run releases them, see ``chaos_rig``). After every step
+the run checks what must always hold:
+
+- nothing escapes the host (no exception from a call, none in a host task, no error logged);
+- a press is answered briefly, and a refused one changes no table and shows nobody else's view;
+- no message shows a card its audience may not see (another seat's hand, a card not yet played);
+- no table stalls: a bot with the turn is thinking, a person with the turn was sent a view with legal buttons
+  (and those buttons work), a timed turn has its timer running;
+- the stored log replays to the live table, a restart brings every open table back as it was, and a finished match's
+  stored record replays to the score the table reached.
+
+``CHAOS_SEEDS=200`` runs seeds 0-199 (default: a few); ``CHAOS_SEED=17`` runs one; ``CHAOS_STEPS`` sets the steps
+of chaos before the tables are played to the end (default 500). A failure names its seed and step.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import random
+import time
+from collections import Counter, deque
+from collections.abc import Awaitable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+import bot.core.host as host_module
+import bot.core.seating as seating_module
+from bot.config import Settings
+from bot.core.clock import ManualClock
+from bot.core.host import Host
+from bot.core.live import WAITING, LiveTable
+from bot.core.messages import Answer, ChatRef, OutMessage, UserRef
+from bot.core.payload import decode, encode, to_base36
+from bot.core.table import Table, replay
+from bot.engine.record import match_report, match_to_record, replay_record
+from bot.storage.sqlite import SqliteStorage
+
+from .chaos_rig import Gate, HostTasks, Parked, SeededSecrets, gated_factory, glued_cards, hand_cards, played
+
+PLATFORM = "test"
+T = TypeVar("T")
+
+PEOPLE = [
+    UserRef(PLATFORM, "11", "Ana", "en"),
+    UserRef(PLATFORM, "12", "Boris", "bg"),
+    UserRef(PLATFORM, "13", "Vera", "de"),
+    UserRef(PLATFORM, "14", "Georgi"),
+    UserRef(PLATFORM, "15", "Mila", "bg-BG"),
+    UserRef(PLATFORM, "16", "Petar", "en-GB"),
+]
+CHATS = [ChatRef(PLATFORM, f"-70{i}", title=f"Club {i}") for i in range(3)]
+OUTSIDER = UserRef("elsewhere", "11", "Ana")  # the same id on another platform
+
+SEED_COUNT = int(os.environ.get("CHAOS_SEEDS", "6"))
+ONE_SEED = os.environ.get("CHAOS_SEED")
+STEPS = int(os.environ.get("CHAOS_STEPS", "500"))
+SEEDS = [int(ONE_SEED)] if ONE_SEED else list(range(SEED_COUNT))
+MAX_ANSWER = 200  # characters: a press's answer is a toast, not a page
+
+
+class ChaosFailure(AssertionError):
+    pass
+
+
+@dataclass
+class Sent:
+    """What the chat platform would show: every message in order, and the latest of each key."""
+
+    messages: list[OutMessage] = field(default_factory=list)
+    latest: dict[str, OutMessage] = field(default_factory=dict)
+
+
+def snapshot(table: Table) -> dict[str, Any]:
+    """Everything about a table that its log must restore."""
+    match = table.match
+    return {
+        "version": table.version,
+        "status": table.status,
+        "chat": table.chat,
+        "creator": table.creator,
+        "options": table.options.to_json(),
+        "seats": [(s.kind, s.user_id, s.name, s.level, s.away) for s in table.seats],
+        "seed": table.seed,
+        "declare_off": [sorted(d) for d in table.declare_off],
+        "belote_off": list(table.belote_off),
+        "votes": sorted(table.votes),
+        "stopped_by": table.stopped_by,
+        "hints": dict(table.hints),
+        "match": None if match is None else (match_to_record(match), list(match.totals), match.hanging, match.winner),
+    }
+
+
+class World:
+    """People, chats, one database, and the host of the moment (a restart replaces it)."""
+
+    def __init__(self, seed: int, path: Path, caplog: pytest.LogCaptureFixture) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.path = path
+        self.caplog = caplog
+        self.clock = ManualClock()
+        self.gate = Gate()
+        self.tasks = HostTasks()
+        self.sent = Sent()
+        self.step = 0
+        self.trace: deque[str] = deque(maxlen=25)
+        self.problems: list[str] = []
+        self.known: dict[str, Table] = {}  # every table seen, as last held by a host
+        self.ended: set[str] = set()  # tables whose end was checked
+        self.records_checked = 0
+        self.restarts = 0
+        self.refused = 0
+        self.presses = 0
+        self.coverage: Counter[str] = Counter()
+        s = random.Random(seed * 31 + 7)
+        self.settings = Settings(
+            _env_file=None,  # type: ignore[call-arg]
+            turn_seconds=s.choice([0, 30, 60]),
+            away_policy=s.choice(["bot_turn", "bot_seat", "wait"]),
+            bot_level="random",
+            language=s.choice(["bg", "en"]),
+        )
+        self.host: Host
+        self.storage: SqliteStorage
+
+    # --- failing with the seed and the step ---
+
+    def fail(self, what: str) -> None:
+        steps = "\n  ".join(self.trace)
+        raise ChaosFailure(
+            f"seed {self.seed}, step {self.step}: {what}\n"
+            f"(run again with CHAOS_SEED={self.seed} pytest tests/test_host_chaos.py)\nlast steps:\n  {steps}"
+        )
+
+    def problem(self, what: str) -> None:
+        self.problems.append(what)
+
+    def check_problems(self) -> None:
+        errors = [r for r in self.caplog.records if r.levelno >= logging.ERROR and r.name.startswith("bot")]
+        for record in errors:
+            self.problems.append(f"logged: {record.getMessage()} {record.exc_text or ''}")
+        self.caplog.clear()
+        self.problems.extend(self.tasks.errors)
+        self.tasks.errors.clear()
+        if self.problems:
+            self.fail("; ".join(self.problems[:3]))
+
+    async def call(self, what: str, awaitable: Awaitable[T]) -> T:
+        """A call into the host: nothing may escape it."""
+        try:
+            return await awaitable
+        except Exception as exc:  # the invariant is that nothing does
+            self.fail(f"{what} raised {exc!r}")
+            raise
+
+    # --- the host's life ---
+
+    async def boot(self) -> None:
+        self.storage = SqliteStorage(self.path)
+        await self.storage.open()
+        self.host = Host(self.storage, self.settings, clock=self.clock, agent_factory=gated_factory(self.gate))
+        self.host.add_sink(PLATFORM, self.deliver)
+        await self.call("start", self.host.start())
+        await self.settle()
+
+    async def shut(self, settled: bool = True) -> None:
+        if settled:
+            await self.settle()
+        await self.call("close", self.host.close())
+        self.gate.open_all()  # bots cancelled mid-thought: let their threads end
+        while self.gate.busy:
+            await asyncio.sleep(0.001)
+        self.gate.close_all()
+        await self.storage.close()
+
+    async def restart(self, midway: Parked | None = None) -> str:
+        """Close the host and start a new one on the same database. ``midway``: a thinking bot that is let go just
+        before, and the host closed at the first moment its move is in the table (while the host still follows it
+        up: renders, stores the finished match, ...)."""
+        if midway is not None:
+            assert midway.live is not None and midway.observation is not None
+            table, version = midway.live.table, midway.live.table.version
+            self.gate.release(midway.observation)
+            started = time.monotonic()
+            while table.version == version and not midway.task.done():
+                await asyncio.sleep(0)  # no real pause: close before the host's next storage read returns
+                if time.monotonic() - started > 10:
+                    self.fail("a released bot never moved")
+        before = {tid: snapshot(t) for tid, t in self._open_tables().items()}
+        await self.shut(settled=midway is None)
+        down = self.rng.choice([0, 0, 5, 45, 400])  # the process may be down past a turn's deadline
+        await self.clock.advance(down)
+        await self.boot()
+        self.restarts += 1
+        for tid, state in before.items():
+            table = self.host.table(tid)
+            if table is None:
+                self.fail(f"table {tid} was open before the restart and is gone after it")
+                return ""
+            now = snapshot(table)
+            if now["version"] < state["version"]:
+                self.fail(f"table {tid} lost actions in the restart: version {state['version']} -> {now['version']}")
+            if now["version"] == state["version"] and now != state:
+                diff = [k for k in state if state[k] != now[k]]
+                self.fail(f"table {tid} came back from the restart changed in {diff}")
+        return f"restart after {down}s down" + (" in the middle of a bot's move" if midway else "")
+
+    def _open_tables(self) -> dict[str, Table]:
+        return {tid: live.table for tid, live in self.host._tables.items() if live.table.open}
+
+    async def settle(self) -> list[Parked]:
+        try:
+            return await self.tasks.settle(self.gate, self.clock)
+        except AssertionError as exc:
+            self.fail(str(exc))
+            raise
+
+    # --- what the platform receives ---
+
+    async def deliver(self, msg: OutMessage) -> None:
+        self.sent.messages.append(msg)
+        self.sent.latest[msg.key] = msg
+        table = self.host.table(msg.table_id) if msg.table_id else None
+        if table is None:
+            self.problem(f"message {msg.key} for a table the host does not hold")
+            return
+        self.check_shown(table, msg)
+
+    def check_shown(self, table: Table, msg: OutMessage) -> None:
+        """The audience sees only what it may: a group the played cards, a person their own hand too."""
+        shown = glued_cards(msg.text) | hand_cards(msg.text)
+        match = table.match
+        if isinstance(msg.audience, ChatRef):
+            if msg.audience != table.chat:
+                self.problem(f"{msg.key} went to chat {msg.audience.key}, the table is in {table.chat.key}")
+            suffix = msg.key.rsplit(":", 1)[-1]
+            allowed: set[int] = set()
+            if match is not None and match.deals:
+                deal = match.deal
+                if suffix[:1] in "dr" and suffix[1:].isdigit() and 1 <= int(suffix[1:]) <= len(match.deals):
+                    deal = match.deals[int(suffix[1:]) - 1]
+                allowed = played(deal)
+            if not shown <= allowed:
+                self.problem(f"group message {msg.key} shows unplayed cards {sorted(shown - allowed)}: {msg.text!r}")
+            return
+        user = msg.audience
+        seat = table.seat_of(user.user_id)
+        if msg.kind == "ping":
+            if seat is None or table.to_act != seat:
+                self.problem(f"{user.name} was pinged for a turn that is not theirs ({msg.key})")
+            return
+        if msg.kind != "hand":
+            return
+        if seat is None or msg.key != f"{table.table_id}:h{seat}:{user.user_id}":
+            self.problem(f"{user.name} was sent the hand {msg.key} but sits at seat {seat}")
+            return
+        if table.status != "playing" or match is None:
+            if shown:
+                self.problem(f"{msg.key} shows cards {sorted(shown)} with no deal on")
+            return
+        deal = match.deal
+        own = set(deal.hand_of(seat))
+        if hand_cards(msg.text) != own:
+            self.problem(f"{msg.key} shows the hand {sorted(hand_cards(msg.text))}, the seat holds {sorted(own)}")
+        if not glued_cards(msg.text) <= played(deal) | own:
+            self.problem(f"{msg.key} shows cards nobody played: {sorted(glued_cards(msg.text) - played(deal))}")
+        self.check_buttons(table, seat, msg)
+
+    def check_buttons(self, table: Table, seat: int, msg: OutMessage) -> None:
+        """A hand's moves are exactly the legal ones, on its owner's turn only, and carry the current nonce."""
+        actions = []
+        for row in msg.buttons:
+            for b in row:
+                p = decode(b.payload)
+                if p.table_id != table.table_id or p.nonce != table.version:
+                    self.problem(f"{msg.key} carries a button of {p.table_id} v{p.nonce}, table is at {table.version}")
+                actions.append(p.action)
+        moves = {a for a in actions if a[:2] in ("c:", "p:")}
+        match = table.match
+        assert match is not None
+        deal = match.deal
+        mine = table.to_act == seat and not table.seats[seat].away
+        if not mine:
+            if moves:
+                self.problem(f"{msg.key} offers moves {sorted(moves)} out of turn")
+            return
+        from bot.core.views import CALL_BY_CODE
+
+        if deal.phase == "auction":
+            legal = {f"c:{code}" for code, call in CALL_BY_CODE.items() if call in deal.legal_calls()}
+        else:
+            legal = {"p:" + "789TJQKA"[c & 7] + "CDHS"[c >> 3] for c in deal.legal_cards()}
+        if moves != legal:
+            self.problem(f"{msg.key} offers {sorted(moves)}, the legal moves are {sorted(legal)}")
+
+    # --- who may press what ---
+
+    def buttons_seen_by(self, user: UserRef, current: bool) -> list[str]:
+        source = self.sent.latest.values() if current else self.sent.messages
+        out = []
+        for msg in source:
+            if isinstance(msg.audience, ChatRef) or msg.audience == user:
+                out.extend(b.payload for row in msg.buttons for b in row)
+        return out
+
+    def someone_elses_buttons(self, user: UserRef) -> list[str]:
+        return [b.payload for m in self.sent.latest.values()
+                if isinstance(m.audience, UserRef) and m.audience != user for row in m.buttons for b in row]
+
+    def forged(self) -> str:
+        tables = list(self.known) or ["abc123"]
+        tid = self.rng.choice(tables)
+        live = self.host._tables.get(tid)
+        version = live.table.version if live is not None else 0
+        action = self.rng.choice(["p:ZZ", "p:7X", "p:JH", "c:zz", "c:", "c:at", "d:9", "d:0", "b", "j4", "j9", "o:99",
+                                  "o:", "o:0", "od", "x", "back", "h", "q", "s", "a", "r", "l", "jj", "p:10H"])
+        nonce = self.rng.choice([version, version, version + 1, max(version - 1, 0), 0, 36**3])
+        return self.rng.choice([
+            encode(tid, nonce, action),
+            f"v1:{tid}:{to_base36(version)}:{action}",
+            "", "v1", "garbage", "v2:abc:0:s", f"v1:{tid}:zz!:s", "v1:" + "x" * 70, f"v1:{tid.upper()}:0:s",
+            f"v1:{tid}:0:", f"v1:{tid}:-1:s", "v1:тест:0:s", f"v1:{tid}:{to_base36(version)}:p:JH:extra",
+        ])
+
+    # --- one step ---
+
+    def someone_in(self, chat: ChatRef) -> UserRef:
+        """Mostly a person of the chat's table (seated, or its creator), sometimes anyone."""
+        tid = self.host.table_for_chat(chat)
+        table = self.host.table(tid) if tid else None
+        if table is not None and self.rng.random() < 0.7:
+            ids = {table.creator, *(table.seats[i].user_id for i in table.humans())}
+            return self.rng.choice([u for u in PEOPLE if u.user_id in ids])
+        return self.rng.choice(PEOPLE)
+
+    def seated(self) -> list[tuple[Table, int, UserRef]]:
+        out = []
+        for table in self._open_tables().values():
+            for seat in table.humans():
+                user = next((u for u in PEOPLE if u.user_id == table.seats[seat].user_id), None)
+                if user is not None:
+                    out.append((table, seat, user))
+        return out
+
+    def to_move(self) -> list[tuple[Table, int, UserRef]]:
+        return [(t, s, u) for t, s, u in self.seated()
+                if t.status == "playing" and t.to_act == s and not t.seats[s].away]
+
+    async def press(self, user: UserRef, payload: str, must_work: bool = False) -> str:
+        before = self._versions()
+        answer = await self.call(f"press {payload!r} by {user.name}", self.host.press(user, payload))
+        self.presses += 1
+        self.check_answer(user, answer, before, press=True)
+        if must_work and not answer.ok:
+            self.fail(f"{user.name} pressed {payload!r} from their current view and was refused: {answer.text!r}")
+        return f"{user.name} presses {payload!r}: {'ok' if answer.ok else 'refused'} {answer.text!r}"
+
+    def _versions(self) -> dict[str, int]:
+        return {tid: live.table.version for tid, live in self.host._tables.items()}
+
+    def check_answer(self, user: UserRef, answer: Answer, before: dict[str, int], press: bool) -> None:
+        if answer.view is not None:
+            if answer.view.audience != user or answer.view.kind != "hand":
+                self.problem(f"the answer to {user.name} carries someone else's view {answer.view.key}")
+            else:
+                table = self.host.table(answer.view.table_id)
+                if table is not None:
+                    self.check_shown(table, answer.view)
+        if press and (len(answer.text) > MAX_ANSWER or "\n" in answer.text):
+            self.problem(f"the answer to a press is not short: {answer.text!r}")
+        if not answer.ok:
+            self.refused += 1
+            if not answer.text:
+                self.problem(f"a refusal to {user.name} says nothing")
+            after = self._versions()
+            changed = {tid for tid in before if after.get(tid) != before[tid]}
+            if changed or set(after) - set(before):
+                self.problem(f"a refused action changed tables {sorted(changed | (set(after) - set(before)))}: "
+                             f"{answer.text!r}")
+
+    async def command(self, chat: ChatRef, user: UserRef, name: str, args: list[str]) -> str:
+        before = self._versions()
+        answer = await self.call(f"command {name} {args} by {user.name}",
+                                 self.host.command(chat, user, name, args))
+        self.check_answer(user, answer, before, press=False)
+        if answer.table_id and answer.table_id not in self.known and self.host.table(answer.table_id) is not None:
+            self.known[answer.table_id] = self.host.table(answer.table_id)  # type: ignore[assignment]
+        return f"{user.name} in {chat.title}: /{name} {' '.join(args)} -> {'ok' if answer.ok else 'refused'} " \
+               f"{answer.text[:60]!r}"
+
+    def random_command(self) -> tuple[str, list[str]]:
+        r = self.rng
+        name = r.choice(["new", "new", "join", "join", "leave", "addbot", "addbot", "removebot", "set", "set",
+                         "options", "rules", "start", "start", "stop", "view", "back", "stats", "top", "dance",
+                         "/START"])
+        if name == "new":
+            pool = ["timer=0", "timer=5", "timer=30", "away=bot_turn", "away=bot_seat", "away=wait",
+                    "target_score=1", "target_score=51", "auto_declarations=true", "must_undertrump=on",
+                    "timer=-1", "lang=xx", "nonsense", "level=hard"]
+            return name, r.sample(pool, r.randint(0, 3))
+        if name == "join":
+            return name, r.choice([[], ["1"], ["2"], ["3"], ["4"], ["5"], ["Ana"], ["@boris"], ["Nobody"]])
+        if name == "addbot":
+            return name, r.choice([[], [], ["2"], ["4"], ["easy"], ["3", "hard"], ["wizard"]])
+        if name == "removebot":
+            return name, r.choice([[], ["1"], ["3"], ["x"]])
+        if name == "set":
+            return name, r.choice([
+                ["timer", r.choice(["0", "5", "20", "90s", "-3", "x"])],
+                ["away", r.choice(["bot_turn", "bot_seat", "wait", "sleep"])],
+                ["target_score", r.choice(["1", "51", "101", "abc"])],
+                ["lang", r.choice(["bg", "en", "fr"])],
+                ["auto_declarations", r.choice(["true", "off", "maybe"])],
+                ["contra_blocks_bidding", "on"],
+                ["unknown_option", "1"],
+                ["timer=15"],
+                ["level"],
+            ])
+        return name, []
+
+    async def one_step(self, draining: bool = False) -> str:
+        parked = await self.settle()
+        thinking = [p for p in parked if p.observation is not None]
+        r = self.rng
+        moves = self.to_move()
+        if draining:
+            return await self.drain_step(thinking, moves)
+        # A bot about to play a deal's last card: the host then scores the deal and may store a finished match,
+        # the moment a stop is most likely to lose something. Stop there more often than anywhere else.
+        closing = [p for p in thinking if p.live is not None and _cards_played(p.live.table) == 31]
+        if closing and r.random() < 0.25:
+            return await self.restart(r.choice(closing))
+        kind = r.choices(
+            ["bot", "play", "press", "command", "clock", "language", "view", "restart"],
+            [24 if thinking else 0, 20 if moves else 0, 18, 18, 6, 3, 5, 1.2],
+        )[0]
+        if kind == "bot":
+            chosen = r.choice(thinking)
+            assert chosen.observation is not None
+            self.gate.release(chosen.observation)
+            assert chosen.live is not None
+            return f"bot thinks at {chosen.live.table.table_id} seat {chosen.observation.seat}"
+        if kind == "play":
+            return await self.play(r.choice(moves))
+        if kind == "press":
+            user = r.choice(PEOPLE)
+            how = r.random()
+            if how < 0.55:
+                pool = self.buttons_seen_by(user, current=True)
+            elif how < 0.75:
+                pool = self.buttons_seen_by(user, current=False)
+            elif how < 0.85:
+                pool = self.someone_elses_buttons(user)
+            else:
+                pool = []
+            payload = r.choice(pool) if pool else self.forged()
+            if r.random() < 0.03:
+                user = OUTSIDER
+            return await self.press(user, payload)
+        if kind == "command":
+            name, args = self.random_command()
+            chat = r.choice(CHATS)
+            return await self.command(chat, self.someone_in(chat), name, args)
+        if kind == "clock":
+            seconds = r.choice([1, 4, 10, 29, 31, 61, 125, 301])
+            await self.clock.advance(seconds)
+            return f"clock +{seconds}s"
+        if kind == "language":
+            if r.random() < 0.5:
+                user, lang = r.choice(PEOPLE), r.choice(["bg", "en", "de"])
+                answer = await self.call("set_user_language", self.host.set_user_language(user, lang))
+                return f"{user.name} speaks {lang}: {answer.ok}"
+            chat, lang = r.choice(CHATS), r.choice(["bg", "en", "tr"])
+            before = self._versions()
+            answer = await self.call("set_chat_language", self.host.set_chat_language(chat, lang))
+            if not answer.ok and self._versions() != before:
+                self.problem(f"a refused chat language {lang!r} changed a table")
+            return f"{chat.title} speaks {lang}: {answer.ok}"
+        if kind == "view":
+            return await self.look(r.choice(PEOPLE))
+        return await self.restart(r.choice(thinking) if thinking and r.random() < 0.5 else None)
+
+    async def play(self, mover: tuple[Table, int, UserRef]) -> str:
+        """The person whose turn it is presses one of the moves their latest view offers."""
+        table, seat, user = mover
+        hand = self.sent.latest.get(f"{table.table_id}:h{seat}:{user.user_id}")
+        if hand is None:
+            self.fail(f"{user.name} has the turn at {table.table_id} and was never sent their hand")
+            return ""
+        payloads = [b.payload for row in hand.buttons for b in row]
+        moves = [p for p in payloads if decode(p).action[:2] in ("c:", "p:")]
+        toggles = [p for p in payloads if decode(p).action[:2] in ("d:", "b")]
+        if toggles and self.rng.random() < 0.15:
+            return await self.press(user, self.rng.choice(toggles), must_work=True)
+        if not moves:
+            self.fail(f"{user.name} has the turn at {table.table_id} and their view offers no move: {hand.text!r}")
+        return await self.press(user, self.rng.choice(moves), must_work=True)
+
+    async def look(self, user: UserRef) -> str:
+        r = self.rng
+        tid = r.choice(list(self.known)) if self.known else "abc123"
+        how = r.random()
+        if how < 0.4:
+            view = await self.call("private_view", self.host.private_view(tid, user))
+            table = self.host.table(tid)
+            if view is not None and table is not None:
+                if view.audience != user:
+                    self.problem(f"private_view for {user.name} is addressed to {view.audience}")
+                self.check_shown(table, view)
+            return f"{user.name} looks at {tid}: {'a view' if view else 'nothing'}"
+        if how < 0.7:
+            before = self._versions()
+            seat = r.choice([None, None, 0, 1, 2, 3])
+            answer = await self.call("join", self.host.join(tid, user, seat))
+            self.check_answer(user, answer, before, press=False)
+            return f"{user.name} joins {tid} by link (seat {seat}): {answer.ok} {answer.text!r}"
+        chat = r.choice(CHATS)
+        return await self.command(chat, user, "view", [])
+
+    async def drain_step(self, thinking: list[Parked], moves: list[tuple[Table, int, UserRef]]) -> str:
+        """Play every table to its end: bots think, people make moves, timers run out, lobbies start."""
+        if thinking:
+            chosen = thinking[0]
+            assert chosen.observation is not None
+            self.gate.release(chosen.observation)
+            return "bot thinks"
+        if moves:
+            return await self.play(moves[0])
+        for _, table in sorted(self._open_tables().items()):
+            if table.status == "lobby":
+                creator = next(u for u in PEOPLE if u.user_id == table.creator)
+                return await self.command(table.chat, creator, "start", [])
+        await self.clock.advance(301)
+        return "clock +301s"
+
+    async def count_events(self) -> Counter[str]:
+        """What the run's tables logged, by kind (and who moved): to see what a seed exercised."""
+        counts: Counter[str] = Counter()
+        for tid in self.known:
+            for event in await self.storage.events(tid):
+                kind = str(event.data.get("e"))
+                counts[f"{kind}/{event.data['by']}" if "by" in event.data and kind != "stop" else kind] += 1
+        return counts
+
+    # --- what must hold after every step ---
+
+    async def check(self) -> None:
+        parked = await self.settle()
+        self.check_problems()
+        for tid, live in self.host._tables.items():
+            self.known[tid] = live.table
+            self.check_moving(live, parked)
+        await self.check_ended()
+        self.check_problems()
+
+    def check_moving(self, live: LiveTable, parked: list[Parked]) -> None:
+        table = live.table
+        if table.status == "lobby" or not table.open:
+            return
+        seat = table.to_act
+        if seat is None:
+            self.fail(f"table {table.table_id} is playing and nobody has the turn")
+            return
+        mine = [p for p in parked if p.live is live]
+        thinking = [p for p in mine if p.observation is not None]
+        s = table.seats[seat]
+        if s.bot_plays:
+            if not any(p.task is live.bot_task for p in thinking):
+                self.fail(f"table {table.table_id} stalls: a bot has seat {seat}'s turn and no bot is thinking")
+            return
+        user = UserRef(PLATFORM, s.user_id, s.name)
+        hand = self.sent.latest.get(f"{table.table_id}:h{seat}:{s.user_id}")
+        expected = self.host._hand(live, seat)
+        if hand is None or (hand.text, hand.buttons) != (expected.text, expected.buttons):
+            self.fail(f"{user.name} has the turn at {table.table_id} but was not sent their current view")
+            return
+        if not any(decode(b.payload).action[:2] in ("c:", "p:") for row in hand.buttons for b in row):
+            self.fail(f"{user.name} has the turn at {table.table_id} and no move to press")
+        if table.options.timer > 0 and live.deadline != WAITING:
+            timers = [p for p in mine if p.task is live.timer_task]
+            if not timers:
+                self.fail(f"table {table.table_id}: {user.name}'s turn is timed and no timer runs")
+
+    async def check_log(self) -> None:
+        """Each open table is what its stored log replays to, and its stored row agrees."""
+        for tid, live in list(self.host._tables.items()):
+            table = live.table
+            events = [e.data for e in await self.storage.events(tid)]
+            rebuilt = replay(tid, table.chat, table.creator, events)
+            if snapshot(rebuilt) != snapshot(table):
+                diff = [k for k, v in snapshot(table).items() if snapshot(rebuilt)[k] != v]
+                self.fail(f"table {tid}: the stored log replays to a different table ({diff})")
+            row = await self.storage.get_table(tid)
+            if row is None or row.status != table.status:
+                self.fail(f"table {tid} is {table.status}, its stored row says {row.status if row else None}")
+            elif live.deadline != row.deadline and not os.environ.get("CHAOS_SKIP_DEADLINE"):
+                self.fail(f"table {tid}: the running turn's deadline is {live.deadline}, stored {row.deadline}")
+
+    async def check_ended(self) -> None:
+        """A table the host let go of has ended: finished with its record stored, or stopped."""
+        for tid, table in list(self.known.items()):
+            if tid in self.ended or tid in self.host._tables:
+                continue
+            self.ended.add(tid)
+            row = await self.storage.get_table(tid)
+            if table.open or row is None or row.status != table.status:
+                self.fail(f"table {tid} left the host as {table.status}, stored as {row.status if row else None}")
+                continue
+            if f"{tid}:end" not in self.sent.latest:
+                self.fail(f"table {tid} ended ({table.status}) and the group was not told")
+            events = [e.data for e in await self.storage.events(tid)]
+            rebuilt = replay(tid, table.chat, table.creator, events)
+            if snapshot(rebuilt) != snapshot(table):
+                self.fail(f"table {tid}: the stored log does not replay to the table as it ended")
+            record = await self.storage.match_record(tid)
+            if table.status == "stopped":
+                if record is not None:
+                    self.fail(f"table {tid} was stopped and stored a finished match")
+                continue
+            match = table.match
+            assert match is not None
+            if record is None:
+                self.fail(f"table {tid} finished and its match was not stored")
+                continue
+            report = match_report(replay_record(record))
+            if report != match_report(match):
+                self.fail(f"table {tid}: the stored record replays to {report['total']}, the table ended at "
+                          f"{match.totals}")
+            self.records_checked += 1
+
+
+def _cards_played(table: Table) -> int:
+    deal = table.deal
+    if deal is None or deal.phase != "play":
+        return -1
+    return sum(len(t.cards) for t in deal.tricks) + len(deal.trick)
+
+
+async def run(world: World, steps: int) -> None:
+    await world.boot()
+    for step in range(steps):
+        world.step = step
+        if step == steps // 2 and not world.restarts:
+            world.trace.append(f"{step}: {await world.restart()}")  # every run restarts at least once
+        else:
+            world.trace.append(f"{step}: {await world.one_step()}")
+        await world.check()
+        if step % 25 == 24:
+            await world.check_log()
+    # Play everything to its end: no table may be left waiting for something that never comes.
+    for step in range(steps, steps + 20_000):
+        if not world._open_tables():
+            break
+        world.step = step
+        world.trace.append(f"{step}: {await world.one_step(draining=True)}")
+        await world.check()
+    else:
+        world.fail(f"tables never ended: {sorted(world._open_tables())}")
+    await world.check_log()
+    world.coverage = await world.count_events()
+    await world.shut()
+    world.check_problems()
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+async def test_chaos_at_many_tables_keeps_every_invariant(
+    seed: int, tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(host_module, "secrets", SeededSecrets(seed))
+    monkeypatch.setattr(seating_module, "secrets", SeededSecrets(seed + 1))
+    caplog.set_level(logging.ERROR, logger="bot")
+    loop = asyncio.get_running_loop()
+    loop.set_default_executor(ThreadPoolExecutor(max_workers=32))  # parked bots hold threads (default: 6 here)
+    world = World(seed, tmp_path / "chaos.sqlite3", caplog)
+    world.tasks.install(loop)
+    try:
+        await run(world, STEPS)
+    finally:
+        loop.set_task_factory(None)
+        world.gate.open_all()
+    assert world.ended, "the run ended no table, so nothing was checked at the end"
+    print(f"\nseed {seed}: {world.presses} presses, {world.refused} refusals, {world.gate.thoughts} bot moves, "
+          f"{world.restarts} restarts, {len(world.ended)} tables ended, {world.records_checked} records replayed; "
+          f"logged: {dict(sorted(world.coverage.items()))}")
+
