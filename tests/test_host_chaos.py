@@ -20,6 +20,7 @@ of chaos before the tables are played to the end (default 500). A failure names 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import os
 import random
@@ -114,6 +115,7 @@ class World:
         self.sent = Sent()
         self.step = 0
         self.trace: deque[str] = deque(maxlen=25)
+        self.digest = hashlib.sha256()  # of every step and what it did
         self.problems: list[str] = []
         self.known: dict[str, Table] = {}  # every table seen, as last held by a host
         self.ended: set[str] = set()  # tables whose end was checked
@@ -141,6 +143,10 @@ class World:
             f"seed {self.seed}, step {self.step}: {what}\n"
             f"(run again with CHAOS_SEED={self.seed} pytest tests/test_host_chaos.py)\nlast steps:\n  {steps}"
         )
+
+    def note(self, step: str) -> None:
+        self.trace.append(f"{self.step}: {step}")
+        self.digest.update(f"{self.step}: {step}; {len(self.sent.messages)} sent\n".encode())
 
     def problem(self, what: str) -> None:
         self.problems.append(what)
@@ -317,17 +323,18 @@ class World:
         return [b.payload for m in self.sent.latest.values()
                 if isinstance(m.audience, UserRef) and m.audience != user for row in m.buttons for b in row]
 
-    def forged(self) -> str:
-        tables = list(self.known) or ["abc123"]
-        tid = self.rng.choice(tables)
+    def forged(self, tid: str | None) -> str:
+        """A payload nobody was sent: for a table (mostly the one given), or no payload of ours at all."""
+        if tid is None or self.rng.random() < 0.2:
+            tid = self.rng.choice(list(self.known) or ["abc123"])
         live = self.host._tables.get(tid)
         version = live.table.version if live is not None else 0
         action = self.rng.choice(["p:ZZ", "p:7X", "p:JH", "c:zz", "c:", "c:at", "d:9", "d:0", "b", "j4", "j9", "o:99",
                                   "o:", "o:0", "od", "x", "back", "h", "q", "s", "a", "r", "l", "jj", "p:10H"])
         nonce = self.rng.choice([version, version, version + 1, max(version - 1, 0), 0, 36**3])
+        if self.rng.random() < 0.6:  # well formed, for a real table: only the host's checks stand in the way
+            return encode(tid, nonce, action)
         return self.rng.choice([
-            encode(tid, nonce, action),
-            f"v1:{tid}:{to_base36(version)}:{action}",
             "", "v1", "garbage", "v2:abc:0:s", f"v1:{tid}:zz!:s", "v1:" + "x" * 70, f"v1:{tid.upper()}:0:s",
             f"v1:{tid}:0:", f"v1:{tid}:-1:s", "v1:тест:0:s", f"v1:{tid}:{to_base36(version)}:p:JH:extra",
         ])
@@ -453,17 +460,18 @@ class World:
         if kind == "play":
             return await self.play(r.choice(moves))
         if kind == "press":
-            user = r.choice(PEOPLE)
+            chat = r.choice(CHATS)
+            user = self.someone_in(chat)
             how = r.random()
             if how < 0.55:
                 pool = self.buttons_seen_by(user, current=True)
             elif how < 0.75:
                 pool = self.buttons_seen_by(user, current=False)
-            elif how < 0.85:
+            elif how < 0.8:
                 pool = self.someone_elses_buttons(user)
             else:
                 pool = []
-            payload = r.choice(pool) if pool else self.forged()
+            payload = r.choice(pool) if pool else self.forged(self.host.table_for_chat(chat))
             if r.random() < 0.03:
                 user = OUTSIDER
             return await self.press(user, payload)
@@ -651,9 +659,9 @@ async def run(world: World, steps: int) -> None:
     for step in range(steps):
         world.step = step
         if step == steps // 2 and not world.restarts:
-            world.trace.append(f"{step}: {await world.restart()}")  # every run restarts at least once
+            world.note(await world.restart())  # every run restarts at least once
         else:
-            world.trace.append(f"{step}: {await world.one_step()}")
+            world.note(await world.one_step())
         await world.check()
         if step % 25 == 24:
             await world.check_log()
@@ -662,7 +670,7 @@ async def run(world: World, steps: int) -> None:
         if not world._open_tables():
             break
         world.step = step
-        world.trace.append(f"{step}: {await world.one_step(draining=True)}")
+        world.note(await world.one_step(draining=True))
         await world.check()
     else:
         world.fail(f"tables never ended: {sorted(world._open_tables())}")
@@ -672,24 +680,40 @@ async def run(world: World, steps: int) -> None:
     world.check_problems()
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-async def test_chaos_at_many_tables_keeps_every_invariant(
-    seed: int, tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def chaos(seed: int, path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch,
+                steps: int) -> World:
+    """One seed's run, on a database at ``path``."""
     monkeypatch.setattr(host_module, "secrets", SeededSecrets(seed))
     monkeypatch.setattr(seating_module, "secrets", SeededSecrets(seed + 1))
     caplog.set_level(logging.ERROR, logger="bot")
     loop = asyncio.get_running_loop()
     loop.set_default_executor(ThreadPoolExecutor(max_workers=32))  # parked bots hold threads (default: 6 here)
-    world = World(seed, tmp_path / "chaos.sqlite3", caplog)
+    world = World(seed, path, caplog)
     world.tasks.install(loop)
     try:
-        await run(world, STEPS)
+        await run(world, steps)
     finally:
         loop.set_task_factory(None)
         world.gate.open_all()
+    return world
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+async def test_chaos_at_many_tables_keeps_every_invariant(
+    seed: int, tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    world = await chaos(seed, tmp_path / "chaos.sqlite3", caplog, monkeypatch, STEPS)
     assert world.ended, "the run ended no table, so nothing was checked at the end"
     print(f"\nseed {seed}: {world.presses} presses, {world.refused} refusals, {world.gate.thoughts} bot moves, "
           f"{world.restarts} restarts, {len(world.ended)} tables ended, {world.records_checked} records replayed; "
           f"logged: {dict(sorted(world.coverage.items()))}")
 
+
+async def test_a_seed_is_the_same_run_every_time(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failure's seed must bring the failure back: the same seed makes the same steps with the same outcomes."""
+    first = await chaos(11, tmp_path / "first.sqlite3", caplog, monkeypatch, 150)
+    again = await chaos(11, tmp_path / "again.sqlite3", caplog, monkeypatch, 150)
+    assert first.step == again.step and first.coverage == again.coverage
+    assert first.digest.hexdigest() == again.digest.hexdigest(), "two runs of one seed took different steps"
