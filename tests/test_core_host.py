@@ -587,3 +587,29 @@ async def test_a_stop_while_the_finished_match_is_being_stored_keeps_it_for_the_
     assert row is not None and row.status == "finished"
     assert f"{opened.table_id}:end" in outbox.latest  # and the group hears how it ended
     await shut(host, storage)
+
+
+async def test_an_options_menu_open_at_a_restart_is_closed_rather_than_left_with_dead_buttons(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    host, storage, outbox = await make_host(path)
+
+    async def adapter(msg: OutMessage) -> None:  # keeps each key's message id, as the adapters do
+        await outbox(msg)
+        await storage.set_message_ref(PLATFORM, msg.key, str(len(outbox.messages)))
+
+    host.add_sink(PLATFORM, adapter)
+    opened = await host.command(CHAT, ANA, "new")
+    assert (await host.command(CHAT, ANA, "options")).ok
+    key = f"{opened.table_id}:opts"
+    assert outbox.latest[key].buttons
+    await shut(host, storage)
+    host, storage, outbox = await make_host(path)
+    assert (await host.command(CHAT, ANA, "set", ["target_score", "101"])).ok
+    table = host.table(opened.table_id)
+    assert table is not None
+    menu = outbox.latest.get(key)
+    assert menu is not None, "the menu shown before the restart was left as it was"
+    assert all(decode(b.payload).nonce == table.version for row in menu.buttons for b in row), (
+        "the menu offers buttons that are out of date"
+    )
+    await shut(host, storage)

@@ -146,6 +146,12 @@ class Host(Seating, Turns):
                     await self._finish(live)
                 else:
                     await self._emit(live, self._current(live))
+                    if table.status == "lobby" and await self.storage.get_message_ref(
+                        table.chat.platform, f"{table.table_id}:opts"
+                    ) is not None:
+                        # An options menu shown before the stop would keep buttons that the next change makes out
+                        # of date, and nothing would render it again: close it (Options opens it anew).
+                        await self._emit(live, [views.options_closed(table, self._group_tr(live))])
                     self._schedule(live, resume=True)
 
     def _ending(self, live: LiveTable) -> list[OutMessage]:
