@@ -236,6 +236,7 @@ class World:
     async def deliver(self, msg: OutMessage) -> None:
         self.sent.messages.append(msg)
         self.sent.latest[msg.key] = msg
+        await self.storage.set_message_ref(PLATFORM, msg.key, str(len(self.sent.messages)))  # as adapters do
         table = self.host.table(msg.table_id) if msg.table_id else None
         if table is None:
             self.problem(f"message {msg.key} for a table the host does not hold")
@@ -568,8 +569,26 @@ class World:
         for tid, live in self.host._tables.items():
             self.known[tid] = live.table
             self.check_moving(live, parked)
+            self.check_up_to_date(live)
         await self.check_ended()
         self.check_problems()
+
+    def check_up_to_date(self, live: LiveTable) -> None:
+        """What the chat shows of an open table is its current state: each seated person's view, and every button
+        of the group's messages (a stale button would only be refused)."""
+        table = live.table
+        for seat in table.humans():
+            s = table.seats[seat]
+            shown = self.sent.latest.get(f"{table.table_id}:h{seat}:{s.user_id}")
+            expected = self.host._hand(live, seat)
+            if shown is None or (shown.text, shown.buttons) != (expected.text, expected.buttons):
+                self.fail(f"{s.name} at {table.table_id} seat {seat} was not sent their current view")
+        for msg in self.sent.latest.values():
+            if msg.table_id != table.table_id or not isinstance(msg.audience, ChatRef):
+                continue
+            stale = [b.label for row in msg.buttons for b in row if decode(b.payload).nonce != table.version]
+            if stale:
+                self.fail(f"the group's {msg.key} still offers buttons that are out of date: {stale}")
 
     def check_moving(self, live: LiveTable, parked: list[Parked]) -> None:
         table = live.table
