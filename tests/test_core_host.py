@@ -613,3 +613,21 @@ async def test_an_options_menu_open_at_a_restart_is_closed_rather_than_left_with
         "the menu offers buttons that are out of date"
     )
     await shut(host, storage)
+
+
+async def test_a_player_with_no_language_of_their_own_follows_the_tables_language(tmp_path: Path) -> None:
+    """Without a language chosen or given by the platform, a player's view is in the table's language, and stays so
+    when the table's language changes: not only after the next restart."""
+    path = tmp_path / "db.sqlite3"
+    host, storage, outbox = await make_host(path)
+    plain = UserRef(PLATFORM, "7", "Dimo")  # the platform says nothing about their language
+    opened = await host.command(CHAT, ANA, "new", ["lang=bg"])
+    assert (await host.command(CHAT, plain, "join")).ok
+    key = f"{opened.table_id}:h1:{plain.user_id}"
+    assert "Седите на място 2" in outbox.latest[key].text
+    assert (await host.command(CHAT, ANA, "set", ["lang", "en"])).ok
+    assert "You sit at seat 2" in outbox.latest[key].text, "the view stayed in the table's old language"
+    await shut(host, storage)
+    host, storage, outbox = await make_host(path)
+    assert "You sit at seat 2" in outbox.latest[key].text
+    await shut(host, storage)

@@ -306,6 +306,8 @@ class Host(Seating, Turns):
         return moved
 
     async def _lang_for(self, table: Table, user_id: str, hint: str | None = None) -> str:
+        """A seated person's own language (chosen, else their platform's); "" when they have none, so their
+        messages follow the table's language, also when it changes."""
         key = (table.chat.platform, user_id)
         if key not in self._user_langs:
             self._user_langs[key] = await self.storage.get_player_language(*key)
@@ -315,7 +317,7 @@ class Host(Seating, Turns):
         hint = hint or table.hints.get(user_id)
         if hint:
             return normalize_language(hint)
-        return table.options.lang
+        return ""
 
     # --- queries ---
 
