@@ -44,6 +44,7 @@ from bot.core.messages import Answer, ChatRef, OutMessage, UserRef
 from bot.core.payload import decode, encode, to_base36
 from bot.core.table import Table, replay
 from bot.engine.record import match_report, match_to_record, replay_record
+from bot.i18n import normalize_language
 from bot.storage.sqlite import SqliteStorage
 
 from .chaos_rig import Gate, HostTasks, Parked, SeededSecrets, gated_factory, glued_cards, hand_cards, played
@@ -123,6 +124,7 @@ class World:
         self.restarts = 0
         self.refused = 0
         self.presses = 0
+        self.chosen: dict[str, str] = {}  # user id -> the language they chose
         self.coverage: Counter[str] = Counter()
         s = random.Random(seed * 31 + 7)
         self.settings = Settings(
@@ -243,9 +245,30 @@ class World:
             return
         self.check_shown(table, msg)
 
+    def private_language(self, user_id: str, table: Table) -> str:
+        """A person's language at a table: the one they chose, else their platform's, else the table's."""
+        hint = table.hints.get(user_id)
+        return self.chosen.get(user_id) or (normalize_language(hint) if hint else table.options.lang)
+
+    def answer_language(self, user: UserRef) -> str:
+        """The language of answers to a person: the one they chose, else their platform's, else the bot's."""
+        if user.platform != PLATFORM:
+            return normalize_language(user.language) if user.language else self.settings.language
+        hint = user.language
+        return self.chosen.get(user.user_id) or (normalize_language(hint) if hint else self.settings.language)
+
+    def check_language(self, text: str, lang: str, what: str) -> None:
+        """Bulgarian text has Cyrillic letters; English text has none (every name here is in Latin letters)."""
+        if text and any("\u0400" <= ch <= "\u04ff" for ch in text) != (lang == "bg"):
+            self.problem(f"{what} should be in {lang}: {text!r}")
+
     def check_shown(self, table: Table, msg: OutMessage) -> None:
         """The audience sees only what it may: a group the played cards, a person their own hand too."""
         shown = glued_cards(msg.text) | hand_cards(msg.text)
+        if isinstance(msg.audience, ChatRef):
+            self.check_language(msg.text, table.options.lang, f"the group's {msg.key}")
+        else:
+            self.check_language(msg.text, self.private_language(msg.audience.user_id, table), msg.key)
         match = table.match
         if isinstance(msg.audience, ChatRef):
             if msg.audience != table.chat:
@@ -384,6 +407,7 @@ class World:
                 table = self.host.table(answer.view.table_id)
                 if table is not None:
                     self.check_shown(table, answer.view)
+        self.check_language(answer.text, self.answer_language(user), f"the answer to {user.name}")
         if press and (len(answer.text) > MAX_ANSWER or "\n" in answer.text):
             self.problem(f"the answer to a press is not short: {answer.text!r}")
         if not answer.ok:
@@ -487,7 +511,10 @@ class World:
         if kind == "language":
             if r.random() < 0.5:
                 user, lang = r.choice(PEOPLE), r.choice(["bg", "en", "de"])
+                if lang in ("bg", "en"):
+                    self.chosen[user.user_id] = lang  # what the host shows them from now on, this call included
                 answer = await self.call("set_user_language", self.host.set_user_language(user, lang))
+                self.check_language(answer.text, self.answer_language(user), f"the answer to {user.name}")
                 return f"{user.name} speaks {lang}: {answer.ok}"
             chat, lang = r.choice(CHATS), r.choice(["bg", "en", "tr"])
             before = self._versions()
