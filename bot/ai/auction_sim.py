@@ -16,11 +16,9 @@ from bot.engine import CONTRA, PASS, RECONTRA, Deal, Observation, observe
 from bot.engine.cards import mask_of
 from bot.engine.deal import DONE
 
-from .bidding import BiddingStyle, contract_strength
+from .bidding import auction_view, call_gain
 from .medium import MediumAgent
 from .sampling import auction_weights
-
-STYLE = BiddingStyle()
 
 
 def sample_full_deal(obs: Observation, rng: random.Random, weights: list[list[float]]) -> list[list[int]]:
@@ -50,11 +48,9 @@ def play_out(obs: Observation, hands: list[list[int]], call: int, player: Medium
 
 
 def candidate_calls(obs: Observation, prior: int, contracts: int = 2) -> list[int]:
-    """The calls worth simulating: pass, the rule-based choice, the strongest contracts by evaluation, doubling."""
-    hand = mask_of(obs.hand)
-    bids = sorted(
-        (c for c in obs.legal_calls if c < 6), key=lambda c: -(contract_strength(hand, c) - STYLE.threshold(c))
-    )
+    """The calls worth simulating: pass, the rule-based choice, the contracts the model values most, doubling."""
+    view = auction_view(obs)
+    bids = sorted((c for c in obs.legal_calls if c < 6), key=lambda c: -call_gain(obs, c, view))
     keep = {PASS, prior, *bids[:contracts]}
     keep.update(c for c in obs.legal_calls if c in (CONTRA, RECONTRA))
     return [c for c in obs.legal_calls if c in keep]

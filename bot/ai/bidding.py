@@ -1,8 +1,13 @@
-"""Auction decisions from an evaluation of the five cards held during the auction (rules §3).
+"""Auction decisions from the five cards held during the auction and the calls heard (rules §3).
 
-Each contract gets a strength number from the hand: roughly the tricks' worth of high trumps and masters the hand
-brings to that contract. A contract is bid when its strength reaches a threshold; contra and recontra need more.
-The partner's and the opponents' calls shift the numbers: a partner's suit is support, an opponent's suit is danger.
+Every legal call is valued by what it is expected to gain over passing, in game points per deal for the seat's
+team, under the real scoring (made, inside, hanging, contra ×2, recontra ×4): a linear model per kind of call (a
+suit, no trumps or all trumps, each opening, over the partner's contract or over the opponents'; contra of each kind
+of contract; recontra) over features of the hand for that contract and of the auction. The weights were fitted on
+deals played out with every call tried (``bench/fit_bidding.py``). The call with the largest expected gain is made
+when that gain is positive; otherwise the seat passes.
+
+``contract_strength`` (a hand-made count of the tricks' worth a hand brings to a contract) is one of the features.
 """
 
 from __future__ import annotations
@@ -92,73 +97,257 @@ def contract_strength(hand: CardMask, contract: int) -> float:
     return suit_strength(hand, contract)
 
 
+# --- The fitted model: what a call gains over passing, from the five cards and the calls heard ---
+#
+# Each kind of call (a suit, no trumps, all trumps, contra of each kind of contract, recontra) has a linear model:
+# features of the hand for that contract and of the auction so far, times weights fitted on played-out deals (see
+# WEIGHTS). A model's value is the expected written score of the seat's team minus the other team's after that
+# call, less the same after passing, in game points per deal.
+
+_J, _9, _A, _T, _K, _Q = (1 << JACK, 1 << NINE, 1 << ACE, 1 << TEN, 1 << KING, 1 << QUEEN)
+
+
+def _pop(x: int) -> int:
+    return bin(x).count("1")
+
+
+def _suits(hand: CardMask) -> list[int]:
+    """The hand's four suits as bytes of ranks (bit ``rank`` set when held)."""
+    return [hand >> (8 * s) & 0xFF for s in range(4)]
+
+
+def _suit_hand(hand: CardMask, trump: int) -> list[float]:
+    suits = _suits(hand)
+    t = suits[trump]
+    n = _pop(t)
+    side_aces = side_at = side_tens = bare_tens = voids = 0
+    for s in range(4):
+        b = suits[s]
+        if s == trump:
+            continue
+        if b & _A:
+            side_aces += 1
+            side_at += bool(b & _T)
+        elif b & _T:
+            side_tens += b != _T
+            bare_tens += b == _T
+        voids += not b
+    return [
+        float(bool(t & _J)),
+        float(bool(t & _9)),
+        float(bool(t & _A)),
+        float(bool(t & _T)),
+        float(bool(t & _K)) + float(bool(t & _Q)),
+        float(t & (_K | _Q) == _K | _Q),
+        float(n),
+        float(max(0, n - 2)),
+        float(t & (_J | _9) == _J | _9),
+        float(side_aces),
+        float(side_at),
+        float(side_tens),
+        float(bare_tens),
+        float(voids),
+    ]
+
+
+_SUIT_HAND = (
+    "trump J", "trump 9", "trump A", "trump 10", "trump K, Q", "belote", "trumps", "trumps past two",
+    "trump J and 9", "side aces", "side A-10", "side 10 guarded", "side 10 bare", "side voids",
+)  # fmt: skip
+
+
+def _no_trumps_hand(hand: CardMask) -> list[float]:
+    aces = at = atk = tens = bare_tens = kings = longest = voids = 0
+    for b in _suits(hand):
+        if b & _A:
+            aces += 1
+            if b & _T:
+                at += 1
+                atk += bool(b & _K)
+        elif b & _T:
+            tens += b != _T
+            bare_tens += b == _T
+        if b & _K and not b & _A and b != _K:
+            kings += 1
+        longest = max(longest, _pop(b))
+        voids += not b
+    return [
+        float(aces), float(at), float(atk), float(tens), float(bare_tens), float(kings), float(longest),
+        float(voids), float(aces >= 3),
+    ]  # fmt: skip
+
+
+_NO_TRUMPS_HAND = (
+    "aces", "A-10", "A-10-K", "10 guarded", "10 bare", "K guarded", "longest suit", "voids", "three aces",
+)  # fmt: skip
+
+
+def _all_trumps_hand(hand: CardMask) -> list[float]:
+    jacks = nines = j9 = ja = nines_guarded = bare_nines = aces = belotes = voids = 0
+    for b in _suits(hand):
+        if b & _J:
+            jacks += 1
+            j9 += bool(b & _9)
+            ja += bool(b & _A)
+        elif b & _9:
+            nines_guarded += b != _9
+            bare_nines += b == _9
+        if b & _9:
+            nines += 1
+        if b & _A and not b & _J:
+            aces += 1
+        belotes += b & (_K | _Q) == _K | _Q
+        voids += not b
+    return [
+        float(jacks), float(nines), float(j9), float(ja), float(nines_guarded), float(bare_nines), float(aces),
+        float(belotes), float(voids), float(jacks >= 3),
+    ]  # fmt: skip
+
+
+_ALL_TRUMPS_HAND = (
+    "jacks", "nines", "J-9", "J-A", "9 guarded, no J", "9 bare, no J", "A, no J", "belotes", "voids", "three jacks",
+)  # fmt: skip
+
+
+def _hand(hand: CardMask, contract: int) -> list[float]:
+    if contract == ALL_TRUMPS:
+        return _all_trumps_hand(hand)
+    if contract == NO_TRUMPS:
+        return _no_trumps_hand(hand)
+    return _suit_hand(hand, contract)
+
+
 @dataclass(frozen=True, slots=True)
-class BiddingStyle:
-    """Thresholds on contract_strength; lower is bolder."""
+class AuctionView:
+    """What the calls so far say, from the seat's side of the table."""
 
-    suit: float = 5.0
-    no_trumps: float = 6.2
-    all_trumps: float = 6.4
-    overcall_partner: float = 2.0  # extra strength needed to overcall the partner's contract
-    contra: float = 7.0
-    recontra: float = 6.5
-
-    def threshold(self, contract: int) -> float:
-        if contract == ALL_TRUMPS:
-            return self.all_trumps
-        if contract == NO_TRUMPS:
-            return self.no_trumps
-        return self.suit
+    mine: frozenset[int]  # contracts the seat bid
+    partner: frozenset[int]  # contracts the partner bid
+    opponents: frozenset[int]  # contracts the opponents bid
+    contract: int  # the contract in force, -1 if none
+    bidder: int
+    multiplier: int
+    position: int  # the seat's place in the order of speaking: 0 first (the dealer's right) .. 3 the dealer
+    spoke: bool  # the seat has called before
+    partner_passed: bool  # the partner has called, and only passes
+    leads_first: bool  # the seat's team leads to the first trick (the dealer's right is on it)
 
 
-def _partner_support(obs: Observation, contract: int) -> float:
-    """Extra strength when the partner has bid this contract (or, for all trumps, any suit)."""
-    partner = (obs.seat + 2) & 3
+def auction_view(obs: Observation) -> AuctionView:
     first = (obs.dealer + 1) & 3
-    bonus = 0.0
+    partner = (obs.seat + 2) & 3
+    mine: set[int] = set()
+    partners: set[int] = set()
+    opponents: set[int] = set()
+    partner_spoke = False
     for i, call in enumerate(obs.calls):
         who = (first + i) & 3
-        if who == partner and call < 6:
-            if call == contract:
-                bonus = max(bonus, 1.5)
-            elif contract == ALL_TRUMPS and call < NO_TRUMPS:
-                bonus = max(bonus, 1.0)
-            elif contract == NO_TRUMPS and call == NO_TRUMPS:
-                bonus = max(bonus, 1.5)
-    return bonus
+        partner_spoke |= who == partner
+        if call < 6:
+            (mine if who == obs.seat else partners if who == partner else opponents).add(call)
+    contract, bidder, mult = _current(obs)
+    return AuctionView(
+        frozenset(mine),
+        frozenset(partners),
+        frozenset(opponents),
+        contract,
+        bidder,
+        mult,
+        (obs.seat - first) & 3,
+        any((first + i) & 3 == obs.seat for i in range(len(obs.calls))),
+        partner_spoke and not partners,
+        (obs.seat - first) & 1 == 0,
+    )
 
 
-def choose_call(obs: Observation, style: BiddingStyle) -> int:
-    """A legal call for the seat: the strongest contract worth bidding, contra/recontra when justified, or pass."""
-    legal = obs.legal_calls
-    hand = mask_of(obs.hand)
+def _bid_context(v: AuctionView, hand: CardMask, contract: int) -> list[float]:
+    suits = _suits(hand)
+    partner_suits = [suits[c] for c in v.partner if c < NO_TRUMPS]
+    opponent_suits = [suits[c] for c in v.opponents if c < NO_TRUMPS]
+    strength = contract_strength(hand, contract)
+    return [
+        float(contract in v.partner),
+        float(any(c < NO_TRUMPS and c != contract for c in v.partner)),
+        float(NO_TRUMPS in v.partner and contract != NO_TRUMPS),
+        float(contract in v.opponents),
+        float(any(c != contract for c in v.opponents)),
+        float(v.leads_first),
+        float(v.position == 0),
+        float(v.position == 3),
+        float(v.spoke),
+        float(v.partner_passed),
+        float(v.multiplier > 1),
+        float(bool(v.mine)),
+        float(sum(_pop(b) for b in partner_suits)),
+        float(sum(bool(b & (_J | _9)) for b in partner_suits)),
+        float(sum(_pop(b) for b in opponent_suits)),
+        float(sum(bool(b & _J) for b in opponent_suits)),
+        float(sum(bool(b & _A) for b in opponent_suits)),
+        strength,
+        strength * strength / 10.0,
+    ]
+
+
+_BID_CONTEXT = (
+    "partner bid it", "partner bid another suit", "partner bid no trumps", "opponent bid it",
+    "opponent bid another", "we lead first", "first to speak", "dealer", "second turn", "partner passed", "doubled",
+    "I bid before", "cards in partner's suits", "J or 9 of partner's suits", "cards in opponents' suits",
+    "J of opponents' suits", "A of opponents' suits", "contract_strength", "contract_strength squared / 10",
+)  # fmt: skip
+
+
+def _contra_context(v: AuctionView, seat: int) -> list[float]:
+    return [
+        float(bool(v.partner)),
+        float(bool(v.mine)),
+        float(len(v.opponents) >= 2),
+        float(v.leads_first),
+        float(v.bidder == (seat + 1) & 3),
+    ]
+
+
+_CONTRA_CONTEXT = ("partner bid", "I bid", "opponents bid twice", "we lead first", "bidder plays after me")
+
+
+def _kind(contract: int) -> str:
+    return "all_trumps" if contract == ALL_TRUMPS else "no_trumps" if contract == NO_TRUMPS else "suit"
+
+
+def model_of(obs: Observation, call: int) -> str:
+    """The name of the model (a key of WEIGHTS) that values ``call``."""
+    if call == CONTRA:
+        return "contra_" + _kind(_current(obs)[0])
+    if call == RECONTRA:
+        return "recontra"
     contract, bidder, _ = _current(obs)
-    partner_holds = bidder >= 0 and (bidder ^ obs.seat) & 1 == 0
-    if CONTRA in legal:
-        defence = defence_strength(hand, contract)
-        if defence >= style.contra:
-            return CONTRA
-    if RECONTRA in legal and contract_strength(hand, contract) + _partner_support(obs, contract) >= style.recontra:
-        return RECONTRA
-    best, best_margin = PASS, 0.0
-    for call in legal:
-        if call >= 6:
-            continue
-        strength = contract_strength(hand, call) + _partner_support(obs, call)
-        need = style.threshold(call) + (style.overcall_partner if partner_holds else 0.0)
-        margin = strength - need
-        if margin >= 0 and (best == PASS or margin >= best_margin):
-            best, best_margin = call, margin
-    return best
+    if contract < 0:
+        return _kind(call) + "/open"
+    return _kind(call) + ("/over partner" if (bidder ^ obs.seat) & 1 == 0 else "/over opponents")
 
 
-def defence_strength(hand: CardMask, contract: int) -> float:
-    """How well the hand defends an opponent's contract (for contra)."""
-    if contract == ALL_TRUMPS:
-        return all_trumps_strength(hand)
-    if contract == NO_TRUMPS:
-        return no_trumps_strength(hand)
-    return suit_strength(hand, contract) + 1.0
+def call_features(obs: Observation, call: int, view: AuctionView | None = None) -> list[float]:
+    """The features ``model_of(obs, call)`` weighs: a constant 1, then the hand's, then the auction's."""
+    v = view or auction_view(obs)
+    hand = mask_of(obs.hand)
+    if call == CONTRA:
+        return [1.0, *_hand(hand, v.contract), *_contra_context(v, obs.seat)]
+    if call == RECONTRA:
+        c = v.contract
+        strength = contract_strength(hand, c)
+        return [1.0, float(c == NO_TRUMPS), float(c == ALL_TRUMPS), strength, float(v.bidder == obs.seat)]
+    return [1.0, *_hand(hand, call), *_bid_context(v, hand, call)]
+
+
+_HANDS = {"suit": _SUIT_HAND, "no_trumps": _NO_TRUMPS_HAND, "all_trumps": _ALL_TRUMPS_HAND}
+FEATURE_NAMES: dict[str, tuple[str, ...]] = {
+    **{
+        f"{kind}/{situation}": ("constant", *names, *_BID_CONTEXT)
+        for kind, names in _HANDS.items()
+        for situation in ("open", "over partner", "over opponents")
+    },
+    **{"contra_" + kind: ("constant", *names, *_CONTRA_CONTEXT) for kind, names in _HANDS.items()},
+    "recontra": ("constant", "no trumps", "all trumps", "contract_strength", "I bid it"),
+}
 
 
 def _current(obs: Observation) -> tuple[int, int, int]:
@@ -174,3 +363,402 @@ def _current(obs: Observation) -> tuple[int, int, int]:
             mult = 4
     return contract, bidder, mult
 
+
+# Fitted by ``python bench/fit_bidding.py collect --deals 40000 --seed fit --out calls.jsonl --workers 2`` (the
+# auctions of the rule-based bot this model replaced, every legal call of every decision played out on the true
+# hands), then ``python bench/fit_bidding.py fit calls.jsonl``. Game points per deal; "samples" counts calls.
+WEIGHTS: dict[str, tuple[float, ...]] = {
+    "all_trumps/open": (  # 73774 samples
+        -13.90,  # constant
+        +0.94,  # jacks
+        +0.81,  # nines
+        +0.16,  # J-9
+        -1.36,  # J-A
+        +0.29,  # 9 guarded, no J
+        +0.36,  # 9 bare, no J
+        -1.09,  # A, no J
+        -0.37,  # belotes
+        -0.06,  # voids
+        -1.40,  # three jacks
+        +0.00,  # partner bid it
+        +0.00,  # partner bid another suit
+        +0.00,  # partner bid no trumps
+        +0.00,  # opponent bid it
+        +0.00,  # opponent bid another
+        -2.49,  # we lead first
+        -0.76,  # first to speak
+        +1.18,  # dealer
+        +0.00,  # second turn
+        -0.55,  # partner passed
+        +0.00,  # doubled
+        +0.00,  # I bid before
+        +0.00,  # cards in partner's suits
+        +0.00,  # J or 9 of partner's suits
+        +0.00,  # cards in opponents' suits
+        +0.00,  # J of opponents' suits
+        +0.00,  # A of opponents' suits
+        +1.81,  # contract_strength
+        +0.57,  # contract_strength squared / 10
+    ),
+    "all_trumps/over opponents": (  # 59013 samples
+        -11.00,  # constant
+        +1.24,  # jacks
+        +0.87,  # nines
+        +0.74,  # J-9
+        -2.83,  # J-A
+        +0.01,  # 9 guarded, no J
+        +0.12,  # 9 bare, no J
+        -2.17,  # A, no J
+        -0.87,  # belotes
+        -0.63,  # voids
+        -1.94,  # three jacks
+        +0.00,  # partner bid it
+        +3.93,  # partner bid another suit
+        +0.00,  # partner bid no trumps
+        +0.00,  # opponent bid it
+        +0.00,  # opponent bid another
+        -2.45,  # we lead first
+        -0.41,  # first to speak
+        +1.43,  # dealer
+        +1.84,  # second turn
+        -1.00,  # partner passed
+        -13.71,  # doubled
+        -0.28,  # I bid before
+        +0.28,  # cards in partner's suits
+        -1.14,  # J or 9 of partner's suits
+        -3.20,  # cards in opponents' suits
+        -1.48,  # J of opponents' suits
+        +1.06,  # A of opponents' suits
+        +1.77,  # contract_strength
+        +0.59,  # contract_strength squared / 10
+    ),
+    "all_trumps/over partner": (  # 27679 samples
+        -22.41,  # constant
+        +1.40,  # jacks
+        +1.79,  # nines
+        +1.24,  # J-9
+        -3.61,  # J-A
+        -0.23,  # 9 guarded, no J
+        +0.77,  # 9 bare, no J
+        -2.38,  # A, no J
+        -0.58,  # belotes
+        +0.25,  # voids
+        +0.03,  # three jacks
+        +0.00,  # partner bid it
+        +4.89,  # partner bid another suit
+        -7.87,  # partner bid no trumps
+        +0.00,  # opponent bid it
+        -3.46,  # opponent bid another
+        +3.00,  # we lead first
+        -4.77,  # first to speak
+        +6.64,  # dealer
+        +6.50,  # second turn
+        +4.02,  # partner passed
+        +6.06,  # doubled
+        -2.19,  # I bid before
+        -1.81,  # cards in partner's suits
+        -5.51,  # J or 9 of partner's suits
+        -0.17,  # cards in opponents' suits
+        +2.36,  # J of opponents' suits
+        -1.75,  # A of opponents' suits
+        +2.63,  # contract_strength
+        -0.27,  # contract_strength squared / 10
+    ),
+    "contra_all_trumps": (  # 4817 samples
+        -79.19,  # constant
+        +22.05,  # jacks
+        +7.13,  # nines
+        +11.75,  # J-9
+        -10.06,  # J-A
+        +1.18,  # 9 guarded, no J
+        -5.80,  # 9 bare, no J
+        -1.95,  # A, no J
+        +3.57,  # belotes
+        +0.80,  # voids
+        +0.00,  # three jacks
+        +16.08,  # partner bid
+        +8.46,  # I bid
+        -6.44,  # opponents bid twice
+        -11.85,  # we lead first
+        +0.88,  # bidder plays after me
+    ),
+    "contra_no_trumps": (  # 3898 samples
+        -44.49,  # constant
+        +10.30,  # aces
+        +13.13,  # A-10
+        +1.50,  # A-10-K
+        +6.73,  # 10 guarded
+        +0.22,  # 10 bare
+        -1.49,  # K guarded
+        -0.80,  # longest suit
+        -1.86,  # voids
+        +0.00,  # three aces
+        +10.67,  # partner bid
+        +9.12,  # I bid
+        +1.51,  # opponents bid twice
+        -3.54,  # we lead first
+        -1.90,  # bidder plays after me
+    ),
+    "contra_suit": (  # 54837 samples
+        -30.14,  # constant
+        +11.66,  # trump J
+        +6.90,  # trump 9
+        +4.08,  # trump A
+        +2.28,  # trump 10
+        +1.90,  # trump K, Q
+        +2.56,  # belote
+        -0.09,  # trumps
+        +7.50,  # trumps past two
+        +5.96,  # trump J and 9
+        +3.99,  # side aces
+        +1.94,  # side A-10
+        +1.09,  # side 10 guarded
+        +0.02,  # side 10 bare
+        +3.82,  # side voids
+        +1.61,  # partner bid
+        +1.19,  # I bid
+        -17.77,  # opponents bid twice
+        -3.14,  # we lead first
+        -4.18,  # bidder plays after me
+    ),
+    "no_trumps/open": (  # 73774 samples
+        -13.12,  # constant
+        -0.47,  # aces
+        +1.53,  # A-10
+        +0.41,  # A-10-K
+        +1.80,  # 10 guarded
+        +2.18,  # 10 bare
+        +0.98,  # K guarded
+        -0.03,  # longest suit
+        -0.24,  # voids
+        -1.32,  # three aces
+        +0.00,  # partner bid it
+        +0.00,  # partner bid another suit
+        +0.00,  # partner bid no trumps
+        +0.00,  # opponent bid it
+        +0.00,  # opponent bid another
+        -1.20,  # we lead first
+        -0.46,  # first to speak
+        +0.64,  # dealer
+        +0.00,  # second turn
+        -0.10,  # partner passed
+        +0.00,  # doubled
+        +0.00,  # I bid before
+        +0.00,  # cards in partner's suits
+        +0.00,  # J or 9 of partner's suits
+        +0.00,  # cards in opponents' suits
+        +0.00,  # J of opponents' suits
+        +0.00,  # A of opponents' suits
+        +2.46,  # contract_strength
+        -0.06,  # contract_strength squared / 10
+    ),
+    "no_trumps/over opponents": (  # 55115 samples
+        -6.06,  # constant
+        -0.19,  # aces
+        +1.08,  # A-10
+        -0.69,  # A-10-K
+        +1.25,  # 10 guarded
+        +1.40,  # 10 bare
+        +0.43,  # K guarded
+        -0.23,  # longest suit
+        -0.71,  # voids
+        -3.10,  # three aces
+        +0.00,  # partner bid it
+        +0.37,  # partner bid another suit
+        +0.00,  # partner bid no trumps
+        +0.00,  # opponent bid it
+        +0.00,  # opponent bid another
+        -1.51,  # we lead first
+        -0.49,  # first to speak
+        +0.92,  # dealer
+        +0.86,  # second turn
+        -0.47,  # partner passed
+        -12.76,  # doubled
+        -0.09,  # I bid before
+        +0.95,  # cards in partner's suits
+        +1.07,  # J or 9 of partner's suits
+        -2.94,  # cards in opponents' suits
+        -7.04,  # J of opponents' suits
+        +2.58,  # A of opponents' suits
+        +1.59,  # contract_strength
+        +0.25,  # contract_strength squared / 10
+    ),
+    "no_trumps/over partner": (  # 25788 samples
+        -17.02,  # constant
+        -0.83,  # aces
+        +1.75,  # A-10
+        +0.26,  # A-10-K
+        +1.87,  # 10 guarded
+        +0.90,  # 10 bare
+        +0.78,  # K guarded
+        +0.18,  # longest suit
+        -0.76,  # voids
+        -2.34,  # three aces
+        +0.00,  # partner bid it
+        +0.45,  # partner bid another suit
+        +0.00,  # partner bid no trumps
+        +0.00,  # opponent bid it
+        -1.01,  # opponent bid another
+        +3.69,  # we lead first
+        -5.08,  # first to speak
+        +6.03,  # dealer
+        +5.78,  # second turn
+        -0.45,  # partner passed
+        +7.33,  # doubled
+        -2.90,  # I bid before
+        -1.39,  # cards in partner's suits
+        -2.47,  # J or 9 of partner's suits
+        -0.12,  # cards in opponents' suits
+        -5.09,  # J of opponents' suits
+        +1.08,  # A of opponents' suits
+        +1.90,  # contract_strength
+        +0.01,  # contract_strength squared / 10
+    ),
+    "recontra": (  # 479 samples
+        -9.66,  # constant
+        +0.00,  # no trumps
+        +29.79,  # all trumps
+        +4.14,  # contract_strength
+        -22.93,  # I bid it
+    ),
+    "suit/open": (  # 295096 samples
+        -9.20,  # constant
+        +0.74,  # trump J
+        -0.38,  # trump 9
+        -0.50,  # trump A
+        +0.04,  # trump 10
+        +0.61,  # trump K, Q
+        +1.13,  # belote
+        +1.39,  # trumps
+        -0.68,  # trumps past two
+        +0.83,  # trump J and 9
+        +0.16,  # side aces
+        -0.09,  # side A-10
+        +0.38,  # side 10 guarded
+        +0.35,  # side 10 bare
+        -0.03,  # side voids
+        +0.00,  # partner bid it
+        +0.00,  # partner bid another suit
+        +0.00,  # partner bid no trumps
+        +0.00,  # opponent bid it
+        +0.00,  # opponent bid another
+        +0.11,  # we lead first
+        +0.19,  # first to speak
+        +0.03,  # dealer
+        +0.00,  # second turn
+        -0.05,  # partner passed
+        +0.00,  # doubled
+        +0.00,  # I bid before
+        +0.00,  # cards in partner's suits
+        +0.00,  # J or 9 of partner's suits
+        +0.00,  # cards in opponents' suits
+        +0.00,  # J of opponents' suits
+        +0.00,  # A of opponents' suits
+        +0.80,  # contract_strength
+        +0.42,  # contract_strength squared / 10
+    ),
+    "suit/over opponents": (  # 71073 samples
+        -3.54,  # constant
+        +1.17,  # trump J
+        -0.14,  # trump 9
+        -1.33,  # trump A
+        -0.21,  # trump 10
+        +0.58,  # trump K, Q
+        +1.01,  # belote
+        +1.67,  # trumps
+        -0.89,  # trumps past two
+        +0.65,  # trump J and 9
+        -0.91,  # side aces
+        +0.09,  # side A-10
+        +0.06,  # side 10 guarded
+        +0.41,  # side 10 bare
+        -0.89,  # side voids
+        +0.00,  # partner bid it
+        -0.15,  # partner bid another suit
+        +0.00,  # partner bid no trumps
+        +0.00,  # opponent bid it
+        +0.00,  # opponent bid another
+        +0.30,  # we lead first
+        -0.75,  # first to speak
+        +1.45,  # dealer
+        +1.22,  # second turn
+        -0.45,  # partner passed
+        -19.69,  # doubled
+        +0.86,  # I bid before
+        +0.12,  # cards in partner's suits
+        -0.24,  # J or 9 of partner's suits
+        -2.74,  # cards in opponents' suits
+        -4.85,  # J of opponents' suits
+        +1.54,  # A of opponents' suits
+        +0.80,  # contract_strength
+        +0.51,  # contract_strength squared / 10
+    ),
+    "suit/over partner": (  # 31806 samples
+        -18.95,  # constant
+        +1.67,  # trump J
+        +0.15,  # trump 9
+        -3.02,  # trump A
+        -0.29,  # trump 10
+        +0.82,  # trump K, Q
+        +2.24,  # belote
+        +2.21,  # trumps
+        -0.77,  # trumps past two
+        +1.88,  # trump J and 9
+        -1.53,  # side aces
+        +0.39,  # side A-10
+        +0.23,  # side 10 guarded
+        +0.20,  # side 10 bare
+        -0.51,  # side voids
+        +0.00,  # partner bid it
+        -1.38,  # partner bid another suit
+        +0.00,  # partner bid no trumps
+        +0.00,  # opponent bid it
+        -0.49,  # opponent bid another
+        +10.39,  # we lead first
+        -9.29,  # first to speak
+        +10.13,  # dealer
+        +9.27,  # second turn
+        +1.38,  # partner passed
+        +13.05,  # doubled
+        -3.24,  # I bid before
+        -2.31,  # cards in partner's suits
+        -1.89,  # J or 9 of partner's suits
+        +0.84,  # cards in opponents' suits
+        -1.68,  # J of opponents' suits
+        -0.77,  # A of opponents' suits
+        +0.79,  # contract_strength
+        +0.42,  # contract_strength squared / 10
+    ),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class BiddingStyle:
+    """How much a call must gain over passing (game points per deal, by the fitted model) to be made."""
+
+    margin: float = 0.0
+    double_margin: float = 0.0  # contra and recontra: their estimates are the noisiest
+
+
+def call_gain(obs: Observation, call: int, view: AuctionView | None = None) -> float:
+    """What ``call`` is expected to gain over passing, in game points per deal for the seat's team."""
+    if call == PASS:
+        return 0.0
+    weights = WEIGHTS[model_of(obs, call)]
+    return sum(w * x for w, x in zip(weights, call_features(obs, call, view), strict=True))
+
+
+def choose_call(obs: Observation, style: BiddingStyle) -> int:
+    """A legal call for the seat: the one the model expects to gain most over passing, if it gains enough."""
+    legal = obs.legal_calls
+    if len(legal) == 1:
+        return legal[0]
+    view = auction_view(obs)
+    best, best_gain = PASS, 0.0
+    for call in legal:
+        if call == PASS:
+            continue
+        gain = call_gain(obs, call, view) - (style.double_margin if call >= CONTRA else style.margin)
+        if gain > best_gain:
+            best, best_gain = call, gain
+    return best

@@ -1,9 +1,9 @@
 """The medium bot: a rule-based player with card counting, known voids and partner awareness.
 
-Bidding comes from ``bidding.choose_call``. In the play it counts the cards (a card is a *master* when no unseen card
-of its suit outranks it), knows who is void where (``knowledge``), lets a partner's safe trick be fed points, wins
-an opponent's trick with the cheapest card that is sure to hold, draws trumps when its team declared, and discards
-the least useful card.
+Bidding comes from ``bidding.choose_call``, a model fitted on played-out deals. In the play it counts the cards (a
+card is a *master* when no unseen card of its suit outranks it), knows who is void where (``knowledge``), lets a
+partner's safe trick be fed points, wins an opponent's trick with the cheapest card that is sure to hold, draws
+trumps when its team declared, and discards the least useful card.
 """
 
 from __future__ import annotations
