@@ -22,7 +22,7 @@ from bot.ai.base import Agent
 from bot.ai.simple import RandomAgent
 from bot.core.clock import ManualClock
 from bot.core.live import LiveTable
-from bot.engine import Action, Observation
+from bot.engine import Action, Bid, Observation, Play
 from bot.engine.cards import SUIT_SYMBOLS
 from bot.engine.deal import Deal
 
@@ -95,24 +95,44 @@ class Gate:
             self.passing = False
 
 
+class BotBlunder(RuntimeError):
+    """A bot failing on purpose: the host must play a legal move for it (and log why)."""
+
+
 class GatedAgent:
-    """Our random bot, thinking only when the gate lets it."""
+    """Our random bot, thinking only when the gate lets it. A share ``blunders`` of its answers are wrong on
+    purpose, as an external program's may be: an action the rules refuse, or an exception."""
 
     name = "random"
 
-    def __init__(self, gate: Gate, seed: int) -> None:
+    def __init__(self, gate: Gate, seed: int, blunders: float = 0.0) -> None:
         self._gate = gate
         self._inner = RandomAgent(seed)
+        self._mischief = random.Random(seed * 7 + 3)
+        self._blunders = blunders
 
     def act(self, observation: Observation) -> Action:
         with self._gate.lock:
             self._gate.busy += 1
         try:
             self._gate.park(observation)
+            roll = self._mischief.random()
+            if roll < self._blunders / 4:
+                raise BotBlunder("a bot that fails on purpose")
+            if roll < self._blunders:
+                return self._any_action(observation)
             return self._inner.act(observation)
         finally:
             with self._gate.lock:
                 self._gate.busy -= 1
+
+    def _any_action(self, observation: Observation) -> Action:
+        """Any call or any card, with any announcements: legal only by chance."""
+        r = self._mischief
+        if observation.legal_calls:
+            return Bid(r.randrange(9))
+        kinds = tuple(r.sample(["tierce", "quarte", "quint", "carre", "sextet"], r.randint(0, 2)))
+        return Play(r.randrange(32), kinds, r.random() < 0.3)
 
     def deal_end(self, report: dict[str, Any], hands: list[list[str]]) -> None:
         self._inner.deal_end(report, hands)
@@ -121,11 +141,11 @@ class GatedAgent:
         self._inner.close()
 
 
-def gated_factory(gate: Gate) -> Callable[[str, int], Agent]:
+def gated_factory(gate: Gate, blunders: float = 0.0) -> Callable[[str, int], Agent]:
     """Every level plays as the random bot (deterministic for its seed, unlike the timed searches)."""
 
     def factory(level: str, seed: int) -> Agent:
-        return GatedAgent(gate, seed)
+        return GatedAgent(gate, seed, blunders)
 
     return factory
 
