@@ -70,7 +70,10 @@ PEOPLE = [
     UserRef(PLATFORM, "15", "Mila", "bg-BG"),
     UserRef(PLATFORM, "16", "Petar", "en-GB"),
 ]
-CHATS = [ChatRef(PLATFORM, f"-70{i}", title=f"Club {i}") for i in range(3)]
+CHATS = [
+    *(ChatRef(PLATFORM, f"-70{i}", title=f"Club {i}") for i in range(3)),
+    ChatRef(PLATFORM, "-700", "9", title="Club 0"),  # a topic inside Club 0's group: a table of its own
+]
 OUTSIDER = UserRef("elsewhere", "11", "Ana")  # the same id on another platform
 
 SEED_COUNT = int(os.environ.get("CHAOS_SEEDS", "6"))
@@ -553,7 +556,22 @@ class World:
             return await self.press(user, self.rng.choice(toggles), must_work=True)
         if not moves:
             self.fail(f"{user.name} has the turn at {table.table_id} and their view offers no move: {hand.text!r}")
+        if self.rng.random() < 0.1:
+            return await self.double_press(user, self.rng.choice(moves))
         return await self.press(user, self.rng.choice(moves), must_work=True)
+
+    async def double_press(self, user: UserRef, payload: str) -> str:
+        """A double tap: the same move arrives twice at once. It is made once; the second press is refused."""
+        table = self.host.table(decode(payload).table_id)
+        assert table is not None
+        version = table.version
+        answers = await asyncio.gather(*(self.call("double press", self.host.press(user, payload)) for _ in "12"))
+        self.presses += 2
+        if [a.ok for a in answers] != [True, False]:
+            self.fail(f"{user.name} pressed {payload!r} twice at once: {[(a.ok, a.text) for a in answers]}")
+        if table.version != version + 1:
+            self.fail(f"a double press moved table {table.table_id} from version {version} to {table.version}")
+        return f"{user.name} presses {payload!r} twice at once"
 
     async def look(self, user: UserRef) -> str:
         r = self.rng
