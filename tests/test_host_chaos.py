@@ -1,17 +1,23 @@
-"""Chaos at the host: several tables at once, people who join, leave, seat and remove bots, change options and
-languages, press any button they were ever sent (current, stale, someone else's, forged), vote to stop; turn timers
-that run out under every away policy; bots that think while all this happens; and restarts on the same database.
+"""Chaos at the host: several tables at once (one in a group's topic), people who join, leave, seat and remove bots,
+change options and languages, press any button they were ever sent (current, stale, someone else's, forged, twice
+at once), vote to stop; turn timers that run out under every away policy; bots that think while all this happens,
+and now and then answer with a move the rules refuse or fail outright; restarts on the same database, some of them
+in the middle of a bot's move.
 
 Each seed is one deterministic run (bots think only when the run releases them, see ``chaos_rig``). After every step
 the run checks what must always hold:
 
 - nothing escapes the host (no exception from a call, none in a host task, no error logged);
 - a press is answered briefly, and a refused one changes no table and shows nobody else's view;
-- no message shows a card its audience may not see (another seat's hand, a card not yet played);
+- no message shows a card its audience may not see (another seat's hand, a card not yet played), and every message
+  and answer is in its audience's language;
+- what the chat shows is current: each seated person's view, and every button of the group's messages;
 - no table stalls: a bot with the turn is thinking, a person with the turn was sent a view with legal buttons
   (and those buttons work), a timed turn has its timer running;
-- the stored log replays to the live table, a restart brings every open table back as it was, and a finished match's
-  stored record replays to the score the table reached.
+- the stored log replays to the live table (and the stored deadline is the running one), a restart brings every
+  open table back as it was, and a finished match's stored record replays to the score the table reached.
+
+At the end every table is played to its end, which no table may fail to reach.
 
 ``CHAOS_SEEDS=200`` runs seeds 0-199 (default: a few); ``CHAOS_SEED=17`` runs one; ``CHAOS_STEPS`` sets the steps
 of chaos before the tables are played to the end (default 500). A failure names its seed and step.
@@ -140,9 +146,10 @@ class World:
         self.presses = 0
         self.chosen: dict[str, str] = {}  # user id -> the language they chose
         self.coverage: Counter[str] = Counter()
+        self.expected_stats: dict[str, Counter[str]] = {u.user_id: Counter() for u in PEOPLE}
         s = random.Random(seed * 31 + 7)
         self.settings = Settings(
-            _env_file=None,  # type: ignore[call-arg]
+            _env_file=None,
             turn_seconds=s.choice([0, 30, 60]),
             away_policy=s.choice(["bot_turn", "bot_seat", "wait"]),
             bot_level="random",
@@ -213,10 +220,10 @@ class World:
         up: renders, stores the finished match, ...)."""
         if midway is not None:
             assert midway.live is not None and midway.observation is not None
-            table, version = midway.live.table, midway.live.table.version
+            moving, version = midway.live.table, midway.live.table.version
             self.gate.release(midway.observation)
             started = time.monotonic()
-            while table.version == version and not midway.task.done():
+            while moving.version == version and not midway.task.done():
                 await asyncio.sleep(0)  # no real pause: close before the host's next storage read returns
                 if time.monotonic() - started > 10:
                     self.fail("a released bot never moved")
@@ -353,7 +360,7 @@ class World:
 
     def buttons_seen_by(self, user: UserRef, current: bool) -> list[str]:
         source = self.sent.latest.values() if current else self.sent.messages
-        out = []
+        out: list[str] = []
         for msg in source:
             if isinstance(msg.audience, ChatRef) or msg.audience == user:
                 out.extend(b.payload for row in msg.buttons for b in row)
@@ -722,6 +729,23 @@ class World:
                 self.fail(f"table {tid}: the stored record replays to {report['total']}, the table ended at "
                           f"{match.totals}")
             self.records_checked += 1
+            for seat in table.humans():  # who sat there at the end gets the match in their statistics
+                team = seat % 2
+                won = int(match.winner == team)
+                self.expected_stats[table.seats[seat].user_id] += Counter(
+                    matches=1, wins=won, points=match.totals[team], deals=len(match.deals)
+                )
+
+    async def check_stats(self) -> None:
+        """Each person's statistics count every finished match they played to the end, once."""
+        for user in PEOPLE:
+            stats = await self.storage.player_stats(PLATFORM, user.user_id)
+            got = Counter() if stats is None else Counter(
+                matches=stats.matches, wins=stats.wins, points=stats.points, deals=stats.deals
+            )
+            expected = self.expected_stats[user.user_id]
+            if +got != +expected:
+                self.fail(f"{user.name}'s statistics are {dict(got)}, their finished matches make {dict(expected)}")
 
 
 def _cards_played(table: Table) -> int:
@@ -752,6 +776,7 @@ async def run(world: World, steps: int) -> None:
     else:
         world.fail(f"tables never ended: {sorted(world._open_tables())}")
     await world.check_log()
+    await world.check_stats()
     world.coverage = await world.count_events()
     await world.shut()
     world.check_problems()
