@@ -202,6 +202,8 @@ class World:
         self.host = Host(self.storage, self.settings, clock=self.clock, agent_factory=bots)
         self.host.add_sink(PLATFORM, self.deliver)
         await self.call("start", self.host.start())
+        for user in PEOPLE:  # the host reads each person's language once; do it now, not amid a burst
+            await self.host.user_language(user)
         await self.settle()
 
     async def shut(self, settled: bool = True) -> None:
@@ -410,8 +412,9 @@ class World:
         return [(t, s, u) for t, s, u in self.seated()
                 if t.status == "playing" and t.to_act == s and not t.seats[s].away]
 
-    async def press(self, user: UserRef, payload: str, must_work: bool = False) -> str:
-        before = self._versions()
+    async def press(self, user: UserRef, payload: str, must_work: bool = False, alone: bool = True) -> str:
+        """``alone``: nothing else happens meanwhile, so a refusal must leave every table as it was."""
+        before = self._versions() if alone else None
         answer = await self.call(f"press {payload!r} by {user.name}", self.host.press(user, payload))
         self.presses += 1
         self.check_answer(user, answer, before, press=True)
@@ -422,11 +425,12 @@ class World:
     def _versions(self) -> dict[str, int]:
         return {tid: live.table.version for tid, live in self.host._tables.items()}
 
-    def check_answer(self, user: UserRef, answer: Answer, before: dict[str, int], press: bool) -> None:
+    def check_answer(self, user: UserRef, answer: Answer, before: dict[str, int] | None, press: bool) -> None:
+        """``before``: every table's version before the call, if nothing else happened during it."""
         if answer.view is not None:
             if answer.view.audience != user or answer.view.kind != "hand":
                 self.problem(f"the answer to {user.name} carries someone else's view {answer.view.key}")
-            else:
+            elif before is not None:
                 table = self.host.table(answer.view.table_id)
                 if table is not None:
                     self.check_shown(table, answer.view)
@@ -437,14 +441,16 @@ class World:
             self.refused += 1
             if not answer.text:
                 self.problem(f"a refusal to {user.name} says nothing")
+            if before is None:
+                return
             after = self._versions()
             changed = {tid for tid in before if after.get(tid) != before[tid]}
             if changed or set(after) - set(before):
                 self.problem(f"a refused action changed tables {sorted(changed | (set(after) - set(before)))}: "
                              f"{answer.text!r}")
 
-    async def command(self, chat: ChatRef, user: UserRef, name: str, args: list[str]) -> str:
-        before = self._versions()
+    async def command(self, chat: ChatRef, user: UserRef, name: str, args: list[str], alone: bool = True) -> str:
+        before = self._versions() if alone else None
         answer = await self.call(f"command {name} {args} by {user.name}",
                                  self.host.command(chat, user, name, args))
         self.check_answer(user, answer, before, press=False)
@@ -496,9 +502,11 @@ class World:
         if closing and r.random() < 0.25:
             return await self.restart(r.choice(closing))
         kind = r.choices(
-            ["bot", "play", "press", "command", "clock", "language", "view", "restart"],
-            [24 if thinking else 0, 20 if moves else 0, 18, 18, 6, 3, 5, 1.2],
+            ["bot", "play", "press", "command", "burst", "clock", "language", "view", "restart"],
+            [24 if thinking else 0, 20 if moves else 0, 18, 18, 4, 6, 3, 5, 1.2],
         )[0]
+        if kind == "burst":
+            return await self.burst()
         if kind == "bot":
             chosen = r.choice(thinking)
             assert chosen.observation is not None
@@ -566,6 +574,22 @@ class World:
         if self.rng.random() < 0.1:
             return await self.double_press(user, self.rng.choice(moves))
         return await self.press(user, self.rng.choice(moves), must_work=True)
+
+    async def burst(self) -> str:
+        """Two or three people at once, in the same chat or not: presses of what they see, and commands."""
+        r = self.rng
+        actions: list[Awaitable[str]] = []
+        for _ in range(r.randint(2, 3)):
+            chat = r.choice(CHATS)
+            user = self.someone_in(chat)
+            pool = self.buttons_seen_by(user, current=True)
+            if pool and r.random() < 0.5:
+                actions.append(self.press(user, r.choice(pool), alone=False))
+            else:
+                name, args = self.random_command()
+                actions.append(self.command(chat, user, name, args, alone=False))
+        done = await asyncio.gather(*actions)
+        return "at once: " + " | ".join(done)
 
     async def double_press(self, user: UserRef, payload: str) -> str:
         """A double tap: the same move arrives twice at once. It is made once; the second press is refused."""
@@ -635,6 +659,9 @@ class World:
             self.known[tid] = live.table
             self.check_moving(live, parked)
             self.check_up_to_date(live)
+            if live.table.open and self.host.table_for_chat(live.table.chat) != tid:
+                self.fail(f"open table {tid} is not the table of its chat {live.table.chat.key} "
+                          f"({self.host.table_for_chat(live.table.chat)} is)")
         await self.check_ended()
         self.check_problems()
 
@@ -806,9 +833,9 @@ async def test_chaos_at_many_tables_keeps_every_invariant(
 ) -> None:
     world = await chaos(seed, tmp_path / "chaos.sqlite3", caplog, monkeypatch, STEPS)
     assert world.ended, "the run ended no table, so nothing was checked at the end"
-    print(f"\nseed {seed}: {world.presses} presses, {world.refused} refusals, {world.gate.thoughts} bot moves, "
-          f"{world.restarts} restarts, {len(world.ended)} tables ended, {world.records_checked} records replayed; "
-          f"logged: {dict(sorted(world.coverage.items()))}")
+    print(f"\nseed {seed} (run {world.digest.hexdigest()[:12]}): {world.presses} presses, {world.refused} refusals, "
+          f"{world.gate.thoughts} bot moves, {world.restarts} restarts, {len(world.ended)} tables ended, "
+          f"{world.records_checked} records replayed; logged: {dict(sorted(world.coverage.items()))}")
 
 
 async def test_a_seed_is_the_same_run_every_time(
