@@ -145,6 +145,8 @@ class World:
         self.refused = 0
         self.presses = 0
         self.chosen: dict[str, str] = {}  # user id -> the language they chose
+        self.chats = list(CHATS)  # a group that got a new id is here under it
+        self.moves = 0
         self.coverage: Counter[str] = Counter()
         self.expected_stats: dict[str, Counter[str]] = {u.user_id: Counter() for u in PEOPLE}
         s = random.Random(seed * 31 + 7)
@@ -502,11 +504,13 @@ class World:
         if closing and r.random() < 0.25:
             return await self.restart(r.choice(closing))
         kind = r.choices(
-            ["bot", "play", "press", "command", "burst", "clock", "language", "view", "restart"],
-            [24 if thinking else 0, 20 if moves else 0, 18, 18, 4, 6, 3, 5, 1.2],
+            ["bot", "play", "press", "command", "burst", "clock", "language", "view", "restart", "move"],
+            [24 if thinking else 0, 20 if moves else 0, 18, 18, 4, 6, 3, 5, 1.2, 0.6],
         )[0]
         if kind == "burst":
             return await self.burst()
+        if kind == "move":
+            return await self.move_chat()
         if kind == "bot":
             chosen = r.choice(thinking)
             assert chosen.observation is not None
@@ -516,7 +520,7 @@ class World:
         if kind == "play":
             return await self.play(r.choice(moves))
         if kind == "press":
-            chat = r.choice(CHATS)
+            chat = r.choice(self.chats)
             user = self.someone_in(chat)
             how = r.random()
             if how < 0.55:
@@ -533,7 +537,7 @@ class World:
             return await self.press(user, payload)
         if kind == "command":
             name, args = self.random_command()
-            chat = r.choice(CHATS)
+            chat = r.choice(self.chats)
             return await self.command(chat, self.someone_in(chat), name, args)
         if kind == "clock":
             seconds = r.choice([1, 4, 10, 29, 31, 61, 125, 301])
@@ -547,7 +551,7 @@ class World:
                 answer = await self.call("set_user_language", self.host.set_user_language(user, lang))
                 self.check_language(answer.text, self.answer_language(user), f"the answer to {user.name}")
                 return f"{user.name} speaks {lang}: {answer.ok}"
-            chat, lang = r.choice(CHATS), r.choice(["bg", "en", "tr"])
+            chat, lang = r.choice(self.chats), r.choice(["bg", "en", "tr"])
             before = self._versions()
             answer = await self.call("set_chat_language", self.host.set_chat_language(chat, lang))
             if not answer.ok and self._versions() != before:
@@ -575,12 +579,26 @@ class World:
             return await self.double_press(user, self.rng.choice(moves))
         return await self.press(user, self.rng.choice(moves), must_work=True)
 
+    async def move_chat(self) -> str:
+        """A group gets a new id (a Telegram group upgraded to a supergroup): its tables, topics included, go along."""
+        old = self.rng.choice(sorted({c.chat_id for c in self.chats}))
+        self.moves += 1
+        new = f"-100{self.moves}{old.lstrip('-')}"
+        going = sorted(tid for tid, t in self._open_tables().items() if t.chat.chat_id == old)
+        moved = await self.call("move_chat", self.host.move_chat(PLATFORM, old, new))
+        if sorted(moved) != going:
+            self.fail(f"moving chat {old} to {new} moved tables {sorted(moved)}, the open ones there are {going}")
+        if await self.call("move_chat again", self.host.move_chat(PLATFORM, old, new)):
+            self.fail(f"the second signal of moving chat {old} moved tables again")
+        self.chats = [ChatRef(PLATFORM, new, c.thread_id, c.title) if c.chat_id == old else c for c in self.chats]
+        return f"chat {old} is now {new}, with tables {moved}"
+
     async def burst(self) -> str:
         """Two or three people at once, in the same chat or not: presses of what they see, and commands."""
         r = self.rng
         actions: list[Awaitable[str]] = []
         for _ in range(r.randint(2, 3)):
-            chat = r.choice(CHATS)
+            chat = r.choice(self.chats)
             user = self.someone_in(chat)
             pool = self.buttons_seen_by(user, current=True)
             if pool and r.random() < 0.5:
@@ -622,7 +640,7 @@ class World:
             answer = await self.call("join", self.host.join(tid, user, seat))
             self.check_answer(user, answer, before, press=False)
             return f"{user.name} joins {tid} by link (seat {seat}): {answer.ok} {answer.text!r}"
-        chat = r.choice(CHATS)
+        chat = r.choice(self.chats)
         return await self.command(chat, user, "view", [])
 
     async def drain_step(self, thinking: list[Parked], moves: list[tuple[Table, int, UserRef]]) -> str:
