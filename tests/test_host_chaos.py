@@ -723,10 +723,15 @@ class World:
             return
         if not any(decode(b.payload).action[:2] in ("c:", "p:") for row in hand.buttons for b in row):
             self.fail(f"{user.name} has the turn at {table.table_id} and no move to press")
+        if live.deadline == WAITING and table.options.away != "wait":
+            self.fail(f"table {table.table_id} waits for {user.name} for good, but its away policy is "
+                      f"{table.options.away}")
         if table.options.timer > 0 and live.deadline != WAITING:
             timers = [p for p in mine if p.task is live.timer_task]
             if not timers:
                 self.fail(f"table {table.table_id}: {user.name}'s turn is timed and no timer runs")
+            elif timers[0].deadline is not None and timers[0].deadline > self.clock.now() + table.options.timer:
+                self.fail(f"table {table.table_id}: {user.name}'s timer runs out later than a turn's time from now")
 
     async def check_log(self) -> None:
         """Each open table is what its stored log replays to, and its stored row agrees."""
