@@ -72,7 +72,8 @@ def collect(seed: str, deals: int, out: Path, workers: int) -> None:
             print(f"{done} deals, {time.perf_counter() - started:.0f} s", file=sys.stderr)
 
 
-def decisions(path: Path) -> Iterator[tuple[int, Observation, dict[int, float]]]:
+def decisions(path: Path, file_number: int = 0) -> Iterator[tuple[int, Observation, dict[int, float]]]:
+    """(deal key, observation, value of each legal call) for every decision in a file written by collect."""
     with path.open() as f:
         seed = json.loads(f.readline())["seed"]
         for line in f:
@@ -80,7 +81,8 @@ def decisions(path: Path) -> Iterator[tuple[int, Observation, dict[int, float]]]
             deal = deal_of(seed, row["n"])
             for call in row["calls"]:
                 deal.call(call)
-            yield row["n"], observe(deal, deal.to_act), {int(c): float(v) for c, v in row["values"].items()}
+            values = {int(c): float(v) for c, v in row["values"].items()}
+            yield file_number * 10**9 + row["n"], observe(deal, deal.to_act), values
 
 
 def solve(a: list[list[float]], b: list[float]) -> list[float]:
@@ -98,7 +100,7 @@ def solve(a: list[list[float]], b: list[float]) -> list[float]:
     return [m[i][n] / m[i][i] for i in range(n)]
 
 
-def fit(path: Path, holdout: int, focus: float | None) -> None:
+def fit(paths: list[Path], holdout: int, focus: float | None) -> None:
     """Ridge least squares per model; the decisions of every ``holdout``-th deal are kept out to report the fit.
 
     With ``focus``, each model is fitted a second time on the samples the first fit values above ``focus`` only:
@@ -107,7 +109,7 @@ def fit(path: Path, holdout: int, focus: float | None) -> None:
 
     samples: dict[str, list[tuple[list[float], float]]] = {}
     held: list[tuple[int, Observation, dict[int, float]]] = []
-    for number, obs, values in decisions(path):
+    for number, obs, values in (d for i, path in enumerate(paths) for d in decisions(path, i)):
         if holdout and number % holdout == 0:
             held.append((number, obs, values))
             continue
@@ -192,7 +194,7 @@ def main() -> int:
     c.add_argument("--out", type=Path, required=True)
     c.add_argument("--workers", type=int, default=1)
     f = sub.add_parser("fit")
-    f.add_argument("data", type=Path)
+    f.add_argument("data", type=Path, nargs="+", help="files written by collect")
     f.add_argument("--holdout", type=int, default=5, help="keep every n-th deal out to report (0: none)")
     f.add_argument("--focus", type=float, default=None, help="refit on samples the first fit values above this")
     args = parser.parse_args()

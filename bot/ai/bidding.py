@@ -116,15 +116,33 @@ def _suits(hand: CardMask) -> list[int]:
     return [hand >> (8 * s) & 0xFF for s in range(4)]
 
 
+def _combinations(hand: CardMask) -> float:
+    """Points of the sequences and carrés among the cards, in tens (one card may count in both here)."""
+    points = 0
+    for b in _suits(hand):
+        run = 0
+        for rank in range(9):
+            if rank < 8 and b >> rank & 1:
+                run += 1
+                continue
+            points += 100 if run >= 5 else 50 if run == 4 else 20 if run == 3 else 0
+            run = 0
+    for rank, value in ((JACK, 200), (NINE, 150), (ACE, 100), (TEN, 100), (KING, 100), (QUEEN, 100)):
+        if all(hand >> (s * 8 + rank) & 1 for s in range(4)):
+            points += value
+    return points / 10.0
+
+
 def _suit_hand(hand: CardMask, trump: int) -> list[float]:
     suits = _suits(hand)
     t = suits[trump]
     n = _pop(t)
-    side_aces = side_at = side_tens = bare_tens = voids = 0
+    side_aces = side_at = side_tens = bare_tens = voids = singles = 0
     for s in range(4):
         b = suits[s]
         if s == trump:
             continue
+        singles += _pop(b) == 1 and b != _A
         if b & _A:
             side_aces += 1
             side_at += bool(b & _T)
@@ -147,12 +165,16 @@ def _suit_hand(hand: CardMask, trump: int) -> list[float]:
         float(side_tens),
         float(bare_tens),
         float(voids),
+        float(singles),
+        float(n >= 3 and bool(t & _J)),
+        _combinations(hand),
     ]
 
 
 _SUIT_HAND = (
     "trump J", "trump 9", "trump A", "trump 10", "trump K, Q", "belote", "trumps", "trumps past two",
     "trump J and 9", "side aces", "side A-10", "side 10 guarded", "side 10 bare", "side voids",
+    "side singletons, not aces", "trump J and three trumps", "combinations / 10",
 )  # fmt: skip
 
 
@@ -173,17 +195,18 @@ def _no_trumps_hand(hand: CardMask) -> list[float]:
         voids += not b
     return [
         float(aces), float(at), float(atk), float(tens), float(bare_tens), float(kings), float(longest),
-        float(voids), float(aces >= 3),
+        float(voids), float(aces >= 3), _combinations(hand),
     ]  # fmt: skip
 
 
 _NO_TRUMPS_HAND = (
     "aces", "A-10", "A-10-K", "10 guarded", "10 bare", "K guarded", "longest suit", "voids", "three aces",
+    "combinations / 10",
 )  # fmt: skip
 
 
 def _all_trumps_hand(hand: CardMask) -> list[float]:
-    jacks = nines = j9 = ja = nines_guarded = bare_nines = aces = belotes = voids = 0
+    jacks = nines = j9 = ja = nines_guarded = bare_nines = aces = belotes = voids = tens = 0
     for b in _suits(hand):
         if b & _J:
             jacks += 1
@@ -197,15 +220,17 @@ def _all_trumps_hand(hand: CardMask) -> list[float]:
         if b & _A and not b & _J:
             aces += 1
         belotes += b & (_K | _Q) == _K | _Q
+        tens += bool(b & _T and b & (_J | _9))
         voids += not b
     return [
         float(jacks), float(nines), float(j9), float(ja), float(nines_guarded), float(bare_nines), float(aces),
-        float(belotes), float(voids), float(jacks >= 3),
+        float(belotes), float(voids), float(jacks >= 3), float(tens), _combinations(hand),
     ]  # fmt: skip
 
 
 _ALL_TRUMPS_HAND = (
     "jacks", "nines", "J-9", "J-A", "9 guarded, no J", "9 bare, no J", "A, no J", "belotes", "voids", "three jacks",
+    "10 with J or 9", "combinations / 10",
 )  # fmt: skip
 
 
@@ -283,6 +308,7 @@ def _bid_context(v: AuctionView, hand: CardMask, contract: int) -> list[float]:
         float(sum(_pop(b) for b in opponent_suits)),
         float(sum(bool(b & _J) for b in opponent_suits)),
         float(sum(bool(b & _A) for b in opponent_suits)),
+        float(v.contract == NO_TRUMPS),
         strength,
         strength * strength / 10.0,
     ]
@@ -292,7 +318,8 @@ _BID_CONTEXT = (
     "partner bid it", "partner bid another suit", "partner bid no trumps", "opponent bid it",
     "opponent bid another", "we lead first", "first to speak", "dealer", "second turn", "partner passed", "doubled",
     "I bid before", "cards in partner's suits", "J or 9 of partner's suits", "cards in opponents' suits",
-    "J of opponents' suits", "A of opponents' suits", "contract_strength", "contract_strength squared / 10",
+    "J of opponents' suits", "A of opponents' suits", "no trumps stands", "contract_strength",
+    "contract_strength squared / 10",
 )  # fmt: skip
 
 
@@ -364,22 +391,25 @@ def _current(obs: Observation) -> tuple[int, int, int]:
     return contract, bidder, mult
 
 
-# Fitted by ``python bench/fit_bidding.py collect --deals 40000 --seed fit --out calls.jsonl --workers 2`` (the
-# auctions of the rule-based bot this model replaced, every legal call of every decision played out on the true
-# hands), then ``python bench/fit_bidding.py fit calls.jsonl``. Game points per deal; "samples" counts calls.
+# Fitted by ``python bench/fit_bidding.py collect --deals 40000 --seed fit --out calls.jsonl --workers 2``, run with
+# the medium bot of commit c647d3f (its auction by hand-set thresholds on contract_strength, which this model
+# replaced) in every seat, then ``python bench/fit_bidding.py fit calls.jsonl``. Data collected with this model
+# itself in every seat fitted worse against that bot (docs/strength.md). Game points per deal; "samples" counts calls.
 WEIGHTS: dict[str, tuple[float, ...]] = {
     "all_trumps/open": (  # 73774 samples
         -13.90,  # constant
-        +0.94,  # jacks
-        +0.81,  # nines
-        +0.16,  # J-9
-        -1.36,  # J-A
-        +0.29,  # 9 guarded, no J
+        +0.98,  # jacks
+        +0.82,  # nines
+        +0.12,  # J-9
+        -1.39,  # J-A
+        +0.34,  # 9 guarded, no J
         +0.36,  # 9 bare, no J
-        -1.09,  # A, no J
-        -0.37,  # belotes
-        -0.06,  # voids
-        -1.40,  # three jacks
+        -1.11,  # A, no J
+        -0.49,  # belotes
+        -0.04,  # voids
+        -1.41,  # three jacks
+        -0.41,  # 10 with J or 9
+        +0.19,  # combinations / 10
         +0.00,  # partner bid it
         +0.00,  # partner bid another suit
         +0.00,  # partner bid no trumps
@@ -397,141 +427,155 @@ WEIGHTS: dict[str, tuple[float, ...]] = {
         +0.00,  # cards in opponents' suits
         +0.00,  # J of opponents' suits
         +0.00,  # A of opponents' suits
-        +1.81,  # contract_strength
-        +0.57,  # contract_strength squared / 10
+        +0.00,  # no trumps stands
+        +1.83,  # contract_strength
+        +0.53,  # contract_strength squared / 10
     ),
     "all_trumps/over opponents": (  # 59013 samples
-        -11.00,  # constant
-        +1.24,  # jacks
-        +0.87,  # nines
-        +0.74,  # J-9
-        -2.83,  # J-A
-        +0.01,  # 9 guarded, no J
-        +0.12,  # 9 bare, no J
-        -2.17,  # A, no J
-        -0.87,  # belotes
-        -0.63,  # voids
-        -1.94,  # three jacks
+        -11.52,  # constant
+        +1.29,  # jacks
+        +0.89,  # nines
+        +0.66,  # J-9
+        -2.82,  # J-A
+        +0.13,  # 9 guarded, no J
+        +0.10,  # 9 bare, no J
+        -2.13,  # A, no J
+        -0.96,  # belotes
+        -0.42,  # voids
+        -1.78,  # three jacks
+        -1.21,  # 10 with J or 9
+        -0.28,  # combinations / 10
         +0.00,  # partner bid it
-        +3.93,  # partner bid another suit
+        +3.58,  # partner bid another suit
         +0.00,  # partner bid no trumps
         +0.00,  # opponent bid it
         +0.00,  # opponent bid another
-        -2.45,  # we lead first
-        -0.41,  # first to speak
-        +1.43,  # dealer
-        +1.84,  # second turn
-        -1.00,  # partner passed
-        -13.71,  # doubled
-        -0.28,  # I bid before
-        +0.28,  # cards in partner's suits
-        -1.14,  # J or 9 of partner's suits
-        -3.20,  # cards in opponents' suits
-        -1.48,  # J of opponents' suits
-        +1.06,  # A of opponents' suits
-        +1.77,  # contract_strength
-        +0.59,  # contract_strength squared / 10
+        -2.43,  # we lead first
+        -0.34,  # first to speak
+        +1.33,  # dealer
+        +1.63,  # second turn
+        -0.93,  # partner passed
+        -13.38,  # doubled
+        -0.35,  # I bid before
+        +0.37,  # cards in partner's suits
+        -1.09,  # J or 9 of partner's suits
+        -2.94,  # cards in opponents' suits
+        -1.44,  # J of opponents' suits
+        +0.99,  # A of opponents' suits
+        +3.43,  # no trumps stands
+        +1.84,  # contract_strength
+        +0.49,  # contract_strength squared / 10
     ),
     "all_trumps/over partner": (  # 27679 samples
-        -22.41,  # constant
-        +1.40,  # jacks
-        +1.79,  # nines
-        +1.24,  # J-9
-        -3.61,  # J-A
-        -0.23,  # 9 guarded, no J
-        +0.77,  # 9 bare, no J
-        -2.38,  # A, no J
-        -0.58,  # belotes
-        +0.25,  # voids
-        +0.03,  # three jacks
+        -22.44,  # constant
+        +1.52,  # jacks
+        +1.81,  # nines
+        +1.10,  # J-9
+        -3.73,  # J-A
+        -0.04,  # 9 guarded, no J
+        +0.75,  # 9 bare, no J
+        -2.46,  # A, no J
+        -0.77,  # belotes
+        +0.35,  # voids
+        +0.07,  # three jacks
+        -1.51,  # 10 with J or 9
+        +0.19,  # combinations / 10
         +0.00,  # partner bid it
-        +4.89,  # partner bid another suit
-        -7.87,  # partner bid no trumps
+        +4.92,  # partner bid another suit
+        -3.94,  # partner bid no trumps
         +0.00,  # opponent bid it
-        -3.46,  # opponent bid another
-        +3.00,  # we lead first
-        -4.77,  # first to speak
-        +6.64,  # dealer
-        +6.50,  # second turn
-        +4.02,  # partner passed
-        +6.06,  # doubled
-        -2.19,  # I bid before
-        -1.81,  # cards in partner's suits
-        -5.51,  # J or 9 of partner's suits
-        -0.17,  # cards in opponents' suits
-        +2.36,  # J of opponents' suits
-        -1.75,  # A of opponents' suits
-        +2.63,  # contract_strength
-        -0.27,  # contract_strength squared / 10
+        -3.47,  # opponent bid another
+        +3.03,  # we lead first
+        -4.81,  # first to speak
+        +6.68,  # dealer
+        +6.48,  # second turn
+        +4.10,  # partner passed
+        +6.07,  # doubled
+        -2.02,  # I bid before
+        -1.82,  # cards in partner's suits
+        -5.54,  # J or 9 of partner's suits
+        -0.18,  # cards in opponents' suits
+        +2.34,  # J of opponents' suits
+        -1.73,  # A of opponents' suits
+        -3.94,  # no trumps stands
+        +2.68,  # contract_strength
+        -0.35,  # contract_strength squared / 10
     ),
     "contra_all_trumps": (  # 4817 samples
-        -79.19,  # constant
-        +22.05,  # jacks
-        +7.13,  # nines
-        +11.75,  # J-9
-        -10.06,  # J-A
-        +1.18,  # 9 guarded, no J
+        -78.69,  # constant
+        +22.17,  # jacks
+        +6.71,  # nines
+        +10.59,  # J-9
+        -9.46,  # J-A
+        +1.91,  # 9 guarded, no J
         -5.80,  # 9 bare, no J
-        -1.95,  # A, no J
-        +3.57,  # belotes
-        +0.80,  # voids
+        -2.16,  # A, no J
+        +2.09,  # belotes
+        +0.34,  # voids
         +0.00,  # three jacks
-        +16.08,  # partner bid
-        +8.46,  # I bid
-        -6.44,  # opponents bid twice
-        -11.85,  # we lead first
-        +0.88,  # bidder plays after me
+        -2.97,  # 10 with J or 9
+        +4.77,  # combinations / 10
+        +15.84,  # partner bid
+        +8.58,  # I bid
+        -6.25,  # opponents bid twice
+        -11.95,  # we lead first
+        +0.85,  # bidder plays after me
     ),
     "contra_no_trumps": (  # 3898 samples
-        -44.49,  # constant
-        +10.30,  # aces
-        +13.13,  # A-10
-        +1.50,  # A-10-K
-        +6.73,  # 10 guarded
-        +0.22,  # 10 bare
-        -1.49,  # K guarded
-        -0.80,  # longest suit
-        -1.86,  # voids
+        -46.68,  # constant
+        +10.17,  # aces
+        +12.70,  # A-10
+        +0.91,  # A-10-K
+        +6.98,  # 10 guarded
+        +0.25,  # 10 bare
+        -1.68,  # K guarded
+        +0.30,  # longest suit
+        -1.91,  # voids
         +0.00,  # three aces
-        +10.67,  # partner bid
-        +9.12,  # I bid
-        +1.51,  # opponents bid twice
-        -3.54,  # we lead first
-        -1.90,  # bidder plays after me
+        -2.83,  # combinations / 10
+        +10.58,  # partner bid
+        +9.15,  # I bid
+        +1.52,  # opponents bid twice
+        -3.60,  # we lead first
+        -1.83,  # bidder plays after me
     ),
     "contra_suit": (  # 54837 samples
-        -30.14,  # constant
-        +11.66,  # trump J
-        +6.90,  # trump 9
-        +4.08,  # trump A
-        +2.28,  # trump 10
-        +1.90,  # trump K, Q
-        +2.56,  # belote
-        -0.09,  # trumps
-        +7.50,  # trumps past two
-        +5.96,  # trump J and 9
-        +3.99,  # side aces
-        +1.94,  # side A-10
-        +1.09,  # side 10 guarded
-        +0.02,  # side 10 bare
-        +3.82,  # side voids
-        +1.61,  # partner bid
-        +1.19,  # I bid
+        -31.66,  # constant
+        +11.58,  # trump J
+        +6.73,  # trump 9
+        +4.06,  # trump A
+        +2.23,  # trump 10
+        +1.91,  # trump K, Q
+        +2.12,  # belote
+        -0.07,  # trumps
+        +6.90,  # trumps past two
+        +5.08,  # trump J and 9
+        +4.40,  # side aces
+        +1.82,  # side A-10
+        +1.15,  # side 10 guarded
+        -0.23,  # side 10 bare
+        +4.27,  # side voids
+        +0.77,  # side singletons, not aces
+        -0.10,  # trump J and three trumps
+        +2.65,  # combinations / 10
+        +1.63,  # partner bid
+        +0.88,  # I bid
         -17.77,  # opponents bid twice
-        -3.14,  # we lead first
-        -4.18,  # bidder plays after me
+        -3.09,  # we lead first
+        -4.13,  # bidder plays after me
     ),
     "no_trumps/open": (  # 73774 samples
-        -13.12,  # constant
-        -0.47,  # aces
-        +1.53,  # A-10
-        +0.41,  # A-10-K
-        +1.80,  # 10 guarded
+        -13.62,  # constant
+        -0.44,  # aces
+        +1.46,  # A-10
+        +0.30,  # A-10-K
+        +1.88,  # 10 guarded
         +2.18,  # 10 bare
-        +0.98,  # K guarded
-        -0.03,  # longest suit
-        -0.24,  # voids
-        -1.32,  # three aces
+        +0.94,  # K guarded
+        +0.23,  # longest suit
+        -0.26,  # voids
+        -1.30,  # three aces
+        -0.76,  # combinations / 10
         +0.00,  # partner bid it
         +0.00,  # partner bid another suit
         +0.00,  # partner bid no trumps
@@ -549,70 +593,75 @@ WEIGHTS: dict[str, tuple[float, ...]] = {
         +0.00,  # cards in opponents' suits
         +0.00,  # J of opponents' suits
         +0.00,  # A of opponents' suits
-        +2.46,  # contract_strength
-        -0.06,  # contract_strength squared / 10
+        +0.00,  # no trumps stands
+        +2.40,  # contract_strength
+        +0.01,  # contract_strength squared / 10
     ),
     "no_trumps/over opponents": (  # 55115 samples
-        -6.06,  # constant
-        -0.19,  # aces
-        +1.08,  # A-10
-        -0.69,  # A-10-K
-        +1.25,  # 10 guarded
-        +1.40,  # 10 bare
-        +0.43,  # K guarded
-        -0.23,  # longest suit
-        -0.71,  # voids
-        -3.10,  # three aces
+        -7.23,  # constant
+        -0.14,  # aces
+        +0.95,  # A-10
+        -0.88,  # A-10-K
+        +1.40,  # 10 guarded
+        +1.39,  # 10 bare
+        +0.32,  # K guarded
+        +0.40,  # longest suit
+        -0.75,  # voids
+        -2.92,  # three aces
+        -1.88,  # combinations / 10
         +0.00,  # partner bid it
-        +0.37,  # partner bid another suit
+        +0.34,  # partner bid another suit
         +0.00,  # partner bid no trumps
         +0.00,  # opponent bid it
         +0.00,  # opponent bid another
-        -1.51,  # we lead first
-        -0.49,  # first to speak
-        +0.92,  # dealer
-        +0.86,  # second turn
-        -0.47,  # partner passed
-        -12.76,  # doubled
-        -0.09,  # I bid before
-        +0.95,  # cards in partner's suits
-        +1.07,  # J or 9 of partner's suits
-        -2.94,  # cards in opponents' suits
-        -7.04,  # J of opponents' suits
-        +2.58,  # A of opponents' suits
-        +1.59,  # contract_strength
-        +0.25,  # contract_strength squared / 10
+        -1.48,  # we lead first
+        -0.48,  # first to speak
+        +0.95,  # dealer
+        +0.84,  # second turn
+        -0.50,  # partner passed
+        -12.74,  # doubled
+        -0.05,  # I bid before
+        +0.92,  # cards in partner's suits
+        +1.09,  # J or 9 of partner's suits
+        -2.96,  # cards in opponents' suits
+        -7.00,  # J of opponents' suits
+        +2.65,  # A of opponents' suits
+        +0.00,  # no trumps stands
+        +1.49,  # contract_strength
+        +0.34,  # contract_strength squared / 10
     ),
     "no_trumps/over partner": (  # 25788 samples
-        -17.02,  # constant
-        -0.83,  # aces
-        +1.75,  # A-10
-        +0.26,  # A-10-K
-        +1.87,  # 10 guarded
-        +0.90,  # 10 bare
-        +0.78,  # K guarded
-        +0.18,  # longest suit
-        -0.76,  # voids
-        -2.34,  # three aces
+        -17.55,  # constant
+        -0.80,  # aces
+        +1.69,  # A-10
+        +0.16,  # A-10-K
+        +1.93,  # 10 guarded
+        +0.92,  # 10 bare
+        +0.73,  # K guarded
+        +0.49,  # longest suit
+        -0.78,  # voids
+        -2.23,  # three aces
+        -1.05,  # combinations / 10
         +0.00,  # partner bid it
-        +0.45,  # partner bid another suit
+        +0.46,  # partner bid another suit
         +0.00,  # partner bid no trumps
         +0.00,  # opponent bid it
-        -1.01,  # opponent bid another
-        +3.69,  # we lead first
-        -5.08,  # first to speak
-        +6.03,  # dealer
-        +5.78,  # second turn
-        -0.45,  # partner passed
-        +7.33,  # doubled
-        -2.90,  # I bid before
-        -1.39,  # cards in partner's suits
-        -2.47,  # J or 9 of partner's suits
+        -1.02,  # opponent bid another
+        +3.63,  # we lead first
+        -5.04,  # first to speak
+        +5.97,  # dealer
+        +5.72,  # second turn
+        -0.46,  # partner passed
+        +7.36,  # doubled
+        -2.87,  # I bid before
+        -1.40,  # cards in partner's suits
+        -2.44,  # J or 9 of partner's suits
         -0.12,  # cards in opponents' suits
-        -5.09,  # J of opponents' suits
-        +1.08,  # A of opponents' suits
-        +1.90,  # contract_strength
-        +0.01,  # contract_strength squared / 10
+        -5.08,  # J of opponents' suits
+        +1.10,  # A of opponents' suits
+        +0.00,  # no trumps stands
+        +1.85,  # contract_strength
+        +0.07,  # contract_strength squared / 10
     ),
     "recontra": (  # 479 samples
         -9.66,  # constant
@@ -622,21 +671,24 @@ WEIGHTS: dict[str, tuple[float, ...]] = {
         -22.93,  # I bid it
     ),
     "suit/open": (  # 295096 samples
-        -9.20,  # constant
-        +0.74,  # trump J
-        -0.38,  # trump 9
-        -0.50,  # trump A
-        +0.04,  # trump 10
-        +0.61,  # trump K, Q
-        +1.13,  # belote
-        +1.39,  # trumps
-        -0.68,  # trumps past two
-        +0.83,  # trump J and 9
-        +0.16,  # side aces
-        -0.09,  # side A-10
-        +0.38,  # side 10 guarded
-        +0.35,  # side 10 bare
-        -0.03,  # side voids
+        -9.24,  # constant
+        +0.78,  # trump J
+        -0.41,  # trump 9
+        -0.49,  # trump A
+        +0.02,  # trump 10
+        +0.62,  # trump K, Q
+        +0.89,  # belote
+        +1.49,  # trumps
+        -0.71,  # trumps past two
+        +0.89,  # trump J and 9
+        +0.17,  # side aces
+        -0.04,  # side A-10
+        +0.36,  # side 10 guarded
+        +0.34,  # side 10 bare
+        -0.15,  # side voids
+        -0.03,  # side singletons, not aces
+        -0.49,  # trump J and three trumps
+        +0.54,  # combinations / 10
         +0.00,  # partner bid it
         +0.00,  # partner bid another suit
         +0.00,  # partner bid no trumps
@@ -654,80 +706,89 @@ WEIGHTS: dict[str, tuple[float, ...]] = {
         +0.00,  # cards in opponents' suits
         +0.00,  # J of opponents' suits
         +0.00,  # A of opponents' suits
-        +0.80,  # contract_strength
-        +0.42,  # contract_strength squared / 10
+        +0.00,  # no trumps stands
+        +0.79,  # contract_strength
+        +0.44,  # contract_strength squared / 10
     ),
     "suit/over opponents": (  # 71073 samples
-        -3.54,  # constant
-        +1.17,  # trump J
-        -0.14,  # trump 9
-        -1.33,  # trump A
-        -0.21,  # trump 10
-        +0.58,  # trump K, Q
-        +1.01,  # belote
-        +1.67,  # trumps
-        -0.89,  # trumps past two
-        +0.65,  # trump J and 9
-        -0.91,  # side aces
-        +0.09,  # side A-10
-        +0.06,  # side 10 guarded
-        +0.41,  # side 10 bare
-        -0.89,  # side voids
+        -2.71,  # constant
+        +1.23,  # trump J
+        -0.16,  # trump 9
+        -1.34,  # trump A
+        -0.18,  # trump 10
+        +0.59,  # trump K, Q
+        +1.14,  # belote
+        +1.78,  # trumps
+        -0.53,  # trumps past two
+        +0.80,  # trump J and 9
+        -1.12,  # side aces
+        +0.23,  # side A-10
+        -0.02,  # side 10 guarded
+        +0.50,  # side 10 bare
+        -1.39,  # side voids
+        -0.45,  # side singletons, not aces
+        -0.88,  # trump J and three trumps
+        -0.63,  # combinations / 10
         +0.00,  # partner bid it
-        -0.15,  # partner bid another suit
+        -0.11,  # partner bid another suit
         +0.00,  # partner bid no trumps
         +0.00,  # opponent bid it
         +0.00,  # opponent bid another
         +0.30,  # we lead first
-        -0.75,  # first to speak
-        +1.45,  # dealer
-        +1.22,  # second turn
-        -0.45,  # partner passed
-        -19.69,  # doubled
-        +0.86,  # I bid before
-        +0.12,  # cards in partner's suits
-        -0.24,  # J or 9 of partner's suits
-        -2.74,  # cards in opponents' suits
-        -4.85,  # J of opponents' suits
-        +1.54,  # A of opponents' suits
-        +0.80,  # contract_strength
-        +0.51,  # contract_strength squared / 10
+        -0.73,  # first to speak
+        +1.46,  # dealer
+        +1.18,  # second turn
+        -0.46,  # partner passed
+        -19.64,  # doubled
+        +1.00,  # I bid before
+        +0.08,  # cards in partner's suits
+        -0.22,  # J or 9 of partner's suits
+        -2.76,  # cards in opponents' suits
+        -4.84,  # J of opponents' suits
+        +1.50,  # A of opponents' suits
+        +0.00,  # no trumps stands
+        +0.77,  # contract_strength
+        +0.60,  # contract_strength squared / 10
     ),
     "suit/over partner": (  # 31806 samples
-        -18.95,  # constant
-        +1.67,  # trump J
-        +0.15,  # trump 9
-        -3.02,  # trump A
-        -0.29,  # trump 10
-        +0.82,  # trump K, Q
-        +2.24,  # belote
-        +2.21,  # trumps
-        -0.77,  # trumps past two
-        +1.88,  # trump J and 9
-        -1.53,  # side aces
-        +0.39,  # side A-10
-        +0.23,  # side 10 guarded
-        +0.20,  # side 10 bare
-        -0.51,  # side voids
+        -18.18,  # constant
+        +1.74,  # trump J
+        +0.19,  # trump 9
+        -3.00,  # trump A
+        -0.31,  # trump 10
+        +0.83,  # trump K, Q
+        +2.08,  # belote
+        +2.50,  # trumps
+        -0.78,  # trumps past two
+        +1.95,  # trump J and 9
+        -1.75,  # side aces
+        +0.63,  # side A-10
+        +0.12,  # side 10 guarded
+        +0.25,  # side 10 bare
+        -1.23,  # side voids
+        -0.51,  # side singletons, not aces
+        +0.04,  # trump J and three trumps
+        +0.46,  # combinations / 10
         +0.00,  # partner bid it
-        -1.38,  # partner bid another suit
+        -1.41,  # partner bid another suit
         +0.00,  # partner bid no trumps
         +0.00,  # opponent bid it
-        -0.49,  # opponent bid another
+        -0.47,  # opponent bid another
         +10.39,  # we lead first
         -9.29,  # first to speak
-        +10.13,  # dealer
-        +9.27,  # second turn
-        +1.38,  # partner passed
-        +13.05,  # doubled
-        -3.24,  # I bid before
+        +10.12,  # dealer
+        +9.26,  # second turn
+        +1.41,  # partner passed
+        +13.04,  # doubled
+        -3.21,  # I bid before
         -2.31,  # cards in partner's suits
-        -1.89,  # J or 9 of partner's suits
-        +0.84,  # cards in opponents' suits
-        -1.68,  # J of opponents' suits
-        -0.77,  # A of opponents' suits
-        +0.79,  # contract_strength
-        +0.42,  # contract_strength squared / 10
+        -1.90,  # J or 9 of partner's suits
+        +0.83,  # cards in opponents' suits
+        -1.70,  # J of opponents' suits
+        -0.82,  # A of opponents' suits
+        +0.00,  # no trumps stands
+        +0.81,  # contract_strength
+        +0.33,  # contract_strength squared / 10
     ),
 }
 
