@@ -13,6 +13,7 @@ when that gain is positive; otherwise the seat passes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from bot.engine import ALL_TRUMPS, CONTRA, NO_TRUMPS, PASS, RECONTRA, Observation
 from bot.engine.cards import ACE, JACK, KING, NINE, QUEEN, SUIT_MASK, TEN, CardMask, mask_of
@@ -89,6 +90,7 @@ def no_trumps_strength(hand: CardMask) -> float:
     return score
 
 
+@lru_cache(maxsize=4096)
 def contract_strength(hand: CardMask, contract: int) -> float:
     if contract == ALL_TRUMPS:
         return all_trumps_strength(hand)
@@ -116,20 +118,28 @@ def _suits(hand: CardMask) -> list[int]:
     return [hand >> (8 * s) & 0xFF for s in range(4)]
 
 
+def _sequence_points(ranks: int) -> int:
+    """Points of the sequences in one suit's byte of ranks (sequence order 7..A)."""
+    points = run = 0
+    for rank in range(9):
+        if rank < 8 and ranks >> rank & 1:
+            run += 1
+            continue
+        points += 100 if run >= 5 else 50 if run == 4 else 20 if run == 3 else 0
+        run = 0
+    return points
+
+
+_SEQUENCE_POINTS = tuple(_sequence_points(b) for b in range(256))
+_CARRES = tuple((sum(1 << (s * 8 + rank) for s in range(4)), value) for rank, value in (
+    (JACK, 200), (NINE, 150), (ACE, 100), (TEN, 100), (KING, 100), (QUEEN, 100),
+))  # fmt: skip
+
+
 def _combinations(hand: CardMask) -> float:
     """Points of the sequences and carrés among the cards, in tens (one card may count in both here)."""
-    points = 0
-    for b in _suits(hand):
-        run = 0
-        for rank in range(9):
-            if rank < 8 and b >> rank & 1:
-                run += 1
-                continue
-            points += 100 if run >= 5 else 50 if run == 4 else 20 if run == 3 else 0
-            run = 0
-    for rank, value in ((JACK, 200), (NINE, 150), (ACE, 100), (TEN, 100), (KING, 100), (QUEEN, 100)):
-        if all(hand >> (s * 8 + rank) & 1 for s in range(4)):
-            points += value
+    points = sum(_SEQUENCE_POINTS[hand >> (8 * s) & 0xFF] for s in range(4))
+    points += sum(value for mask, value in _CARRES if hand & mask == mask)
     return points / 10.0
 
 
@@ -234,12 +244,13 @@ _ALL_TRUMPS_HAND = (
 )  # fmt: skip
 
 
-def _hand(hand: CardMask, contract: int) -> list[float]:
+@lru_cache(maxsize=4096)  # a seat's hand is valued again at each of its calls, and in every simulated auction
+def _hand(hand: CardMask, contract: int) -> tuple[float, ...]:
     if contract == ALL_TRUMPS:
-        return _all_trumps_hand(hand)
+        return tuple(_all_trumps_hand(hand))
     if contract == NO_TRUMPS:
-        return _no_trumps_hand(hand)
-    return _suit_hand(hand, contract)
+        return tuple(_no_trumps_hand(hand))
+    return tuple(_suit_hand(hand, contract))
 
 
 @dataclass(frozen=True, slots=True)
