@@ -264,7 +264,11 @@ async def test_lobby_seats_partners_options_and_bad_commands(tmp_path: Path) -> 
     assert table is not None and table.rules.target_score == 101 and table.options.timer == 30
     joined = await host.command(CHAT, BORIS, "join", ["Ana"])  # sit opposite Ana
     assert joined.ok and joined.joined and table.seat_of(BORIS.user_id) == 2
-    assert not (await host.command(CHAT, UserRef(PLATFORM, "5", "Zoe"), "join", ["3"])).ok  # taken
+    taken = await host.command(CHAT, UserRef(PLATFORM, "5", "Zoe"), "join", ["3"])
+    assert not taken.ok and taken.text == "Seat 3 is taken."
+    for seat in (0, 5):  # a seat that does not exist is named as such, not as taken
+        nowhere = await host.join(opened.table_id, UserRef(PLATFORM, "5", "Zoe"), seat - 1)
+        assert not nowhere.ok and "1-4" in nowhere.text
     assert not (await host.command(CHAT, ANA, "new")).ok  # one table per chat
     assert not (await host.command(CHAT, ANA, "set", ["target_score", "-3"])).ok
     assert not (await host.command(CHAT, ANA, "set", ["no_such_option", "1"])).ok

@@ -44,6 +44,8 @@ class Seating:
             return self._answer(live, user, tr.gettext("The match has started; wait for the next one."), ok=False)
         mine = table.seat_of(user.user_id)
         free = table.free_seats()
+        if wanted is not None and not 0 <= wanted < 4:
+            return self._answer(live, user, tr.gettext("Name a seat 1-4 or a seated player to partner."), ok=False)
         if wanted is not None and wanted not in free:
             return self._answer(live, user, tr.gettext("Seat {n} is taken.", n=wanted + 1), ok=False)
         if mine is not None and wanted is None:
