@@ -186,3 +186,10 @@ def test_simulation_prefers_all_trumps_with_four_jacks() -> None:
     values = evaluate_calls(obs, calls, samples=12, seed=3)
     assert values[ALL_TRUMPS] > values[PASS] + 5
     assert simulated_call(obs, 12, 3, prior=PASS) in (ALL_TRUMPS, *range(4))
+
+
+def test_the_simulation_weighs_a_contra_only_when_the_medium_bot_chose_it() -> None:
+    obs = observe(opening("JH 9H AH AC AD", (PASS, HEARTS, PASS, PASS)), 0)
+    assert CONTRA in candidate_calls(obs, prior=CONTRA)
+    calls = candidate_calls(obs, prior=PASS)
+    assert PASS in calls and CONTRA not in calls and any(c < 6 for c in calls)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import time
 
-from bot.engine import CONTRA, PASS, RECONTRA, Deal, Observation, observe
+from bot.engine import PASS, Deal, Observation, observe
 from bot.engine.cards import mask_of
 from bot.engine.deal import DONE
 
@@ -48,11 +48,14 @@ def play_out(obs: Observation, hands: list[list[int]], call: int, player: Medium
 
 
 def candidate_calls(obs: Observation, prior: int, contracts: int = 2) -> list[int]:
-    """The calls worth simulating: pass, the rule-based choice, the contracts the model values most, doubling."""
+    """The calls worth simulating: pass, the medium bot's choice and the contracts its model values most.
+
+    Contra and recontra are simulated only when they are the medium bot's choice: the sampled hands know little of
+    how strong a bid shows the bidder to be, so a contra looks better in the samples than at the table (against the
+    previous medium bot, simulating them whenever legal lost game points)."""
     view = auction_view(obs)
     bids = sorted((c for c in obs.legal_calls if c < 6), key=lambda c: -call_gain(obs, c, view))
     keep = {PASS, prior, *bids[:contracts]}
-    keep.update(c for c in obs.legal_calls if c in (CONTRA, RECONTRA))
     return [c for c in obs.legal_calls if c in keep]
 
 
