@@ -202,6 +202,16 @@ async def test_stale_foreign_forged_and_out_of_turn_presses_change_nothing(tmp_p
     ]
     for answer in refused:
         assert not answer.ok and answer.text
+    # A well-formed, current payload for a move the rules refuse (a recontra with no contra in the auction, a card
+    # she does not hold in the play): refused in her language, without the engine's English reason.
+    assert table.match is not None
+    if table.match.deal.phase == "auction":
+        assert 8 not in table.match.deal.legal_calls()  # RECONTRA
+        action = "c:xx"
+    else:
+        action = "p:" + card_str(next(c for c in range(32) if c not in hand_cards(hand.text) | played_cards(table)))
+    forged = await host.press(ANA, encode(table_id, version, action))
+    assert not forged.ok and forged.text == "That move is against the rules."
     assert table.version == version
     assert len(await storage.events(table_id)) == events
     # The real press still works once.

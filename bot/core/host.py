@@ -427,7 +427,9 @@ class Host(Seating, Turns):
         try:
             await self._commit(live, event)
         except IllegalAction as exc:
-            return self._answer(live, user, tr.gettext("Not allowed: {rule}", rule=exc.rule), ok=False)
+            # Only a forged payload gets here (buttons offer legal moves only); the engine's reason is for the log.
+            log.info("table %s: refused %s (%s)", live.table.table_id, exc.action, exc.rule)
+            return self._answer(live, user, tr.gettext("That move is against the rules."), ok=False)
         return self._answer(live, user, "")
 
     # --- input: commands ---
