@@ -129,17 +129,24 @@ class CalculatorCommands:
 
     # --- /score ---
 
-    async def on_score(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    async def _command(self, update: Update) -> tuple[Message, int, str] | None:
+        """A command's message, its sender's id and the language to answer in; None for an update without them."""
         message, sender = update.effective_message, update.effective_user
         if message is None or sender is None:
-            return
+            return None
         from .adapter import user_ref
 
-        lang = await self.adapter.language_for(message, user_ref(sender))
+        return message, sender.id, await self.adapter.language_for(message, user_ref(sender))
+
+    async def on_score(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        command = await self._command(update)
+        if command is None:
+            return
+        message, sender_id, lang = command
         t = translator(lang)
         line = " ".join(context.args or ())
         if not line:
-            await self._open_form(message, sender.id, lang)
+            await self._open_form(message, sender_id, lang)
             return
         try:
             answer = score_text(line)
@@ -463,12 +470,10 @@ class CalculatorCommands:
         return "\n".join([history[0], history[number], history[-1]])
 
     async def on_sheet(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        message, sender = update.effective_message, update.effective_user
-        if message is None or sender is None:
+        command = await self._command(update)
+        if command is None:
             return
-        from .adapter import user_ref
-
-        lang = await self.adapter.language_for(message, user_ref(sender))
+        message, _, lang = command
         t = translator(lang)
         args = list(context.args or ())
         sub = args[0].lower() if args else "show"
