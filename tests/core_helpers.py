@@ -11,6 +11,7 @@ from bot.config import Settings
 from bot.core.clock import ManualClock
 from bot.core.host import AgentFactory, Host
 from bot.core.messages import ChatRef, OutMessage, UserRef
+from bot.core.table import Table
 from bot.engine import PASS, Action, Bid, Observation
 from bot.engine.cards import SUIT_SYMBOLS
 from bot.storage.sqlite import SqliteStorage
@@ -81,3 +82,16 @@ async def make_host(
 async def shut(host: Host, storage: SqliteStorage) -> None:
     await host.close()
     await storage.close()
+
+
+async def anas_timed_turn(host: Host, policy: str) -> Table:
+    """Ana and three bots at a table with a 30 s turn timer and the ``policy`` for an away player, at Ana's turn."""
+    opened = await host.command(CHAT, ANA, "new", ["timer=30", f"away={policy}"])
+    for _ in range(3):
+        await host.command(CHAT, ANA, "addbot")
+    await host.command(CHAT, ANA, "start")
+    table = host.table(opened.table_id)
+    assert table is not None
+    await host.idle()
+    assert table.to_act == 0
+    return table

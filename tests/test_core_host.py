@@ -19,7 +19,7 @@ from bot.engine.calls import CALL_NAMES
 from bot.engine.cards import SUIT_SYMBOLS
 from bot.engine.record import match_report, replay_record
 
-from .core_helpers import ANA, BORIS, CHAT, PLATFORM, Outbox, Passer, cards_in_text, make_host, shut
+from .core_helpers import ANA, BORIS, CHAT, PLATFORM, Outbox, Passer, anas_timed_turn, cards_in_text, make_host, shut
 
 
 def played_cards(table: Table) -> set[int]:
@@ -538,14 +538,7 @@ async def test_a_player_back_at_their_turn_keeps_a_fresh_deadline_through_a_rest
     clock = ManualClock()
     path = tmp_path / "db.sqlite3"
     host, storage, outbox = await make_host(path, clock, agent_factory=lambda level, seed: SlowForAna(seed))
-    opened = await host.command(CHAT, ANA, "new", ["timer=30", "away=bot_seat"])
-    for _ in range(3):
-        await host.command(CHAT, ANA, "addbot")
-    await host.command(CHAT, ANA, "start")
-    table = host.table(opened.table_id)
-    assert table is not None
-    await host.idle()
-    assert table.to_act == 0
+    table = await anas_timed_turn(host, "bot_seat")
     await clock.advance(31)
     for _ in range(1000):
         if thinking.is_set():
@@ -557,14 +550,14 @@ async def test_a_player_back_at_their_turn_keeps_a_fresh_deadline_through_a_rest
     go_on.set()
     await host.idle()
     assert table.to_act == 0 and not table.seats[0].away
-    row = await storage.get_table(opened.table_id)
+    row = await storage.get_table(table.table_id)
     assert row is not None and row.deadline == clock.now() + 30, "Ana's new deadline was not stored"
     version = table.version
     await shut(host, storage)
     host, storage, outbox = await make_host(path, clock)
     await clock.advance(1)
     await asyncio.sleep(0.05)
-    resumed = host.table(opened.table_id)
+    resumed = host.table(table.table_id)
     assert resumed is not None and resumed.version == version and not resumed.seats[0].away, (
         "after the restart Ana was sent away at once, by the deadline that had passed before she came back"
     )

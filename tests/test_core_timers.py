@@ -6,12 +6,10 @@ import asyncio
 from pathlib import Path
 
 from bot.core.clock import ManualClock
-from bot.core.host import Host
 from bot.core.live import WAITING
 from bot.core.payload import decode
-from bot.core.table import Table
 
-from .core_helpers import ANA, CHAT, make_host, shut
+from .core_helpers import ANA, anas_timed_turn, make_host, shut
 
 
 async def _until(predicate: object, timeout: float = 5.0) -> None:
@@ -22,22 +20,10 @@ async def _until(predicate: object, timeout: float = 5.0) -> None:
     await asyncio.wait_for(wait(), timeout)
 
 
-async def _anas_turn(host: Host, policy: str) -> Table:
-    opened = await host.command(CHAT, ANA, "new", ["timer=30", f"away={policy}"])
-    for _ in range(3):
-        await host.command(CHAT, ANA, "addbot")
-    await host.command(CHAT, ANA, "start")
-    table = host.table(opened.table_id)
-    assert table is not None
-    await host.idle()
-    assert table.to_act == 0
-    return table
-
-
 async def test_time_up_a_bot_plays_the_turn_and_the_group_is_told(tmp_path: Path) -> None:
     clock = ManualClock()
     host, storage, outbox = await make_host(tmp_path / "db.sqlite3", clock)
-    table = await _anas_turn(host, "bot_turn")
+    table = await anas_timed_turn(host, "bot_turn")
     row = await storage.get_table(table.table_id)
     assert row is not None and row.deadline == clock.now() + 30
     version = table.version
@@ -56,7 +42,7 @@ async def test_time_up_a_bot_plays_the_turn_and_the_group_is_told(tmp_path: Path
 async def test_time_up_a_bot_takes_the_seat_until_im_back(tmp_path: Path) -> None:
     clock = ManualClock()
     host, storage, outbox = await make_host(tmp_path / "db.sqlite3", clock)
-    table = await _anas_turn(host, "bot_seat")
+    table = await anas_timed_turn(host, "bot_seat")
     host.bot_pause = 0.2  # slow bots, so Ana can come back mid-deal
     await clock.advance(31)
     await _until(lambda: any("until they press" in m.text for m in outbox.group("notice")))
@@ -78,7 +64,7 @@ async def test_time_up_a_bot_takes_the_seat_until_im_back(tmp_path: Path) -> Non
 async def test_time_up_the_table_waits(tmp_path: Path) -> None:
     clock = ManualClock()
     host, storage, outbox = await make_host(tmp_path / "db.sqlite3", clock)
-    table = await _anas_turn(host, "wait")
+    table = await anas_timed_turn(host, "wait")
     version = table.version
     await clock.advance(31)
     await _until(lambda: any("the table waits" in m.text for m in outbox.group("notice")))
@@ -101,7 +87,7 @@ async def test_time_up_the_table_waits(tmp_path: Path) -> None:
 async def test_a_stored_deadline_fires_after_a_restart(tmp_path: Path) -> None:
     clock = ManualClock()
     host, storage, _ = await make_host(tmp_path / "db.sqlite3", clock)
-    table = await _anas_turn(host, "bot_turn")
+    table = await anas_timed_turn(host, "bot_turn")
     table_id, version = table.table_id, table.version
     await shut(host, storage)
     later = ManualClock(clock.now() + 120)  # the process was down past the deadline
