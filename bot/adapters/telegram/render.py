@@ -32,10 +32,49 @@ def to_html(text: str, mention: UserRef | None = None) -> str:
             escaped = escaped[:at] + link + escaped[at + len(name) :]
     rendered = _BOLD.sub(r"<b>\1</b>", escaped)
     if len(rendered) > MAX_TEXT:
-        # Too long for one message: cut at a line, and drop markup that the cut could have left open.
-        plain = html.escape(text, quote=False).replace("**", "")
-        rendered = plain[: MAX_TEXT - 2].rsplit("\n", 1)[0] + "\n…"
+        # Too long for one message: plain text (a cut could leave markup open), cut at a line.
+        rendered = html.escape(shorten(text.replace("**", ""), MAX_TEXT), quote=False)
     return rendered
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` cut to fit ``limit`` characters once HTML-escaped. The longest line gives up its middle (an error
+    quoting a long input keeps what it quotes first and the reason it ends with, and the heading and hint lines
+    around it stay); when that is not enough, whole lines are kept while they fit, then "…"."""
+    if _size(text) <= limit:
+        return text
+    lines = text.split("\n")
+    longest = max(range(len(lines)), key=lambda i: _size(lines[i]))
+    room = _size(lines[longest]) - (_size(text) - limit) - len(" … ")
+    if room >= 80:
+        head = _fit(lines[longest], room // 3)
+        tail = _fit(lines[longest][::-1], room - _size(head))[::-1]
+        lines[longest] = f"{head} … {tail}"
+        return "\n".join(lines)
+    kept: list[str] = []
+    for line in lines:
+        if _size("\n".join([*kept, line, "…"])) > limit:
+            break
+        kept.append(line)
+    return "\n".join([*kept, "…"])
+
+
+def _size(text: str) -> int:
+    return len(html.escape(text, quote=False))
+
+
+def _fit(line: str, room: int) -> str:
+    """The longest start of ``line`` whose escaped form fits ``room``, cut after a word when one ends near."""
+    low, high = 0, min(len(line), max(room, 0))
+    while low < high:  # escaping only lengthens, so the starts that fit are the shortest ones
+        mid = (low + high + 1) // 2
+        if _size(line[:mid]) <= room:
+            low = mid
+        else:
+            high = mid - 1
+    part = line[:low]
+    space = part.rfind(" ")
+    return part[:space].rstrip() if space > len(part) * 3 // 4 else part
 
 
 def keyboard(rows: Keyboard) -> InlineKeyboardMarkup | None:
