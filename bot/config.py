@@ -7,6 +7,7 @@ the variable, what is wrong and what would be valid (``belote-bot`` prints it an
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Literal
 
 from pydantic import Field, ValidationError, field_validator
@@ -17,6 +18,7 @@ BotLevel = Literal["random", "easy", "medium", "hard"]
 AWAY_POLICIES: tuple[AwayPolicy, ...] = ("bot_turn", "bot_seat", "wait")
 BOT_LEVELS: tuple[BotLevel, ...] = ("random", "easy", "medium", "hard")
 OFFICIAL_TELEGRAM_API = "https://api.telegram.org/bot"
+_WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 _AGENTS_HINT = 'must be a JSON object of name -> command, e.g. {"mybot": "python mybot.py"}'
 
 
@@ -32,7 +34,15 @@ class Settings(BaseSettings):
     telegram_base_url: str = OFFICIAL_TELEGRAM_API
     telegram_webhook_url: str | None = None
     telegram_webhook_port: int = Field(default=8443, ge=1, le=65535)
+    # Telegram sends it with every webhook update; unset, the bot makes one at each start (see docs/telegram.md).
     telegram_webhook_secret: str | None = None
+    # Where the webhook server listens: the loopback address, behind a reverse proxy that terminates HTTPS.
+    telegram_webhook_listen: str = "127.0.0.1"
+    # Commands each person, and each chat, may send in a window of seconds; one more gets a short answer, the rest
+    # silence until the window has room again.
+    telegram_user_commands: int = Field(default=5, ge=1, le=1000)
+    telegram_chat_commands: int = Field(default=15, ge=1, le=10000)
+    telegram_command_window: float = Field(default=60.0, gt=0, le=3600)
     discord_token: str | None = None
     database: str = "belote.sqlite3"
     language: Literal["bg", "en"] = "bg"
@@ -47,6 +57,20 @@ class Settings(BaseSettings):
     @classmethod
     def _blank_is_unset(cls, value: str | None) -> str | None:
         return value.strip() or None if isinstance(value, str) else value
+
+    @field_validator("telegram_webhook_secret")
+    @classmethod
+    def _secret_telegram_accepts(cls, value: str | None) -> str | None:
+        if value is not None and not _WEBHOOK_SECRET.fullmatch(value):
+            raise ValueError("must be 1-256 characters A-Z a-z 0-9 _ - (Telegram accepts no others)")
+        return value
+
+    @field_validator("telegram_webhook_listen")
+    @classmethod
+    def _listen_named(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must be an address to listen on, e.g. 127.0.0.1 (or 0.0.0.0 for every interface)")
+        return value.strip()
 
     @field_validator("database")
     @classmethod
@@ -80,7 +104,8 @@ def _explain(err: dict[str, Any]) -> str:
     msg = str(err.get("msg", "invalid value")).removeprefix("Value error, ")
     msg = msg.replace("Input should be", "must be")
     value = err.get("input")
-    shown = f" (got {value!r})" if isinstance(value, str | int | float) and len(str(value)) < 60 else ""
+    secret = any(word in name for word in ("TOKEN", "SECRET"))  # never echoed: the message may reach a log
+    shown = f" (got {value!r})" if isinstance(value, str | int | float) and len(str(value)) < 60 and not secret else ""
     return f"{name}: {msg}{shown}"
 
 

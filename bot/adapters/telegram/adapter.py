@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
@@ -99,6 +100,8 @@ class TelegramAdapter:
             .concurrent_updates(True)
             .build()
         )
+        # The configured secret, else one made now and registered with setWebhook at start.
+        self.webhook_secret = settings.telegram_webhook_secret or secrets.token_urlsafe(32)
         self.refs = StorageRefs(host.storage)
         self.outbox = Outbox(
             self.app.bot,
@@ -148,12 +151,14 @@ class TelegramAdapter:
             return
         if self.settings.telegram_webhook_url:
             await updater.start_webhook(
-                listen="0.0.0.0",
+                listen=self.settings.telegram_webhook_listen,
                 port=self.settings.telegram_webhook_port,
                 # Telegram posts to the configured URL; its path is where we listen (behind a proxy that keeps it).
                 url_path=urlsplit(self.settings.telegram_webhook_url).path.strip("/"),
                 webhook_url=self.settings.telegram_webhook_url,
-                secret_token=self.settings.telegram_webhook_secret,
+                # Always a secret: an update without it is refused (403), so nobody who reaches the port can
+                # act for the players.
+                secret_token=self.webhook_secret,
                 allowed_updates=["message", "callback_query"],
             )
         elif polling:
