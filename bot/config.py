@@ -44,6 +44,8 @@ class Settings(BaseSettings):
     telegram_chat_commands: int = Field(default=15, ge=1, le=10000)
     telegram_command_window: float = Field(default=60.0, gt=0, le=3600)
     discord_token: str | None = None
+    # What the log shows: DEBUG, INFO, WARNING or ERROR (tokens and secrets are masked at every level).
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     database: str = "belote.sqlite3"
     language: Literal["bg", "en"] = "bg"
     turn_seconds: int = Field(default=60, ge=0, le=86400)  # 0: no turn timer
@@ -57,6 +59,11 @@ class Settings(BaseSettings):
     @classmethod
     def _blank_is_unset(cls, value: str | None) -> str | None:
         return value.strip() or None if isinstance(value, str) else value
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _level_in_capitals(cls, value: Any) -> Any:
+        return value.strip().upper() if isinstance(value, str) else value
 
     @field_validator("telegram_webhook_secret")
     @classmethod

@@ -17,6 +17,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from bot.config import Settings, SettingsProblem, load_settings
+from bot.logsafe import configure_logging, redact
 from bot.storage.sqlite import StorageError
 
 log = logging.getLogger("belote-bot")
@@ -79,7 +80,8 @@ async def serve_all(settings: Settings, bot_pause: float = 1.0, stop: asyncio.Ev
         done, _ = await asyncio.wait([stopper, *tasks], return_when=asyncio.FIRST_COMPLETED)
         for task in done:
             if task is not stopper and not task.cancelled() and task.exception() is not None:
-                print(f"belote-bot: the {tasks[task]} adapter stopped: {task.exception()}", file=sys.stderr)
+                print(f"belote-bot: the {tasks[task]} adapter stopped: {redact(str(task.exception()))}",
+                      file=sys.stderr)
                 status = 1
         stopper.cancel()
     finally:
@@ -94,12 +96,14 @@ async def serve_all(settings: Settings, bot_pause: float = 1.0, stop: asyncio.Ev
 
 
 def main(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         settings = load_settings()
     except SettingsProblem as exc:
         print(f"belote-bot: {exc}", file=sys.stderr)
         return 2
+    configure_logging(
+        settings.log_level, (settings.telegram_token, settings.discord_token, settings.telegram_webhook_secret)
+    )
     if not settings.telegram_token and not settings.discord_token:
         print(NO_TOKEN_HELP, file=sys.stderr)
         from .play import play_terminal

@@ -46,6 +46,7 @@ from bot.config import Settings
 from bot.core.host import Host
 from bot.core.messages import TELEGRAM, Answer, ChatRef, OutMessage, UserRef
 from bot.i18n import translator
+from bot.logsafe import keep_secret
 
 from .calculator import CalculatorCommands
 from .commands import GROUP_COMMANDS, PRIVATE_COMMANDS, TABLE_COMMANDS, command_menu
@@ -102,6 +103,8 @@ class TelegramAdapter:
         )
         # The configured secret, else one made now and registered with setWebhook at start.
         self.webhook_secret = settings.telegram_webhook_secret or secrets.token_urlsafe(32)
+        keep_secret(settings.telegram_token)
+        keep_secret(self.webhook_secret)
         self.refs = StorageRefs(host.storage)
         self.outbox = Outbox(
             self.app.bot,
