@@ -28,6 +28,10 @@ from aiohttp import web
 TOKEN = "123456:TEST-belote-token"
 BOT_ID = 123456
 BOT_USERNAME = "belote_test_bot"
+# The sender Telegram puts on an anonymous admin's messages (GroupAnonymousBot), and on messages a member posts
+# as a channel (Channel_Bot); the real author is in ``sender_chat``.
+ANONYMOUS_ADMIN = 1087968824
+CHANNEL_BOT = 136817688
 
 # Parameters PTB sends JSON-encoded (everything else is a plain string or a number).
 _JSON_PARAMS = frozenset(
@@ -131,6 +135,11 @@ class _Chat:
     is_forum: bool = False
     admins: set[int] = field(default_factory=set)
     migrated_to: int | None = None  # a basic group upgraded to this supergroup
+    # user id -> "member", "left", "kicked", "restricted" or "restricted-left" (restricted, no longer a member).
+    # Users not listed are members, unless ``members_only``: then they are "left", as Telegram answers for
+    # someone who never joined.
+    statuses: dict[int, str] = field(default_factory=dict)
+    members_only: bool = False
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"id": self.id, "type": self.type}
@@ -214,11 +223,21 @@ class FakeTelegram:
             self.started.add(user_id)
 
     def add_group(
-        self, chat_id: int, title: str, forum: bool = False, admins: set[int] | None = None, basic: bool = False
+        self,
+        chat_id: int,
+        title: str,
+        forum: bool = False,
+        admins: set[int] | None = None,
+        basic: bool = False,
+        members: set[int] | None = None,
     ) -> None:
         """A supergroup, or with ``basic`` a basic group (the kind Telegram creates first, with a small positive
-        id made negative; it can be upgraded to a supergroup with ``migrate``)."""
+        id made negative; it can be upgraded to a supergroup with ``migrate``). With ``members``, only those
+        users (and the admins) are in it; everyone else is "left"."""
         self._chats[chat_id] = _Chat(chat_id, "group" if basic else "supergroup", title, forum, set(admins or ()))
+        if members is not None:
+            self._chats[chat_id].members_only = True
+            self._chats[chat_id].statuses.update(dict.fromkeys(members, "member"))
 
     def migrate(self, chat_id: int, new_chat_id: int, by: int, announce: bool = True) -> None:
         """User ``by`` upgrades the basic group ``chat_id`` to the supergroup ``new_chat_id``, as Telegram does when
@@ -278,6 +297,37 @@ class FakeTelegram:
         if text.startswith("/"):
             length = len(text.split()[0])
             message["entities"] = [{"type": "bot_command", "offset": 0, "length": length}]
+        return message
+
+    def set_member(self, chat_id: int, user_id: int, status: str) -> None:
+        """The user's standing in a group: "member", "left", "kicked", "restricted" (still a member) or
+        "restricted-left" (restricted, not a member any more)."""
+        self._chats[chat_id].statuses[user_id] = status
+
+    def send_as_chat(self, chat_id: int, text: str, as_chat: int | None = None, title: str = "") -> int:
+        """A message posted in a group on behalf of a chat: the group itself (an anonymous admin, ``as_chat``
+        None) or a channel (``as_chat`` its id). The sender is Telegram's shared bot account; the chat posting it
+        is ``sender_chat``."""
+        message = self.message_of_sender(chat_id, text)
+        if as_chat is None:
+            message["from"] = {"id": ANONYMOUS_ADMIN, "is_bot": True, "first_name": "Group",
+                               "username": "GroupAnonymousBot"}
+            message["sender_chat"] = self._chats[chat_id].to_json()
+        else:
+            message["from"] = {"id": CHANNEL_BOT, "is_bot": True, "first_name": "Channel",
+                               "username": "Channel_Bot"}
+            message["sender_chat"] = {"id": as_chat, "type": "channel", "title": title or "A channel"}
+        return self._push("message", message)
+
+    def message_of_sender(self, chat_id: int, text: str) -> dict[str, Any]:
+        message: dict[str, Any] = {
+            "message_id": next(self._next_message_id[chat_id]),
+            "date": int(time.time()),
+            "chat": self._chats[chat_id].to_json(),
+            "text": text,
+        }
+        if text.startswith("/"):
+            message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}]
         return message
 
     def start_private(self, user_id: int, payload: str | None = None) -> int:
@@ -634,6 +684,10 @@ class FakeTelegram:
         user_id = params.get("user_id")
         if user_id not in self._users:
             raise ApiError(400, "Bad Request: user not found")
+        if isinstance(user_id, int) and user_id not in chat.admins:
+            status = chat.statuses.get(user_id, "left" if chat.members_only else "member")
+            if status != "member":
+                return _member_with_status(status, self._users[user_id])
         status = "administrator" if user_id in chat.admins else "member"
         member: dict[str, Any] = {"status": status, "user": self._users[user_id]}
         if status == "administrator":
@@ -654,6 +708,23 @@ class FakeTelegram:
                 }
             )
         return member
+
+
+def _member_with_status(status: str, user: dict[str, Any]) -> dict[str, Any]:
+    """A ``ChatMember`` that is not a plain member, as the Bot API shapes it."""
+    if status == "left":
+        return {"status": "left", "user": user}
+    if status == "kicked":
+        return {"status": "kicked", "user": user, "until_date": 0}
+    assert status in ("restricted", "restricted-left"), status
+    rights = [
+        "can_send_messages", "can_send_audios", "can_send_documents", "can_send_photos", "can_send_videos",
+        "can_send_video_notes", "can_send_voice_notes", "can_send_polls", "can_send_other_messages",
+        "can_add_web_page_previews", "can_change_info", "can_invite_users", "can_pin_messages", "can_manage_topics",
+        "can_edit_tag", "can_react_to_messages",
+    ]  # fmt: skip
+    return {"status": "restricted", "user": user, "is_member": status == "restricted", "until_date": 0,
+            **dict.fromkeys(rights, False)}
 
 
 def _decode(raw: dict[str, Any]) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from telegram import (
     BotCommandScopeAllGroupChats,
     BotCommandScopeAllPrivateChats,
     BotCommandScopeDefault,
+    CallbackQuery,
     Chat,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
@@ -35,6 +36,7 @@ from telegram.ext import (
     AIORateLimiter,
     Application,
     ApplicationBuilder,
+    ApplicationHandlerStop,
     CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
@@ -45,11 +47,13 @@ from telegram.ext import (
 from bot.config import Settings
 from bot.core.host import Host
 from bot.core.messages import TELEGRAM, Answer, ChatRef, OutMessage, UserRef
+from bot.core.payload import PayloadError, decode
 from bot.i18n import translator
 from bot.logsafe import keep_secret
 
 from .calculator import CalculatorCommands
-from .commands import GROUP_COMMANDS, PRIVATE_COMMANDS, TABLE_COMMANDS, command_menu
+from .commands import ALL_COMMANDS, GROUP_COMMANDS, OPEN_TO_CHATS, PRIVATE_COMMANDS, TABLE_COMMANDS, command_menu
+from .guard import CommandLimits, Membership, Verdict, posted_as_chat
 from .outbox import FloodPolicy, Outbox, Post
 from .refs import StorageRefs
 from .render import deep_link, post_of, table_of_payload, to_html
@@ -105,6 +109,10 @@ class TelegramAdapter:
         self.webhook_secret = settings.telegram_webhook_secret or secrets.token_urlsafe(32)
         keep_secret(settings.telegram_token)
         keep_secret(self.webhook_secret)
+        self.limits = CommandLimits(
+            settings.telegram_user_commands, settings.telegram_chat_commands, settings.telegram_command_window
+        )
+        self.members = Membership(self.app.bot)
         self.refs = StorageRefs(host.storage)
         self.outbox = Outbox(
             self.app.bot,
@@ -292,6 +300,8 @@ class TelegramAdapter:
 
     def _add_handlers(self) -> None:
         app = self.app
+        # Before every other handler: a command over its limits, or from a chat posting as such, goes no further.
+        app.add_handler(MessageHandler(filters.COMMAND, self._guard_command), group=-1)
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._on_migrate))
         app.add_handler(CommandHandler("start", self._on_start))
         app.add_handler(CommandHandler("help", self._on_help))
@@ -311,12 +321,80 @@ class TelegramAdapter:
             return await self.host.user_language(user)
         return await self.host.chat_language(chat_ref(message))
 
+    async def _language_of(self, message: Message) -> str:
+        if message.from_user is None:
+            return await self.host.chat_language(chat_ref(message))
+        return await self.language_for(message, user_ref(message.from_user))
+
     def reply(self, message: Message, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
         thread = message.message_thread_id if message.is_topic_message else None
         self.say(message.chat.id, text, thread, reply_to=message.message_id, markup=markup)
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("an update could not be handled: %r", context.error, exc_info=context.error)
+
+    async def _guard_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Commands over the sender's or the chat's limit, and table commands posted on behalf of a chat, stop
+        here (``ApplicationHandlerStop``) with at most one short answer."""
+        message = update.effective_message
+        if message is None or not message.text:
+            return
+        name, _, addressee = message.text.split()[0][1:].partition("@")
+        if name.lower() not in ALL_COMMANDS or (addressee and addressee.lower() != (self.bot.username or "").lower()):
+            return  # not a command of ours (perhaps another bot's): not counted, not answered
+        as_chat = posted_as_chat(message)
+        sender_id = message.sender_chat.id if message.sender_chat is not None else (
+            message.from_user.id if message.from_user is not None else message.chat.id
+        )
+        verdict = self.limits.admit(sender_id, message.chat.id)
+        if verdict is Verdict.WARN:
+            t = translator(await self._language_of(message))
+            self.reply(message, t.gettext("Too many commands: I will answer again in a minute."))
+        if verdict is not Verdict.OK:
+            raise ApplicationHandlerStop
+        if as_chat and name.lower() in TABLE_COMMANDS and name.lower() not in OPEN_TO_CHATS:
+            t = translator(await self._language_of(message))
+            if message.sender_chat is not None and message.sender_chat.id != message.chat.id:
+                text = t.gettext(
+                    "This was sent on behalf of the channel {channel}, and a table needs a person: choose your own "
+                    "account (the picture next to the message field) and send the command again.",
+                    channel=message.sender_chat.title or "",
+                )
+            else:
+                text = t.gettext(
+                    "You are an anonymous admin here, so your commands carry no name and cannot open, join, stop or "
+                    "vote: turn off “Remain anonymous” in your admin rights, or send it from another account."
+                )
+            self.reply(message, text)
+            raise ApplicationHandlerStop
+
+    async def _outsider(self, chat: ChatRef, user: User, lang_user: UserRef) -> str | None:
+        """Why ``user`` may not sit at a table in ``chat`` (not a member of it), or None when they may."""
+        holds = await self.members.holds(int(chat.chat_id), user.id)
+        if holds:
+            return None
+        t = translator(await self.host.user_language(lang_user))
+        if holds is None:
+            return t.gettext("I could not check that you are in the table's group; please try again in a moment.")
+        return t.gettext(
+            "Only members of {group} can sit at its table: join the group first, then try again.",
+            group=chat.title or t.gettext("the group"),
+        )
+
+    async def _outsider_press(self, query: CallbackQuery, user: UserRef) -> str | None:
+        """A press that could seat someone who is not seated, and did not come from the table's group itself (a
+        press there proves membership): why it is refused, if it is."""
+        try:
+            table_id = decode(query.data or "").table_id
+        except PayloadError:
+            return None  # the host answers it
+        chat, table = self.host.table_chat(table_id), self.host.table(table_id)
+        if chat is None or table is None or chat.platform != TELEGRAM or table.seat_of(user.user_id) is not None:
+            return None
+        shown = query.message
+        if shown is not None and await self.current_chat(shown.chat.id) == int(chat.chat_id):
+            return None
+        return await self._outsider(chat, query.from_user, user)
 
     async def _on_start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message, sender = update.effective_message, update.effective_user
@@ -326,6 +404,12 @@ class TelegramAdapter:
         await self._private_opened(user.user_id)
         table_id = table_of_payload(context.args[0]) if context.args else None
         if table_id is not None:
+            chat, table = self.host.table_chat(table_id), self.host.table(table_id)
+            if chat is not None and table is not None and table.seat_of(user.user_id) is None:
+                refusal = await self._outsider(chat, sender, user)
+                if refusal is not None:
+                    self.reply(message, refusal)
+                    return
             answer = await self.host.join(table_id, user)
             if answer.text:
                 self.reply(message, answer.text)
@@ -409,6 +493,11 @@ class TelegramAdapter:
         if query is None:
             return
         user = user_ref(query.from_user)
+        refusal = await self._outsider_press(query, user)
+        if refusal is not None:
+            with contextlib.suppress(TelegramError):
+                await query.answer(refusal[:200], show_alert=True)
+            return
         answer = await self.host.press(user, query.data or "")
         url = None
         if answer.joined and answer.table_id and not await self._knows_private(user.user_id):

@@ -67,6 +67,10 @@ GROUP_COMMANDS: Final = (
     "help",
 )
 PRIVATE_COMMANDS: Final = ("start", "score", "stats", "lang", "help")
+# Every command the bot answers (what the command limits count).
+ALL_COMMANDS: Final = frozenset(DESCRIPTIONS)
+# Table commands that a message posted on behalf of a chat (an anonymous admin, a channel) may use: they read only.
+OPEN_TO_CHATS: Final = frozenset({"rules", "top"})
 
 
 def command_menu(names: tuple[str, ...], lang: str) -> list[tuple[str, str]]:
