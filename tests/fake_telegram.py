@@ -676,6 +676,12 @@ class FakeTelegram:
         future.set_result(Answer(text, bool(params.get("show_alert")), latency, url))
         return True
 
+    async def _api_sendChatAction(self, params: dict[str, Any]) -> bool:
+        chat = self._chat(params)
+        if chat.type == "private" and chat.id not in self.started:
+            raise ApiError(403, CANT_INITIATE)
+        return True
+
     async def _api_getChat(self, params: dict[str, Any]) -> dict[str, Any]:
         return self._chat(params).to_json()
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bot.adapters.telegram.outbox import FloodPolicy
 from tests.fake_telegram import FakeTelegram
-from tests.telegram.harness import Harness, Person, limits_of
+from tests.telegram.harness import REAL_COMMAND_LIMITS, Harness, Person, limits_of
 
 GROUP = -100707
 POLICY = FloodPolicy().scaled(0.005)
@@ -25,7 +25,7 @@ async def test_sixty_rules_from_one_member_get_five_answers_and_one_warning(tmp_
         for p in PEOPLE:
             tg.add_user(p.user_id, p.name, p.language)
         tg.add_group(GROUP, "Club")
-        h = Harness(tg, tmp_path / "belote.sqlite3", POLICY, language="en")  # the default limits: 5 a person
+        h = Harness(tg, tmp_path / "belote.sqlite3", POLICY, language="en", **REAL_COMMAND_LIMITS)  # 5 a person
         await h.start()
         try:
             tg.send_text(PEOPLE[0].user_id, GROUP, "/belot")

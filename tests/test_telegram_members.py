@@ -14,7 +14,7 @@ import pytest
 from bot.adapters.telegram.outbox import FloodPolicy
 from bot.adapters.telegram.render import deep_link_payload
 from tests.fake_telegram import FakeTelegram, Sent
-from tests.telegram.harness import Harness, Person, buttons_with, limits_of
+from tests.telegram.harness import REAL_COMMAND_LIMITS, Harness, Person, buttons_with, limits_of
 
 GROUP = -100606
 POLICY = FloodPolicy().scaled(0.005)
@@ -43,7 +43,7 @@ async def tg() -> FakeTelegram:
 
 @pytest.fixture
 async def h(tg: FakeTelegram, tmp_path: Path) -> Harness:
-    harness = Harness(tg, tmp_path / "belote.sqlite3", POLICY, language="en")
+    harness = Harness(tg, tmp_path / "belote.sqlite3", POLICY, language="en", **REAL_COMMAND_LIMITS)
     await harness.start()
     yield harness
     await harness.stop()
@@ -59,7 +59,7 @@ async def seated(h: Harness, table_id: str) -> set[int]:
 
 
 async def test_only_members_sit_whatever_way_they_come_in(tg: FakeTelegram, h: Harness) -> None:
-    h.adapter.members.outsider_seconds = 1.0  # how long a "not a member" answer is remembered (10 s by default)
+    h.adapter.admission.members.outsider_seconds = 1.0  # how long a "not a member" is remembered (default 10 s)
     tg.send_text(ALICE.user_id, GROUP, "/belot")
     await h.settle()
     [lobby] = [m for m in tg.in_chat(GROUP) if buttons_with(m, "j")]

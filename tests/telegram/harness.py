@@ -23,6 +23,13 @@ _CARD = re.compile(r"(10|[789JQKA])([♣♦♥♠])")
 _HAND_GROUP = re.compile(r"([♣♦♥♠])((?: (?:10|[789JQKA]))+)")
 
 
+# The command limits a deployment has by default (tests/test_telegram_limits.py; bench/telegram.py's flood).
+REAL_COMMAND_LIMITS: dict[str, Any] = {
+    name: Settings.model_fields[name].default
+    for name in ("telegram_user_commands", "telegram_chat_commands", "telegram_command_window")
+}
+
+
 def limits_of(policy: FloodPolicy) -> FloodLimits:
     """The fake server enforces exactly the limits the adapter paces itself by."""
     return FloodLimits(policy.chat_messages, policy.chat_window, policy.group_messages, policy.group_window)
@@ -68,6 +75,9 @@ class Harness:
         self.policy = policy
         self.agent_factory = agent_factory
         defaults: dict[str, Any] = {"turn_seconds": 0, "language": "bg", "bot_level": "random"}
+        # Tests compress minutes of use into a second: the command limits are off unless a test sets them
+        # (``REAL_COMMAND_LIMITS``); they have tests of their own.
+        defaults.update(telegram_user_commands=1000, telegram_chat_commands=10000)
         defaults.update(settings)
         self.settings: Settings = load_settings(
             env_file=None,

@@ -22,9 +22,7 @@ from telegram import (
     BotCommandScopeAllGroupChats,
     BotCommandScopeAllPrivateChats,
     BotCommandScopeDefault,
-    CallbackQuery,
     Chat,
-    InlineKeyboardButton,
     InlineKeyboardMarkup,
     Message,
     Update,
@@ -36,7 +34,6 @@ from telegram.ext import (
     AIORateLimiter,
     Application,
     ApplicationBuilder,
-    ApplicationHandlerStop,
     CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
@@ -46,15 +43,15 @@ from telegram.ext import (
 
 from bot.config import Settings
 from bot.core.host import Host
-from bot.core.messages import TELEGRAM, Answer, ChatRef, OutMessage, UserRef
-from bot.core.payload import PayloadError, decode
+from bot.core.messages import TELEGRAM, ChatRef, OutMessage, UserRef
 from bot.i18n import translator
 from bot.logsafe import keep_secret
 
 from .calculator import CalculatorCommands
-from .commands import ALL_COMMANDS, GROUP_COMMANDS, OPEN_TO_CHATS, PRIVATE_COMMANDS, TABLE_COMMANDS, command_menu
-from .guard import CommandLimits, Membership, Verdict, posted_as_chat
+from .commands import GROUP_COMMANDS, PRIVATE_COMMANDS, TABLE_COMMANDS, command_menu
+from .guard import Admission
 from .outbox import FloodPolicy, Outbox, Post
+from .reach import PrivateChats
 from .refs import StorageRefs
 from .render import deep_link, post_of, table_of_payload, to_html
 
@@ -109,23 +106,17 @@ class TelegramAdapter:
         self.webhook_secret = settings.telegram_webhook_secret or secrets.token_urlsafe(32)
         keep_secret(settings.telegram_token)
         keep_secret(self.webhook_secret)
-        self.limits = CommandLimits(
-            settings.telegram_user_commands, settings.telegram_chat_commands, settings.telegram_command_window
-        )
-        self.members = Membership(self.app.bot)
+        self.admission = Admission(self)
         self.refs = StorageRefs(host.storage)
+        self.private = PrivateChats(self)
         self.outbox = Outbox(
             self.app.bot,
             self.refs,
             self.policy,
-            on_forbidden=self._private_chat_refused,
+            on_forbidden=self.private.refused,
             start_open=False,
             on_migrated=self.chat_moved,
         )
-        # People known to have opened a private chat with the bot (so it can send them their hand).
-        self._private_open: set[str] = set()
-        # (user id, table id) already told in the group to open the bot, so the group is told once.
-        self._told_to_open: set[tuple[str, str]] = set()
         self._add_handlers()
         # Registered at once (before any await), so tables re-rendered by ``Host.start`` reach the outbox, which
         # holds them until the bot is connected.
@@ -208,7 +199,7 @@ class TelegramAdapter:
 
     async def deliver(self, message: OutMessage) -> None:
         post = post_of(message)
-        if post is not None:
+        if post is not None and not await self.private.holds_back(post):
             self.outbox.put(post)
 
     def say(
@@ -221,30 +212,6 @@ class TelegramAdapter:
     ) -> None:
         """A message of the adapter's own (plain text, escaped here), in the chat's order and budget."""
         self.outbox.put(Post(chat_id, to_html(text), markup, thread_id=thread_id, reply_to=reply_to))
-
-    async def _private_chat_refused(self, chat_id: int, post: Post) -> None:
-        """A private post could not be delivered: the person never opened the bot or blocked it. Tell the table's
-        group once, with a button that opens the bot with the table in the link."""
-        if chat_id < 0:
-            return
-        user_id = str(chat_id)
-        self._private_open.discard(user_id)
-        await self.refs.forget_private(user_id)
-        if not post.table_id or (user_id, post.table_id) in self._told_to_open:
-            return
-        chat = self.host.table_chat(post.table_id)
-        if chat is None or chat.platform != TELEGRAM:
-            return
-        self._told_to_open.add((user_id, post.table_id))
-        t = translator(await self.host.chat_language(chat))
-        name = post.who or user_id
-        text = t.gettext(
-            "{name}, I cannot send you your cards until you open a private chat with me: press the button, then Start.",
-            name=name,
-        )
-        button = InlineKeyboardButton(t.gettext("Open the bot"), url=deep_link(self.bot.username, post.table_id))
-        group_id, thread_id = int(chat.chat_id), int(chat.thread_id) if chat.thread_id else None
-        self.say(group_id, text, thread_id, markup=InlineKeyboardMarkup([[button]]))
 
     # --- a group upgraded to a supergroup ---
 
@@ -282,26 +249,12 @@ class TelegramAdapter:
         elif message.migrate_from_chat_id:
             await self.chat_moved(message.migrate_from_chat_id, message.chat.id, message.chat.title or "")
 
-    async def _knows_private(self, user_id: str) -> bool:
-        if user_id in self._private_open:
-            return True
-        if await self.refs.private_open(user_id):
-            self._private_open.add(user_id)
-            return True
-        return False
-
-    async def _private_opened(self, user_id: str) -> None:
-        if user_id not in self._private_open:
-            self._private_open.add(user_id)
-            await self.refs.remember_private(user_id)
-        self._told_to_open = {(u, t) for (u, t) in self._told_to_open if u != user_id}
-
     # --- input ---
 
     def _add_handlers(self) -> None:
         app = self.app
         # Before every other handler: a command over its limits, or from a chat posting as such, goes no further.
-        app.add_handler(MessageHandler(filters.COMMAND, self._guard_command), group=-1)
+        app.add_handler(MessageHandler(filters.COMMAND, self.admission.on_command), group=-1)
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._on_migrate))
         app.add_handler(CommandHandler("start", self._on_start))
         app.add_handler(CommandHandler("help", self._on_help))
@@ -321,7 +274,7 @@ class TelegramAdapter:
             return await self.host.user_language(user)
         return await self.host.chat_language(chat_ref(message))
 
-    async def _language_of(self, message: Message) -> str:
+    async def language_of(self, message: Message) -> str:
         if message.from_user is None:
             return await self.host.chat_language(chat_ref(message))
         return await self.language_for(message, user_ref(message.from_user))
@@ -333,80 +286,17 @@ class TelegramAdapter:
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("an update could not be handled: %r", context.error, exc_info=context.error)
 
-    async def _guard_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Commands over the sender's or the chat's limit, and table commands posted on behalf of a chat, stop
-        here (``ApplicationHandlerStop``) with at most one short answer."""
-        message = update.effective_message
-        if message is None or not message.text:
-            return
-        name, _, addressee = message.text.split()[0][1:].partition("@")
-        if name.lower() not in ALL_COMMANDS or (addressee and addressee.lower() != (self.bot.username or "").lower()):
-            return  # not a command of ours (perhaps another bot's): not counted, not answered
-        as_chat = posted_as_chat(message)
-        sender_id = message.sender_chat.id if message.sender_chat is not None else (
-            message.from_user.id if message.from_user is not None else message.chat.id
-        )
-        verdict = self.limits.admit(sender_id, message.chat.id)
-        if verdict is Verdict.WARN:
-            t = translator(await self._language_of(message))
-            self.reply(message, t.gettext("Too many commands: I will answer again in a minute."))
-        if verdict is not Verdict.OK:
-            raise ApplicationHandlerStop
-        if as_chat and name.lower() in TABLE_COMMANDS and name.lower() not in OPEN_TO_CHATS:
-            t = translator(await self._language_of(message))
-            if message.sender_chat is not None and message.sender_chat.id != message.chat.id:
-                text = t.gettext(
-                    "This was sent on behalf of the channel {channel}, and a table needs a person: choose your own "
-                    "account (the picture next to the message field) and send the command again.",
-                    channel=message.sender_chat.title or "",
-                )
-            else:
-                text = t.gettext(
-                    "You are an anonymous admin here, so your commands carry no name and cannot open, join, stop or "
-                    "vote: turn off “Remain anonymous” in your admin rights, or send it from another account."
-                )
-            self.reply(message, text)
-            raise ApplicationHandlerStop
-
-    async def _outsider(self, chat: ChatRef, user: User, lang_user: UserRef) -> str | None:
-        """Why ``user`` may not sit at a table in ``chat`` (not a member of it), or None when they may."""
-        holds = await self.members.holds(int(chat.chat_id), user.id)
-        if holds:
-            return None
-        t = translator(await self.host.user_language(lang_user))
-        if holds is None:
-            return t.gettext("I could not check that you are in the table's group; please try again in a moment.")
-        return t.gettext(
-            "Only members of {group} can sit at its table: join the group first, then try again.",
-            group=chat.title or t.gettext("the group"),
-        )
-
-    async def _outsider_press(self, query: CallbackQuery, user: UserRef) -> str | None:
-        """A press that could seat someone who is not seated, and did not come from the table's group itself (a
-        press there proves membership): why it is refused, if it is."""
-        try:
-            table_id = decode(query.data or "").table_id
-        except PayloadError:
-            return None  # the host answers it
-        chat, table = self.host.table_chat(table_id), self.host.table(table_id)
-        if chat is None or table is None or chat.platform != TELEGRAM or table.seat_of(user.user_id) is not None:
-            return None
-        shown = query.message
-        if shown is not None and await self.current_chat(shown.chat.id) == int(chat.chat_id):
-            return None
-        return await self._outsider(chat, query.from_user, user)
-
     async def _on_start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message, sender = update.effective_message, update.effective_user
         if message is None or sender is None or message.chat.type != ChatType.PRIVATE:
             return
         user = user_ref(sender)
-        await self._private_opened(user.user_id)
         table_id = table_of_payload(context.args[0]) if context.args else None
+        await self.private.opened(user, joining=table_id)
         if table_id is not None:
             chat, table = self.host.table_chat(table_id), self.host.table(table_id)
             if chat is not None and table is not None and table.seat_of(user.user_id) is None:
-                refusal = await self._outsider(chat, sender, user)
+                refusal = await self.admission.outsider(chat, sender, user)
                 if refusal is not None:
                     self.reply(message, refusal)
                     return
@@ -478,34 +368,28 @@ class TelegramAdapter:
         args: Sequence[str] = context.args or ()
         chat = chat_ref(message)
         answer = await self.host.command(chat, user, core_name, list(args))
-        await self._after_answer(answer, user)
+        await self.private.after_answer(answer, user)
         if answer.text:
             self.reply(message, answer.text)
-
-    async def _after_answer(self, answer: Answer, user: UserRef) -> None:
-        """A person who got a seat: when the bot cannot write to them yet, the group gets the deep link."""
-        if answer.joined and answer.table_id and not await self._knows_private(user.user_id):
-            hand = Post(int(user.user_id), "", table_id=answer.table_id, who=user.name)
-            await self._private_chat_refused(int(user.user_id), hand)
 
     async def _on_press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         query = update.callback_query
         if query is None:
             return
         user = user_ref(query.from_user)
-        refusal = await self._outsider_press(query, user)
+        refusal = await self.admission.outsider_press(query, user)
         if refusal is not None:
             with contextlib.suppress(TelegramError):
                 await query.answer(refusal[:200], show_alert=True)
             return
         answer = await self.host.press(user, query.data or "")
-        url = None
-        if answer.joined and answer.table_id and not await self._knows_private(user.user_id):
+        text, url = await self.private.asked_for_hand(query, user, answer)
+        if answer.joined and answer.table_id and not await self.private.known_open(user.user_id):
             # Telegram opens this link at once: the person lands in our private chat, presses Start, and the
             # /start payload brings them back to the table (``Host.join``), now able to get their hand.
             url = deep_link(self.bot.username, answer.table_id)
         try:
-            await query.answer(answer.text[:200] or None, url=url)
+            await query.answer(text[:200] or None, url=url)
         except TelegramError as err:  # too late (over 15 s) or already answered: nothing to repair
             log.info("a press could not be answered: %s", err.message)
 
@@ -513,7 +397,7 @@ class TelegramAdapter:
         """Any private message proves the chat is open (the bot may write there)."""
         sender = update.effective_user
         if sender is not None:
-            await self._private_opened(str(sender.id))
+            await self.private.opened(user_ref(sender))
         await self.calculator.on_private_text(update, context)
 
 

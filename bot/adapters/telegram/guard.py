@@ -16,11 +16,21 @@ import logging
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from telegram import Bot, Message
+from telegram import Bot, CallbackQuery, Message, Update, User
 from telegram.constants import ChatMemberStatus
 from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.ext import ApplicationHandlerStop, ContextTypes
+
+from bot.core.messages import TELEGRAM, ChatRef, UserRef
+from bot.core.payload import PayloadError, decode
+from bot.i18n import translator
+
+from .commands import ALL_COMMANDS, OPEN_TO_CHATS, TABLE_COMMANDS
+
+if TYPE_CHECKING:
+    from .adapter import TelegramAdapter
 
 log = logging.getLogger(__name__)
 
@@ -125,3 +135,81 @@ class Membership:
             self._known = {k: v for k, v in self._known.items() if v[1] > now}
         self._known[(chat_id, user_id)] = (holds, now + (self.member_seconds if holds else self.outsider_seconds))
         return holds
+
+
+class Admission:
+    """The adapter's door: the command limits and chats posting as such (a handler that runs before every other),
+    and the membership of people who come to a table from outside its group."""
+
+    def __init__(self, adapter: TelegramAdapter) -> None:
+        self.adapter = adapter
+        settings = adapter.settings
+        self.limits = CommandLimits(
+            settings.telegram_user_commands, settings.telegram_chat_commands, settings.telegram_command_window
+        )
+        self.members = Membership(adapter.app.bot)
+
+    async def on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Commands over the sender's or the chat's limit, and table commands posted on behalf of a chat, stop
+        here (``ApplicationHandlerStop``) with at most one short answer."""
+        message = update.effective_message
+        if message is None or not message.text:
+            return
+        name, _, addressee = message.text.split()[0][1:].partition("@")
+        ours = not addressee or addressee.lower() == (self.adapter.bot.username or "").lower()
+        if name.lower() not in ALL_COMMANDS or not ours:
+            return  # not a command of ours (perhaps another bot's): not counted, not answered
+        as_chat = posted_as_chat(message)
+        sender_id = message.sender_chat.id if message.sender_chat is not None else (
+            message.from_user.id if message.from_user is not None else message.chat.id
+        )
+        verdict = self.limits.admit(sender_id, message.chat.id)
+        if verdict is Verdict.WARN:
+            t = translator(await self.adapter.language_of(message))
+            self.adapter.reply(message, t.gettext("Too many commands: I will answer again in a minute."))
+        if verdict is not Verdict.OK:
+            raise ApplicationHandlerStop
+        if as_chat and name.lower() in TABLE_COMMANDS and name.lower() not in OPEN_TO_CHATS:
+            t = translator(await self.adapter.language_of(message))
+            if message.sender_chat is not None and message.sender_chat.id != message.chat.id:
+                text = t.gettext(
+                    "This was sent on behalf of the channel {channel}, and a table needs a person: choose your own "
+                    "account (the picture next to the message field) and send the command again.",
+                    channel=message.sender_chat.title or "",
+                )
+            else:
+                text = t.gettext(
+                    "You are an anonymous admin here, so your commands carry no name and cannot open, join, stop or "
+                    "vote: turn off “Remain anonymous” in your admin rights, or send it from another account."
+                )
+            self.adapter.reply(message, text)
+            raise ApplicationHandlerStop
+
+    async def outsider(self, chat: ChatRef, user: User, lang_user: UserRef) -> str | None:
+        """Why ``user`` may not sit at a table in ``chat`` (not a member of it), or None when they may."""
+        holds = await self.members.holds(int(chat.chat_id), user.id)
+        if holds:
+            return None
+        t = translator(await self.adapter.host.user_language(lang_user))
+        if holds is None:
+            return t.gettext("I could not check that you are in the table's group; please try again in a moment.")
+        return t.gettext(
+            "Only members of {group} can sit at its table: join the group first, then try again.",
+            group=chat.title or t.gettext("the group"),
+        )
+
+    async def outsider_press(self, query: CallbackQuery, user: UserRef) -> str | None:
+        """A press that could seat someone who is not seated, and did not come from the table's group itself (a
+        press there proves membership): why it is refused, if it is."""
+        try:
+            table_id = decode(query.data or "").table_id
+        except PayloadError:
+            return None  # the host answers it
+        chat, table = self.adapter.host.table_chat(table_id), self.adapter.host.table(table_id)
+        if chat is None or table is None or chat.platform != TELEGRAM or table.seat_of(user.user_id) is not None:
+            return None
+        shown = query.message
+        if shown is not None and await self.adapter.current_chat(shown.chat.id) == int(chat.chat_id):
+            return None
+        return await self.outsider(chat, query.from_user, user)
+
