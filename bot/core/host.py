@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import secrets
 import time
@@ -62,6 +63,8 @@ from .turns import Turns
 log = logging.getLogger(__name__)
 
 Sink = Callable[[OutMessage], Awaitable[None]]
+# A chat's name by its id, from the platform's adapter ("" when unknown).
+TitleSource = Callable[[str], Awaitable[str]]
 # Makes the agent for a bot seat: (level or agent name, seed) -> Agent.
 AgentFactory = Callable[[str, int], Agent]
 
@@ -107,6 +110,7 @@ class Host(Seating, Turns):
         )
         self.bot_pause = bot_pause
         self._sinks: dict[str, Sink] = {}
+        self._titles: dict[str, TitleSource] = {}
         self._tables: dict[str, LiveTable] = {}
         self._by_chat: dict[ChatRef, str] = {}
         self._open_lock = asyncio.Lock()
@@ -125,8 +129,11 @@ class Host(Seating, Turns):
         self._started = True
         for row in await self.storage.unfinished_tables():
             events = [e.data for e in await self.storage.events(row.table_id)]
+            chat = ChatRef.from_key(row.platform, row.chat)
+            if row.platform in self._titles:  # storage keeps the chat's id only; private views name the chat
+                chat = dataclasses.replace(chat, title=await self._titles[row.platform](chat.chat_id))
             try:
-                table = replay(row.table_id, ChatRef.from_key(row.platform, row.chat), row.creator, events)
+                table = replay(row.table_id, chat, row.creator, events)
             except (TableError, IllegalAction, KeyError, ValueError) as exc:
                 log.error("table %s cannot be rebuilt from its log (%s); marking it stopped", row.table_id, exc)
                 await self.storage.set_table_status(row.table_id, "stopped")
@@ -192,6 +199,10 @@ class Host(Seating, Turns):
             task = asyncio.create_task(self._rerender(platform))
             self._background.add(task)
             task.add_done_callback(self._background.discard)
+
+    def add_titles(self, platform: str, titles: TitleSource) -> None:
+        """Where ``start`` gets the names of this platform's chats (``await titles(chat_id)``): storage keeps ids."""
+        self._titles[platform] = titles
 
     async def _rerender(self, platform: str) -> None:
         for live in list(self._tables.values()):

@@ -56,6 +56,7 @@ from .refs import StorageRefs
 from .render import deep_link, post_of, table_of_payload, to_html
 
 log = logging.getLogger(__name__)
+_TITLE = "title:"  # storage key (a message ref of the platform): a group's name, for views after a restart
 
 
 def base_url_of(setting: str) -> str:
@@ -118,8 +119,11 @@ class TelegramAdapter:
             on_migrated=self.chat_moved,
         )
         self._add_handlers()
+        # The group names the tables' private views show, kept in storage for restarts (Telegram's are current).
+        self._titles: dict[int, str] = {}
         # Registered at once (before any await), so tables re-rendered by ``Host.start`` reach the outbox, which
         # holds them until the bot is connected.
+        self.host.add_titles(TELEGRAM, self.chat_title)
         self.host.add_sink(TELEGRAM, self.deliver)
 
     @property
@@ -212,6 +216,18 @@ class TelegramAdapter:
     ) -> None:
         """A message of the adapter's own (plain text, escaped here), in the chat's order and budget."""
         self.outbox.put(Post(chat_id, to_html(text), markup, thread_id=thread_id, reply_to=reply_to))
+
+    # --- group names ---
+
+    async def chat_title(self, chat_id: str) -> str:
+        """The group's name as last seen in one of its updates ("" if never seen)."""
+        return await self.host.storage.get_message_ref(TELEGRAM, _TITLE + chat_id) or ""
+
+    async def _saw_chat(self, chat: Chat) -> None:
+        if chat.type == ChatType.PRIVATE or not chat.title or self._titles.get(chat.id) == chat.title:
+            return
+        self._titles[chat.id] = chat.title
+        await self.host.storage.set_message_ref(TELEGRAM, _TITLE + str(chat.id), chat.title)
 
     # --- a group upgraded to a supergroup ---
 
@@ -364,6 +380,7 @@ class TelegramAdapter:
             t = translator(await self.host.user_language(user))
             self.reply(message, t.gettext("Tables are played in groups: add me to a group and send /belot there."))
             return
+        await self._saw_chat(message.chat)
         core_name = TABLE_COMMANDS[name]
         args: Sequence[str] = context.args or ()
         chat = chat_ref(message)
@@ -377,6 +394,8 @@ class TelegramAdapter:
         if query is None:
             return
         user = user_ref(query.from_user)
+        if query.message is not None:
+            await self._saw_chat(query.message.chat)
         refusal = await self.admission.outsider_press(query, user)
         if refusal is not None:
             with contextlib.suppress(TelegramError):
