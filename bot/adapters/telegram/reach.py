@@ -89,7 +89,7 @@ class PrivateChats:
         if chat_id < 0:
             return
         user_id = str(chat_id)
-        if user_id in self._open and await self._reachable_now(chat_id):
+        if await self.known_open(user_id) and await self._reachable_now(chat_id):
             log.info("a refusal for %s came after the chat was opened; sending again", user_id)
             if post.table_id:
                 await self._send_hand(post.table_id, UserRef(TELEGRAM, user_id, post.who))
