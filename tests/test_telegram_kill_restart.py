@@ -15,6 +15,7 @@ from tests.telegram.process import BotProcess
 GROUP = -100818
 TITLE = "Belot"
 ALICE, BOB, CAROL = 8801, 8802, 8803  # Carol has never written to the bot
+DAN = 8804  # not a member of the group
 
 
 def notices(tg: FakeTelegram) -> list[Sent]:
@@ -35,7 +36,8 @@ async def test_unreachable_player_titles_and_my_hand_across_a_kill(tmp_path: Pat
         tg.add_user(ALICE, "Alice", "en")
         tg.add_user(BOB, "Bob", "en")
         tg.add_user(CAROL, "Carol", "en", started=False)
-        tg.add_group(GROUP, TITLE)
+        tg.add_user(DAN, "Dan", "en")
+        tg.add_group(GROUP, TITLE, members={ALICE, BOB, CAROL})
         bot = BotProcess(tg, tmp_path)
         await bot.start()
         try:
@@ -76,13 +78,15 @@ async def test_unreachable_player_titles_and_my_hand_across_a_kill(tmp_path: Pat
             assert refusals(tg, CAROL) == refused_before, "the bot wrote again to someone who never opened the chat"
             assert len(notices(tg)) == 1
 
-            # The same instant: Carol follows the link; Alice and Bob press the group's "My hand".
+            # The same instant: Carol follows the link, and so does Dan, who is not in the group; Alice and Bob
+            # press the group's "My hand".
             await tg.wait_for(lambda: any(buttons_with(m, "h") for m in tg.in_chat(GROUP)), timeout=30)
             [deal] = [m for m in tg.in_chat(GROUP) if buttons_with(m, "h")][-1:]
             my_hand = buttons_with(deal, "h")[0][1]
             old_alice = hand(tg, ALICE)
             assert old_alice is not None
             tg.start_private(CAROL, payload)
+            tg.start_private(DAN, payload)
             pressed = [tg.press(ALICE, deal, my_hand), tg.press(BOB, deal, my_hand)]
             said = await asyncio.gather(*(tg.answer_of(q) for q in pressed))
             assert [a.text for a in said] == ["Your cards are at the bottom of our private chat."] * 2
@@ -94,6 +98,10 @@ async def test_unreachable_player_titles_and_my_hand_across_a_kill(tmp_path: Pat
             newest = tg.in_chat(ALICE)[-1]
             assert newest.message_id > old_alice.message_id and cards_in(newest.text) and f"· {TITLE}" in newest.text
             assert f"· {TITLE}" in hand(tg, CAROL).text  # type: ignore[union-attr]
+            await tg.wait_for(lambda: bool(tg.in_chat(DAN)), timeout=10)
+            assert [m.text for m in tg.in_chat(DAN)] == [
+                f"Only members of {TITLE} can sit at its table: join the group first, then try again."
+            ]
         finally:
             status = await bot.stop()
         assert status == 0, bot.log[-3000:]
