@@ -92,9 +92,10 @@ async def test_unreachable_player_titles_and_my_hand_across_a_kill(tmp_path: Pat
             assert [a.text for a in said] == ["Your cards are at the bottom of our private chat."] * 2
             await tg.wait_for(
                 lambda: hand(tg, CAROL) is not None and all(m.deleted for m in notices(tg))
-                and tg.messages[(ALICE, old_alice.message_id)].deleted,
+                and (hand(tg, ALICE) or old_alice).message_id > old_alice.message_id,
                 timeout=20,
             )
+            assert tg.messages[(ALICE, old_alice.message_id)].deleted
             newest = tg.in_chat(ALICE)[-1]
             assert newest.message_id > old_alice.message_id and cards_in(newest.text) and f"· {TITLE}" in newest.text
             assert f"· {TITLE}" in hand(tg, CAROL).text  # type: ignore[union-attr]

@@ -385,7 +385,6 @@ class TelegramAdapter:
         args: Sequence[str] = context.args or ()
         chat = chat_ref(message)
         answer = await self.host.command(chat, user, core_name, list(args))
-        await self.private.after_answer(answer, user)
         if answer.text:
             self.reply(message, answer.text)
 

@@ -182,12 +182,7 @@ class PrivateChats:
         self.adapter.outbox.put(dataclasses.replace(post, fresh=fresh))
         return True
 
-    # --- a seat taken, a hand asked for ---
-
-    async def after_answer(self, answer: Answer, user: UserRef) -> None:
-        """A person who got a seat by a command: when the bot cannot write to them yet, the group gets the link."""
-        if answer.joined and answer.table_id and not await self.known_open(user.user_id):
-            await self.tell_group(answer.table_id, user.user_id, user.name)
+    # --- a hand asked for ---
 
     async def asked_for_hand(self, query: CallbackQuery, user: UserRef, answer: Answer) -> tuple[str, str | None]:
         """A seated person pressed the group's "My hand": their hand is sent again at the bottom of the private chat
