@@ -16,6 +16,7 @@ from .deal import AUCTION, DONE, Bid, Deal, IllegalAction, Play
 from .match import Match, MatchOver
 from .rules import RulesError, parse_rules
 from .scoring import TEAM_NAMES
+from .shuffle import LEGACY_SCHEME, SCHEME
 
 FORMAT = "belote-record/1"
 
@@ -94,7 +95,7 @@ def parse_record(data: object) -> Record:
         raise RecordError(loc, msg) from None
 
 
-def replay_record(data: object, seed: int | str = 0, first_dealer: int | None = None) -> Match:
+def replay_record(data: object, seed: int | str = 0, first_dealer: int | None = None, scheme: str = SCHEME) -> Match:
     """Replay a record into a Match (stopping where the record stops). Raises RecordError or ReplayError.
 
     ``seed`` deals the deals after the record's (see ``restore_match``); the record's own hands are always kept.
@@ -107,7 +108,7 @@ def replay_record(data: object, seed: int | str = 0, first_dealer: int | None = 
         raise RecordError(f"rules.{key}" if key else "rules", why) from None
     if record.deals:
         first_dealer = record.deals[0].dealer
-    match = Match(rules, seed=seed, first_dealer=first_dealer or 0, auto_deal=False)
+    match = Match(rules, seed=seed, first_dealer=first_dealer or 0, auto_deal=False, scheme=scheme)
     for i, rd in enumerate(record.deals):
         where = f"deals[{i}]"
         if match.over:
@@ -295,24 +296,30 @@ def match_report(match: Match) -> dict[str, Any]:
 
 
 class MatchState(BaseModel):
-    """A match in progress, serialised: its record, and the seed that deals the deals still to come."""
+    """A match in progress, serialised: its record, and the seed that deals the deals still to come.
+
+    A state saved before dealing schemes existed has no ``scheme``: it was dealt by the old one, and keeps it."""
 
     model_config = ConfigDict(extra="forbid")
 
     seed: int | str
+    scheme: Literal["hmac-sha256/1", "python-random"] = LEGACY_SCHEME
     first_dealer: int = Field(ge=0, le=3)
     record: Record
 
 
 def save_match(match: Match, seats: Sequence[str] | None = None) -> MatchState:
     return MatchState(
-        seed=match.seed, first_dealer=match.first_dealer, record=Record.model_validate(match_to_record(match, seats))
+        seed=match.seed,
+        scheme=match.scheme,
+        first_dealer=match.first_dealer,
+        record=Record.model_validate(match_to_record(match, seats)),
     )
 
 
 def restore_match(state: MatchState) -> Match:
     """Rebuild a match from its saved state: the same deals, the same actions, and the same deals to come."""
-    match = replay_record(state.record, seed=state.seed, first_dealer=state.first_dealer)
+    match = replay_record(state.record, seed=state.seed, first_dealer=state.first_dealer, scheme=state.scheme)
     match.auto_deal = True
     if match.winner is None and (not match.deals or match.deal.phase == DONE):
         match.start_deal()
