@@ -16,7 +16,7 @@ from .deal import AUCTION, DONE, Bid, Deal, IllegalAction, Play
 from .match import Match, MatchOver
 from .rules import RulesError, parse_rules
 from .scoring import TEAM_NAMES
-from .shuffle import LEGACY_SCHEME, SCHEME
+from .shuffle import LEGACY_SCHEME, SCHEME, commitment
 
 FORMAT = "belote-record/1"
 
@@ -38,6 +38,16 @@ class RecordDeal(BaseModel):
     play: list[str | PlayEntry] = []
 
 
+class Dealing(BaseModel):
+    """How the deals came from a secret seed (docs/fairness.md): the seed only once the match is over."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    scheme: Literal["hmac-sha256/1"]
+    commitment: str = Field(pattern=r"^[0-9a-f]{64}$")
+    seed: str | None = None
+
+
 class Record(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -46,6 +56,7 @@ class Record(BaseModel):
     rules: dict[str, Any] = {}
     seats: list[str] = Field(min_length=4, max_length=4)
     deals: list[RecordDeal] = []
+    dealing: Dealing | None = None
 
 
 class RecordError(ValueError):
@@ -241,16 +252,25 @@ def deal_to_record(deal: Deal) -> dict[str, Any]:
     return out
 
 
-def match_to_record(match: Match, seats: Sequence[str] | None = None) -> dict[str, Any]:
-    """The ``belote-record/1`` object of a match, finished or not."""
+def match_to_record(match: Match, seats: Sequence[str] | None = None, reveal: bool = False) -> dict[str, Any]:
+    """The ``belote-record/1`` object of a match, finished or not.
+
+    A match dealt by the keyed hash carries its ``dealing``: the scheme and the commitment, and the seed itself only
+    with ``reveal`` (once the match is over or stopped: before that the seed would tell every hand to come)."""
     names = list(seats) if seats is not None else ["North", "East", "South", "West"]
-    return {
+    out: dict[str, Any] = {
         "format": FORMAT,
         "variant": "bulgarian",
         "rules": match.rules.to_json(),
         "seats": names,
         "deals": [deal_to_record(d) for d in match.deals],
     }
+    if match.scheme == SCHEME:
+        dealing = {"scheme": SCHEME, "commitment": commitment(match.seed)}
+        if reveal:
+            dealing["seed"] = str(match.seed)
+        out["dealing"] = dealing
+    return out
 
 
 # --- the replay report ---
