@@ -29,11 +29,7 @@ def verify_record(data: object) -> Verdict:
                           "to verify (docs/fairness.md)")
     if dealing.seed is None:
         raise RecordError("dealing.seed", "absent: the seed is revealed only when the match is over")
-    seed = dealing.seed
-    try:
-        seed.encode("utf-8")
-    except UnicodeEncodeError:
-        raise RecordError("dealing.seed", "is not valid Unicode text (a lone surrogate)") from None
+    seed = dealing.seed  # parse_record refused a seed that is not text (a lone surrogate)
     if commitment(seed) != dealing.commitment:
         return Verdict(
             f"the seed does not match the commitment: SHA-256 of the seed is {commitment(seed)}, the record "

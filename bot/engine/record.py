@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from .calls import CALL_NAMES, CallParseError, parse_call
 from .cards import CardParseError, card_str, parse_card
 from .deal import AUCTION, DONE, Bid, Deal, IllegalAction, Play
+from .jsontext import SURROGATE_WHY, lone_surrogate
 from .match import Match, MatchOver
 from .rules import RulesError, parse_rules
 from .scoring import TEAM_NAMES
@@ -93,6 +94,9 @@ def parse_record(data: object) -> Record:
     """Validate the shape of a record; raise RecordError naming the first problem."""
     if not isinstance(data, dict):
         raise RecordError("", "a record is a JSON object with format, seats and deals")
+    where = lone_surrogate(data)
+    if where is not None:  # such a string cannot be printed or stored as text: refuse it before it is shown
+        raise RecordError(where, SURROGATE_WHY)
     if data.get("format") != FORMAT:
         raise RecordError("format", f'must be "{FORMAT}", got {data.get("format")!r}')
     try:
