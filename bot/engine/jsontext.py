@@ -100,8 +100,10 @@ def _encodes(text: str) -> bool:
 SURROGATE_WHY: Final = "holds a lone surrogate (U+D800 to U+DFFF without its pair), which is not text"
 
 
-def loads(text: str) -> object:
-    """Parse JSON text; raise JsonTextError naming the line and column (or the value's path) of the problem."""
+def loads(text: str, allow_surrogates: bool = False) -> object:
+    """Parse JSON text; raise JsonTextError naming the line and column (or the value's path) of the problem.
+
+    ``allow_surrogates`` keeps strings with lone surrogates (for a reader that only compares them, never prints)."""
     if not _encodes(text):
         bad = next(i for i, ch in enumerate(text) if not _encodes(ch))
         raise _error(text, bad, "not UTF-8 text (a lone surrogate)", "surrogate")
@@ -113,7 +115,7 @@ def loads(text: str) -> object:
         raise JsonTextError(where, exc.msg, "syntax", exc.lineno, exc.colno) from None
     except (_LongNumber, RecursionError, ValueError):  # _check_shape should have caught these; never a traceback
         raise JsonTextError("line 1, column 1", "too deep or too long a number", "depth", 1, 1) from None
-    path = lone_surrogate(value)
+    path = None if allow_surrogates else lone_surrogate(value)
     if path is not None:
         raise JsonTextError(path, SURROGATE_WHY, "surrogate")
     return value
