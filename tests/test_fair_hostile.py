@@ -121,3 +121,15 @@ def test_a_real_process_prints_no_traceback_for_each_family(tmp_path: Path) -> N
                                   timeout=60)
             assert done.returncode == status and "Traceback" not in done.stderr, (name, args, done.stderr)
             assert len(done.stderr.splitlines()) == 1
+
+
+def test_a_hostile_score_sheet_file_is_one_located_line(tmp_path: Path) -> None:
+    sheet = tmp_path / "sheet.json"
+    assert main(["sheet", str(sheet), "new"]) == 0
+    good = json.loads(sheet.read_text(encoding="utf-8"))
+    for hostile in ("9" * 4301, "[" * 50000 + "]" * 50000, '"\\ud800"'):
+        key = next(iter(good))
+        sheet.write_text(_with_hostile(good, (key,), hostile), encoding="utf-8")
+        status, out, err = _run("sheet", str(sheet), "show")
+        assert status == 1 and out == "" and len(err.splitlines()) == 1, err
+        assert "line 2, column" in err or "surrogate" in err, err
