@@ -41,6 +41,9 @@ class SeededSecrets:
     def randbelow(self, n: int) -> int:
         return self._rng.randrange(n)
 
+    def token_hex(self, nbytes: int) -> str:
+        return self._rng.randbytes(nbytes).hex()
+
 
 # --- the gate bots think behind ---
 

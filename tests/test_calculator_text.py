@@ -122,3 +122,35 @@ def test_any_line_gets_an_answer_or_errors_that_name_known_fields(words: list[st
     else:
         total = sum(answer.result.score) + answer.result.hanging - answer.request.hanging_in
         assert total >= 0 and answer.render("bg") and answer.render("en")
+
+
+# Hostile words: a number past Python's 4,300-digit integer-string limit (or merely too long), a word holding a lone
+# surrogate (how bytes that are not UTF-8 reach a command line), and an option nested thousands of levels deep.
+HOSTILE = st.one_of(
+    st.integers(10, 6000).map(lambda n: "7" * n),
+    st.sampled_from(["\ud800", "купа\udcff", "\udfff102"]),
+    st.integers(65, 20000).map(lambda n: "contra_tie=" + "[" * n),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(WORDS), max_size=6), HOSTILE, st.integers(0, 6))
+def test_hostile_words_get_located_errors_never_a_crash(words: list[str], hostile: str, at: int) -> None:
+    words.insert(min(at, len(words)), hostile)
+    try:
+        score_text(" ".join(words), teams=("Ана", "Боби"))
+    except CalculatorError as err:
+        assert err.problems
+        for field in err.fields:
+            assert field in FIELDS or field.startswith(("declarations.", "rules.")), field
+        for lang in ("bg", "en"):
+            assert all(line.encode("utf-8") for line in err.render(lang))  # printable and sendable as text
+    else:
+        raise AssertionError(f"accepted {hostile[:20]!r}: none of the hostile words can be right")
+
+
+@pytest.mark.parametrize("teams", [("\udcffАна", "Боби"), ("Ана", "B\ud800")])
+def test_team_names_that_are_not_text_are_named(teams: tuple[str, str]) -> None:
+    with pytest.raises(CalculatorError) as caught:
+        score_text("купа 102 60", teams=teams)
+    assert caught.value.fields == ["teams.A" if teams[0] != "Ана" else "teams.B"]

@@ -10,6 +10,7 @@ import threading
 from pathlib import Path
 
 from bot.ai.simple import RandomAgent
+from bot.core import views
 from bot.core.host import Host
 from bot.core.messages import MAX_PAYLOAD_BYTES, ChatRef, OutMessage, UserRef
 from bot.core.payload import decode, encode
@@ -206,8 +207,9 @@ async def test_stale_foreign_forged_and_out_of_turn_presses_change_nothing(tmp_p
     # she does not hold in the play): refused in her language, without the engine's English reason.
     assert table.match is not None
     if table.match.deal.phase == "auction":
-        assert 8 not in table.match.deal.legal_calls()  # RECONTRA
-        action = "c:xx"
+        # Contra and recontra are never both legal, so some call is always refused (which one depends on the bots).
+        refused_call = next(c for c in (8, 7, 0) if c not in table.match.deal.legal_calls())
+        action = "c:" + next(code for code, c in views.CALL_BY_CODE.items() if c == refused_call)
     else:
         action = "p:" + card_str(next(c for c in range(32) if c not in hand_cards(hand.text) | played_cards(table)))
     forged = await host.press(ANA, encode(table_id, version, action))
@@ -244,7 +246,7 @@ async def test_declarations_and_belote_can_be_switched_off_before_the_card(tmp_p
     # Start with that seed and dealer through the same event path the host logs.
     live = host._tables[opened.table_id]  # the test needs a known deal; the event is what "start" logs
     async with live.lock:
-        await host._commit(live, {"e": "start", "seed": seed, "dealer": 3})
+        await host._commit(live, {"e": "start", "seed": str(seed), "scheme": m.scheme, "dealer": 3})
     hand = outbox.for_user(ANA)[-1]
     call = next(b for row in hand.buttons for b in row if decode(b.payload).action == "c:at")
     assert (await host.press(ANA, call.payload)).ok

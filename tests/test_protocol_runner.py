@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.ai.registry import make_agent
 from bot.engine import Match, observe, parse_rules
-from bot.protocol.agent_runner import run_agent
+from bot.protocol.agent_runner import first_legal, run_agent
 from bot.protocol.messages import encode, parse_answer
 from bot.protocol.observation_json import observation_from_json
 
@@ -43,10 +43,12 @@ def test_bad_referee_lines_are_reported_on_stderr_and_skipped() -> None:
     act = first_act()
     broken = {**act, "hand": ["ZZ", *act["hand"][1:]]}
     answers, complaints = session("not json", {"type": "dance"}, broken, {"type": "deal_end"}, act)
-    assert len(answers) == 1  # only the good act was answered
+    # Both acts are answered: the one it cannot read with its first legal entry (formats §6, last paragraph).
+    assert answers == [first_legal(broken), answers[1]] and len(answers) == 2
     assert "message 1: not valid JSON" in complaints
     assert "message 2: unknown message type 'dance'" in complaints
-    assert "message 3: cannot read this act message: act.hand[0]: 'ZZ' is not a card" in complaints
+    assert "message 3: cannot read this act message (act.hand[0]: 'ZZ' is not a card" in complaints
+    assert f"answering {encode(first_legal(broken))}" in complaints
     assert "message 4: deal_end needs a report object and a hands list" in complaints
 
 

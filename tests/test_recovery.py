@@ -14,6 +14,7 @@ from pathlib import Path
 
 from bot.engine import Bid, Match, Play, parse_call, parse_card, parse_rules
 from bot.engine.record import match_to_record
+from bot.engine.shuffle import LEGACY_SCHEME
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,7 +34,9 @@ def _replay(events: list[dict[str, object]]) -> Match:
         elif event["e"] == "set" and event["key"] not in ("timer", "away", "level", "lang"):
             rules[str(event["key"])] = event["value"]
         elif event["e"] == "start":
-            match = Match(parse_rules(rules), int(event["seed"]), int(event["dealer"]))  # type: ignore[call-overload]
+            scheme = str(event.get("scheme", LEGACY_SCHEME))  # a start logged before schemes: the old dealing
+            seed = int(event["seed"]) if scheme == LEGACY_SCHEME else str(event["seed"])  # type: ignore[call-overload]
+            match = Match(parse_rules(rules), seed, int(event["dealer"]), scheme=scheme)  # type: ignore[call-overload]
         elif event["e"] == "bid":
             assert match is not None
             match.apply(Bid(parse_call(str(event["call"]))))
@@ -94,7 +97,7 @@ def test_sigkill_mid_deal_then_restart_finishes_the_same_match(tmp_path: Path) -
     assert replayed.over
     with sqlite3.connect(db) as conn:
         stored = json.loads(conn.execute("SELECT record FROM matches WHERE table_id = ?", (table_id,)).fetchone()[0])
-    assert stored == match_to_record(replayed, stored["seats"])
+    assert stored == match_to_record(replayed, stored["seats"], reveal=True)  # a finished match shows its seed
     assert len(stored["deals"]) == len(replayed.deals)
 
 

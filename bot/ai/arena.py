@@ -171,7 +171,8 @@ def run_arena(
 
                 names = [f"{s.label} ({'A' if s is a else 'B'})" for s, _ in seats]
                 path = records / f"match-{k:04d}-{'ab' if orientation == 0 else 'ba'}.json"
-                path.write_text(json.dumps(match_to_record(match, names), indent=1) + "\n", encoding="utf-8")
+                record = match_to_record(match, names, reveal=True)  # the arena's seeds are public
+                path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
         paired = min(len(matches[0].results), len(matches[1].results))
         d0 = _team_scores(matches[0], 0, paired)  # A is team 0 in orientation 0
         d1 = _team_scores(matches[1], 1, paired)  # and team 1 in orientation 1

@@ -16,6 +16,7 @@ from typing import Any, Final
 from bot.engine.calls import ALL_TRUMPS, CALL_NAMES, NO_TRUMPS, Contract
 from bot.engine.cards import ACE, RANK_CHARS
 from bot.engine.declarations import CARRE
+from bot.engine.jsontext import lone_surrogate
 from bot.engine.rules import DEFAULT_RULES, Rules, RulesError, parse_rules
 from bot.engine.scoring import LAST_TEN, card_total
 from bot.i18n import _
@@ -237,6 +238,11 @@ def declaration_problems(
 def parse_request(data: object) -> DealRequest:
     """Check a §5 request; raise CalculatorError listing every problem, each naming its field."""
     problems: list[Problem] = []
+    where = lone_surrogate(data)
+    if where is not None:  # refused before anything echoes it: such a string breaks every print and send
+        raise CalculatorError(
+            [problem(where, "holds a lone surrogate (U+D800 to U+DFFF without its pair), which is not text")]
+        )
     if not isinstance(data, dict):
         raise CalculatorError([problem("request", "must be a JSON object with the fields {fields}",
                                        fields=", ".join(FIELDS))])

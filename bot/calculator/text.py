@@ -15,7 +15,6 @@ How a team word finds what it names (each team word names one thing):
 from __future__ import annotations
 
 import difflib
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from typing import Any, Final
 
 from bot.engine.calls import CALL_NAMES
 from bot.engine.declarations import CARRE
+from bot.engine.jsontext import JsonTextError, loads, lone_surrogate
 
 from .errors import CalculatorError, Msg, Problem, problem
 from .request import TEAM_KEYS, parse_request
@@ -52,7 +52,9 @@ HANGING_WORDS: Final = frozenset({"висящи", "висящ", "висят", "�
 TO_WORDS: Final = frozenset({"до", "to"})
 # Bare single letters that are not read as ranks (A/B are teams, к is contra, c/d/h/s are suits).
 _BARE_RANK_EXCLUDED: Final = frozenset({"a", "b", "к", "c", "d", "h", "s", "в", "а", "д", "п"})
-_NUMBER: Final = re.compile(r"^\d+$")
+MAX_DIGITS: Final = 9
+_NUMBER: Final = re.compile(rf"^\d{{1,{MAX_DIGITS}}}$")
+_LONG_NUMBER: Final = re.compile(rf"^\d{{{MAX_DIGITS + 1},}}$")
 
 
 @dataclass
@@ -120,7 +122,10 @@ def _scan(tokens: list[str], originals: list[str], line: _Line) -> None:
         shown = originals[i] if i < len(originals) else tok
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
         team = _team_of(tok)
-        if team is not None:
+        if _LONG_NUMBER.match(tok):  # no count in a deal is this long (and int() refuses past 4,300 digits)
+            line.problems.append(problem("points", "{number} has {digits} digits; no number in a deal has more than "
+                                         "{limit}", number=shown[:12] + "…", digits=len(tok), limit=MAX_DIGITS))
+        elif team is not None:
             line.teams.append((i, team, shown))
         elif tok in CONTRACT_WORDS:
             line.items.append(_Item("contract", i, CONTRACT_WORDS[tok], token=shown))
@@ -196,8 +201,8 @@ def _declaration(
 
 def option_value(text: str) -> object:
     try:
-        return json.loads(text)
-    except ValueError:
+        return loads(text)
+    except JsonTextError:  # not JSON (or hostile JSON): the word itself, which the option check then names
         return text
 
 
@@ -299,6 +304,11 @@ def parse_text(
     ``teams`` are the display names of A and B, which the line may then use as team words; ``rules`` are the
     table's options, to which ``key=value`` words in the line are added.
     """
+    for where, text in (("text", line), *zip(("teams.A", "teams.B"), teams or (), strict=False)):
+        if lone_surrogate(text) is not None:  # bytes that are not UTF-8 on a command line arrive as these
+            raise CalculatorError(
+                [problem(where, "holds a lone surrogate (U+D800 to U+DFFF without its pair), which is not text")]
+            )
     tokens = _normalize(line, teams)
     parsed = _Line()
     _scan(tokens, tokens, parsed)

@@ -43,5 +43,5 @@ def run(args: argparse.Namespace) -> int:
         return 2
     # The protocol is UTF-8 whatever the locale says.
     stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
-    stdout = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", line_buffering=True)
+    stdout = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", errors="replace", line_buffering=True)
     return run_agent(agent, stdin, stdout, sys.stderr)

@@ -35,6 +35,6 @@ def run(args: argparse.Namespace) -> int:
     match = play_match(args.seed)
     if args.record:
         with open(args.record, "w", encoding="utf-8") as fh:
-            json.dump(match_to_record(match, SEATS), fh, ensure_ascii=False, indent=1)
+            json.dump(match_to_record(match, SEATS, reveal=True), fh, ensure_ascii=False, indent=1)
     print(account(match, SEATS))
     return 0

@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.engine import Deal, Match, card_symbol
 from bot.engine.calls import CALL_NAMES
+from bot.engine.jsontext import JsonTextError, loads
 from bot.engine.record import (
     RecordError,
     ReplayError,
@@ -42,9 +43,11 @@ def load_json(path: str) -> tuple[object | None, str | None]:
     except UnicodeDecodeError:
         return None, f"{name}: not UTF-8 text"
     try:
-        return json.loads(text), None
-    except json.JSONDecodeError as exc:
-        return None, f"{name}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+        return loads(text), None
+    except JsonTextError as exc:
+        if exc.kind == "surrogate":
+            return None, f"{name}: malformed record: {exc.where}: {exc.why}"
+        return None, f"{name}: not valid JSON ({exc.where}: {exc.why})"
 
 
 def run(args: argparse.Namespace) -> int:

@@ -10,6 +10,7 @@ from typing import Any
 from bot.calculator import CalculatorError, DealAnswer, Msg, score, score_text
 from bot.calculator.request import rules_problems
 from bot.calculator.text import option_value
+from bot.engine.jsontext import MAX_DEPTH, MAX_DIGITS, JsonTextError, loads
 from bot.i18n import LANGUAGES
 
 DESCRIPTION = """\
@@ -92,12 +93,19 @@ def _load(path: str) -> tuple[object | None, Msg | None]:
     except UnicodeDecodeError:
         return None, Msg("{file}: not UTF-8 text", {"file": name})
     try:
-        return json.loads(text), None
-    except json.JSONDecodeError as exc:
-        return None, Msg(
-            "{file}: not valid JSON (line {line}, column {column})",
-            {"file": name, "line": exc.lineno, "column": exc.colno},
-        )
+        return loads(text), None
+    except JsonTextError as exc:
+        at = {"file": name, "line": exc.line, "column": exc.column}
+        if exc.kind == "depth":
+            return None, Msg("{file}: nested more than {depth} levels deep (line {line}, column {column})",
+                             {**at, "depth": MAX_DEPTH})
+        if exc.kind == "digits":
+            return None, Msg("{file}: a number of {digits} digits (line {line}, column {column}); at most {limit} "
+                             "are accepted", {**at, "digits": exc.count, "limit": MAX_DIGITS})
+        if exc.kind == "surrogate":
+            return None, Msg("{file}: {field} holds a lone surrogate (U+D800 to U+DFFF without its pair), which is "
+                             "not text", {"file": name, "field": exc.where})
+        return None, Msg("{file}: not valid JSON (line {line}, column {column})", at)
 
 
 def run(args: argparse.Namespace) -> int:

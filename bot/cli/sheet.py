@@ -11,6 +11,7 @@ from typing import Any
 from bot.calculator import CalculatorError, Msg, ScoreSheet, SheetError, score_text
 from bot.calculator.request import rules_problems
 from bot.calculator.text import option_value
+from bot.engine.jsontext import loads
 from bot.i18n import LANGUAGES
 
 EPILOG = """\
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         sheet = ScoreSheet(args.teams, parsed)
     else:
         try:
-            sheet = ScoreSheet.from_json(json.loads(path.read_text(encoding="utf-8")))
+            sheet = ScoreSheet.from_json(loads(path.read_text(encoding="utf-8")))  # bounded: never a RecursionError
         except OSError as exc:
             return _fail(Msg("{file}: cannot read the file ({reason})",
                              {"file": str(path), "reason": exc.strerror}).render(lang))

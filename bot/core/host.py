@@ -695,8 +695,9 @@ class Host(Seating, Turns):
         ) is None:
             seat_names = [views.seat_name(table, i, translator("en")) for i in range(4)]
             players = [(table.seats[i].user_id, table.seats[i].name, i % 2) for i in table.humans()]
+            record = match_to_record(match, seat_names, reveal=True)  # the match is over: its seed is public now
             await self.storage.save_match(
-                table.table_id, table.chat.platform, table.chat.key, match_to_record(match, seat_names), players,
+                table.table_id, table.chat.platform, table.chat.key, record, players,
                 (match.totals[0], match.totals[1]), match.winner, len(match.deals),
             )
         # Stored last: a stop before this point leaves the table "playing" in storage, so the next start replays

@@ -9,6 +9,7 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from bot.config import Settings
+from bot.engine.shuffle import SCHEME
 from bot.i18n import Translator
 from bot.storage.base import Storage
 
@@ -183,8 +184,9 @@ class Seating:
             return self._answer(live, user, tr.gettext("Someone must sit at the table to start it."), ok=False)
         for empty in free:
             await self._commit(live, {"e": "bot", "seat": empty, "level": table.options.level})
-        seed = secrets.randbelow(2**31)
-        await self._commit(live, {"e": "start", "seed": seed, "dealer": secrets.randbelow(4)})
+        # 256 secret bits; the group sees only their commitment until the match ends (docs/fairness.md).
+        seed = secrets.token_hex(32)
+        await self._commit(live, {"e": "start", "seed": seed, "scheme": SCHEME, "dealer": secrets.randbelow(4)})
         return self._answer(live, user, tr.gettext("The match begins."))
 
     async def _back(self, live: LiveTable, user: UserRef, tr: Translator) -> Answer:

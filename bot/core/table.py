@@ -6,12 +6,14 @@ before they are logged; ``apply`` raises on an event that does not fit (a corrup
 
 Events (``e`` is the type):
 ``open`` (options), ``sit`` (seat, user id, name), ``leave`` (seat), ``bot`` (seat, level), ``unbot`` (seat),
-``set`` (key, value), ``start`` (seed, dealer), ``bid`` (seat, call, by), ``play`` (seat, card, declare, belote, by),
+``set`` (key, value), ``start`` (seed, dealer, scheme), ``bid`` (seat, call, by),
+``play`` (seat, card, declare, belote, by),
 ``toggle`` (seat, what: ``d<i>`` or ``b``), ``away`` (seat), ``back`` (seat), ``vote`` (user), ``stop`` (by).
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -19,6 +21,7 @@ from bot.config import AWAY_POLICIES, BOT_LEVELS, AwayPolicy
 from bot.engine import Bid, Match, Play, Rules, card_str, parse_call, parse_card, parse_rules
 from bot.engine.calls import CALL_NAMES
 from bot.engine.deal import Deal
+from bot.engine.shuffle import LEGACY_SCHEME, SCHEMES
 
 from .messages import ChatRef
 
@@ -144,7 +147,7 @@ class Table:
     seats: list[Seat] = field(default_factory=lambda: [Seat() for _ in range(4)])
     status: Status = "lobby"
     match: Match | None = None
-    seed: int = 0
+    seed: int = 0  # seeds the bots' own choices; the deals come from the match's seed
     version: int = 0  # number of events applied: the nonce of the current buttons
     declare_off: list[set[int]] = field(default_factory=lambda: [set() for _ in range(4)])
     belote_off: list[bool] = field(default_factory=lambda: [False] * 4)
@@ -250,8 +253,15 @@ class Table:
     def _on_start(self, event: dict[str, Any]) -> None:
         if self.status != "lobby":
             raise TableError("the table has started already")
-        self.seed = int(event["seed"])
-        self.match = Match(self.rules, self.seed, int(event["dealer"]))
+        # A start logged before dealing schemes existed has no "scheme" and an int seed: it keeps the old dealing.
+        scheme = str(event.get("scheme", LEGACY_SCHEME))
+        if scheme not in SCHEMES:
+            raise TableError(f"unknown dealing scheme {scheme!r}")
+        seed: int | str = int(event["seed"]) if scheme == LEGACY_SCHEME else str(event["seed"])
+        # The bots' seed must not follow from the public commitment (the seed's plain SHA-256): hash it apart.
+        bots = hashlib.sha256(b"bots/" + str(seed).encode()).digest()[:8]
+        self.seed = seed if isinstance(seed, int) else int.from_bytes(bots)
+        self.match = Match(self.rules, seed, int(event["dealer"]), scheme=scheme)
         self.status = "playing"
         self.votes.clear()
 

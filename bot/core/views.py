@@ -11,6 +11,7 @@ from __future__ import annotations
 from bot.engine import Deal
 from bot.engine.calls import ALL_TRUMPS, NO_TRUMPS
 from bot.engine.cards import PLAIN_STRENGTH, SUIT_SYMBOLS, TRUMP_STRENGTH
+from bot.engine.shuffle import SCHEME, commitment
 from bot.i18n import Translator
 
 from . import names
@@ -144,6 +145,7 @@ def lobby(table: Table, tr: Translator) -> OutMessage:
         lines.append(tr.gettext("The match is over."))
     else:
         lines.append(tr.gettext("The table was stopped."))
+    lines.extend(_dealing_lines(table, tr, reveal=False))
     return OutMessage(
         f"{table.table_id}:lobby", table.chat, "\n".join(lines), tuple(buttons), kind="lobby",
         table_id=table.table_id,
@@ -356,6 +358,18 @@ def result_view(table: Table, index: int, tr: Translator) -> OutMessage | None:
     )
 
 
+def _dealing_lines(table: Table, tr: Translator, reveal: bool) -> list[str]:
+    """The commitment to the match's secret seed, and the seed itself once the match has ended (docs/fairness.md)."""
+    match = table.match
+    if match is None or match.scheme != SCHEME:  # not started, or dealt the old way before commitments existed
+        return []
+    if not reveal:
+        return [tr.gettext("Fair dealing: every deal follows from a secret seed whose SHA-256 is {commitment}; the "
+                           "seed is shown when the match ends.", commitment=commitment(match.seed))]
+    return [tr.gettext("The deals' seed: {seed}. Its SHA-256 is the commitment shown at the start; belote-bot verify "
+                       "checks every deal of the match record against it.", seed=match.seed)]
+
+
 def end_view(table: Table, tr: Translator) -> OutMessage:
     match = table.match
     if table.status == "finished" and match is not None and match.winner is not None:
@@ -372,6 +386,8 @@ def end_view(table: Table, tr: Translator) -> OutMessage:
         text = tr.gettext("**The table was stopped.**")
         if match is not None:
             text += "\n" + tr.gettext("Score: A {a} · B {b}", a=match.totals[0], b=match.totals[1])
+    # The end view is only ever made once the table is finished or stopped: the seed can no longer tell a hand.
+    text = "\n".join([text, *_dealing_lines(table, tr, reveal=table.status in ("finished", "stopped"))])
     return OutMessage(
         f"{table.table_id}:end", table.chat, text, (), notify=True, kind="result", table_id=table.table_id
     )

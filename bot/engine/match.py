@@ -1,30 +1,20 @@
 """A match (§9): deals in turn, the running score, the hanging pot and the end of the match.
 
-Dealing is deterministic: deal ``n`` of a match with seed ``s`` is shuffled by ``random.Random(f"{s}/{n}")``, cut,
-and dealt 3-2-3 counter-clockwise from the dealer's right (§2). The same seed and actions give the same match.
+Dealing is deterministic: deal ``n`` of a match is shuffled and cut from the seed and ``n`` alone (docs/fairness.md),
+then dealt 3-2-3 counter-clockwise from the dealer's right (§2). The same seed and actions give the same match.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
-from typing import Final
 
 from .cards import Card
 from .deal import DONE, Action, Deal
 from .rules import DEFAULT_RULES, Rules
 from .scoring import DealResult, MatchVerdict, match_verdict
+from .shuffle import LEGACY_SCHEME, SCHEME, choose_dealer, shuffle_and_cut
 
-# The cut leaves at least this many cards in each part (a cut of one card is no cut).
-MIN_CUT: Final = 3
-
-
-def shuffle_and_cut(seed: int | str, deal_number: int) -> list[Card]:
-    rng = random.Random(f"{seed}/{deal_number}")
-    deck = list(range(32))
-    rng.shuffle(deck)
-    cut = rng.randint(MIN_CUT, 32 - MIN_CUT)  # the player on the dealer's left cuts
-    return deck[cut:] + deck[:cut]
+__all__ = ["LEGACY_SCHEME", "SCHEME", "Match", "MatchOver", "deal_hands", "shuffle_and_cut"]
 
 
 def deal_hands(deck: Sequence[Card], dealer: int) -> list[list[Card]]:
@@ -52,11 +42,13 @@ class Match:
         seed: int | str = 0,
         first_dealer: int | None = None,
         auto_deal: bool = True,
+        scheme: str = SCHEME,
     ) -> None:
         self.rules = rules
         self.seed = seed
+        self.scheme = scheme  # how the seed deals (shuffle.SCHEMES); old stored tables keep LEGACY_SCHEME
         if first_dealer is None:
-            first_dealer = random.Random(f"{seed}/dealer").randrange(4)
+            first_dealer = choose_dealer(seed, scheme)
         self.first_dealer = first_dealer
         self.auto_deal = auto_deal
         self.deals: list[Deal] = []
@@ -82,7 +74,7 @@ class Match:
             raise ValueError("the current deal is not finished")
         dealer = self.next_dealer
         if hands is None:
-            hands = deal_hands(shuffle_and_cut(self.seed, len(self.deals)), dealer)
+            hands = deal_hands(shuffle_and_cut(self.seed, len(self.deals), self.scheme), dealer)
         deal = Deal(self.rules, dealer, hands, self.hanging)
         self.deals.append(deal)
         return deal

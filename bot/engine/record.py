@@ -13,9 +13,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from .calls import CALL_NAMES, CallParseError, parse_call
 from .cards import CardParseError, card_str, parse_card
 from .deal import AUCTION, DONE, Bid, Deal, IllegalAction, Play
+from .jsontext import SURROGATE_WHY, lone_surrogate
 from .match import Match, MatchOver
 from .rules import RulesError, parse_rules
 from .scoring import TEAM_NAMES
+from .shuffle import LEGACY_SCHEME, SCHEME, commitment
 
 FORMAT = "belote-record/1"
 
@@ -37,6 +39,16 @@ class RecordDeal(BaseModel):
     play: list[str | PlayEntry] = []
 
 
+class Dealing(BaseModel):
+    """How the deals came from a secret seed (docs/fairness.md): the seed only once the match is over."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    scheme: Literal["hmac-sha256/1"]
+    commitment: str = Field(pattern=r"^[0-9a-f]{64}$")
+    seed: str | None = None
+
+
 class Record(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -45,6 +57,7 @@ class Record(BaseModel):
     rules: dict[str, Any] = {}
     seats: list[str] = Field(min_length=4, max_length=4)
     deals: list[RecordDeal] = []
+    dealing: Dealing | None = None
 
 
 class RecordError(ValueError):
@@ -81,6 +94,9 @@ def parse_record(data: object) -> Record:
     """Validate the shape of a record; raise RecordError naming the first problem."""
     if not isinstance(data, dict):
         raise RecordError("", "a record is a JSON object with format, seats and deals")
+    where = lone_surrogate(data)
+    if where is not None:  # such a string cannot be printed or stored as text: refuse it before it is shown
+        raise RecordError(where, SURROGATE_WHY)
     if data.get("format") != FORMAT:
         raise RecordError("format", f'must be "{FORMAT}", got {data.get("format")!r}')
     try:
@@ -94,7 +110,7 @@ def parse_record(data: object) -> Record:
         raise RecordError(loc, msg) from None
 
 
-def replay_record(data: object, seed: int | str = 0, first_dealer: int | None = None) -> Match:
+def replay_record(data: object, seed: int | str = 0, first_dealer: int | None = None, scheme: str = SCHEME) -> Match:
     """Replay a record into a Match (stopping where the record stops). Raises RecordError or ReplayError.
 
     ``seed`` deals the deals after the record's (see ``restore_match``); the record's own hands are always kept.
@@ -107,7 +123,7 @@ def replay_record(data: object, seed: int | str = 0, first_dealer: int | None = 
         raise RecordError(f"rules.{key}" if key else "rules", why) from None
     if record.deals:
         first_dealer = record.deals[0].dealer
-    match = Match(rules, seed=seed, first_dealer=first_dealer or 0, auto_deal=False)
+    match = Match(rules, seed=seed, first_dealer=first_dealer or 0, auto_deal=False, scheme=scheme)
     for i, rd in enumerate(record.deals):
         where = f"deals[{i}]"
         if match.over:
@@ -240,16 +256,25 @@ def deal_to_record(deal: Deal) -> dict[str, Any]:
     return out
 
 
-def match_to_record(match: Match, seats: Sequence[str] | None = None) -> dict[str, Any]:
-    """The ``belote-record/1`` object of a match, finished or not."""
+def match_to_record(match: Match, seats: Sequence[str] | None = None, reveal: bool = False) -> dict[str, Any]:
+    """The ``belote-record/1`` object of a match, finished or not.
+
+    A match dealt by the keyed hash carries its ``dealing``: the scheme and the commitment, and the seed itself only
+    with ``reveal`` (once the match is over or stopped: before that the seed would tell every hand to come)."""
     names = list(seats) if seats is not None else ["North", "East", "South", "West"]
-    return {
+    out: dict[str, Any] = {
         "format": FORMAT,
         "variant": "bulgarian",
         "rules": match.rules.to_json(),
         "seats": names,
         "deals": [deal_to_record(d) for d in match.deals],
     }
+    if match.scheme == SCHEME:
+        dealing = {"scheme": SCHEME, "commitment": commitment(match.seed)}
+        if reveal:
+            dealing["seed"] = str(match.seed)
+        out["dealing"] = dealing
+    return out
 
 
 # --- the replay report ---
@@ -295,24 +320,30 @@ def match_report(match: Match) -> dict[str, Any]:
 
 
 class MatchState(BaseModel):
-    """A match in progress, serialised: its record, and the seed that deals the deals still to come."""
+    """A match in progress, serialised: its record, and the seed that deals the deals still to come.
+
+    A state saved before dealing schemes existed has no ``scheme``: it was dealt by the old one, and keeps it."""
 
     model_config = ConfigDict(extra="forbid")
 
     seed: int | str
+    scheme: Literal["hmac-sha256/1", "python-random"] = LEGACY_SCHEME
     first_dealer: int = Field(ge=0, le=3)
     record: Record
 
 
 def save_match(match: Match, seats: Sequence[str] | None = None) -> MatchState:
     return MatchState(
-        seed=match.seed, first_dealer=match.first_dealer, record=Record.model_validate(match_to_record(match, seats))
+        seed=match.seed,
+        scheme=match.scheme,
+        first_dealer=match.first_dealer,
+        record=Record.model_validate(match_to_record(match, seats)),
     )
 
 
 def restore_match(state: MatchState) -> Match:
     """Rebuild a match from its saved state: the same deals, the same actions, and the same deals to come."""
-    match = replay_record(state.record, seed=state.seed, first_dealer=state.first_dealer)
+    match = replay_record(state.record, seed=state.seed, first_dealer=state.first_dealer, scheme=state.scheme)
     match.auto_deal = True
     if match.winner is None and (not match.deals or match.deal.phase == DONE):
         match.start_deal()

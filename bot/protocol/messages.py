@@ -26,6 +26,7 @@ from bot.engine import (
     parse_card,
 )
 from bot.engine.declarations import KINDS, resolve_declarations
+from bot.engine.jsontext import JsonTextError, loads
 from bot.engine.record import deal_report
 
 from . import PROTOCOL
@@ -89,9 +90,10 @@ def decode(line: str) -> dict[str, Any]:
     if not text:
         raise ProtocolError("malformed", "an empty line; expected one JSON object")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ProtocolError("malformed", f"not valid JSON ({exc.msg} at column {exc.colno}): {_clip(text)}") from None
+        # Bounded depth and number length: a hostile line is refused here, not a RecursionError in the reader.
+        data = loads(text, allow_surrogates=True)
+    except JsonTextError as exc:
+        raise ProtocolError("malformed", f"not valid JSON ({exc.why} at column {exc.column}): {_clip(text)}") from None
     if not isinstance(data, dict):
         raise ProtocolError("malformed", f"expected a JSON object, got {type(data).__name__}: {_clip(text)}")
     return data

@@ -35,7 +35,8 @@ _SUITS = "CDHS"
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+    # Agents read liberally (formats §6): fields a later version may add are ignored, never an error.
+    model_config = ConfigDict(extra="ignore", strict=True)
 
 
 class _TrickModel(_Model):
@@ -63,24 +64,25 @@ class _Teams(_Model):
 class ActMessage(_Model):
     """The shape of an ``act`` message; meaning is checked after it."""
 
+    # A field with no value yet may be null (or absent): the auction's trick, an empty list, a false flag.
     type: Literal["act"]
-    variant: Literal["bulgarian"]
-    rules: dict[str, Any]
+    variant: Literal["bulgarian"] | None = None
+    rules: dict[str, Any] | None = None
     seat: int = Field(ge=0, le=3)
     dealer: int = Field(ge=0, le=3)
     hand: list[str] = Field(max_length=8)
-    bids: list[str]
-    contract: str | None
-    multiplier: Literal[1, 2, 4] | None
-    declarer: Literal["A", "B"] | None
-    tricks: list[_TrickModel] = Field(max_length=7)
-    trick: _TrickInProgress
-    announced: list[_AnnouncedModel]
-    score: _Teams
-    hanging: int = Field(ge=0)
+    bids: list[str] | None = None
+    contract: str | None = None
+    multiplier: Literal[1, 2, 4] | None = None
+    declarer: Literal["A", "B"] | None = None
+    tricks: list[_TrickModel] | None = Field(default=None, max_length=7)
+    trick: _TrickInProgress | None = None
+    announced: list[_AnnouncedModel] | None = None
+    score: _Teams | None = None
+    hanging: int | None = Field(default=None, ge=0)
     legal: list[str] = Field(min_length=1)
-    declarable: list[str]
-    belote: bool
+    declarable: list[str] | None = None
+    belote: bool | None = None
 
 
 def observation_from_json(message: dict[str, Any]) -> Observation:
@@ -94,16 +96,19 @@ def observation_from_json(message: dict[str, Any]) -> Observation:
             problems.append(f"act.{where}: {err['msg']}")
         raise ProtocolError("malformed", "; ".join(problems)) from None
     try:
-        rules = parse_rules(act.rules)
+        rules = parse_rules(act.rules or {})
     except RulesError as exc:
         raise ProtocolError("malformed", f"act.{exc}") from None
 
     hand = _cards(act.hand, "hand")
-    calls = tuple(_call(text, f"bids[{i}]") for i, text in enumerate(act.bids))
+    calls = tuple(_call(text, f"bids[{i}]") for i, text in enumerate(act.bids or ()))
     tricks = tuple(
-        Trick(t.leader, tuple(_cards(t.cards, f"tricks[{i}].cards")), t.winner) for i, t in enumerate(act.tricks)
+        Trick(t.leader, tuple(_cards(t.cards, f"tricks[{i}].cards")), t.winner)
+        for i, t in enumerate(act.tricks or ())
     )
-    current = tuple(_cards(act.trick.cards, "trick.cards"))
+    # No trick yet (null in the auction): the next one is led by the last trick's winner, or the dealer's right.
+    trick = act.trick or _TrickInProgress(leader=tricks[-1].winner if tricks else (act.dealer + 1) % 4, cards=[])
+    current = tuple(_cards(trick.cards, "trick.cards"))
     seen = list(hand) + [c for t in tricks for c in t.cards] + list(current)
     if len(set(seen)) != len(seen):
         raise ProtocolError("malformed", "act: a card appears twice among hand, tricks and trick")
@@ -124,7 +129,7 @@ def observation_from_json(message: dict[str, Any]) -> Observation:
         legal_cards: tuple[Card, ...] = ()
     else:
         contract, bidder = _contract(act, calls)
-        if (act.trick.leader + len(current)) % 4 != act.seat:
+        if (trick.leader + len(current)) % 4 != act.seat:
             raise ProtocolError("malformed", f"act.seat: seat {act.seat} is not the next to play to the trick")
         if len(hand) != 8 - len(tricks):
             raise ProtocolError(
@@ -135,7 +140,8 @@ def observation_from_json(message: dict[str, Any]) -> Observation:
         if not set(legal_cards) <= set(hand):
             raise ProtocolError("malformed", "act.legal: a legal card that is not in the hand")
 
-    unknown = [k for k in act.declarable if k not in KINDS]
+    declarable = act.declarable or []
+    unknown = [k for k in declarable if k not in KINDS]
     if unknown:
         raise ProtocolError("malformed", f"act.declarable: unknown kind {unknown[0]!r}; kinds are {', '.join(KINDS)}")
     belote_cards: tuple[Card, ...] = ()
@@ -158,14 +164,14 @@ def observation_from_json(message: dict[str, Any]) -> Observation:
         multiplier=act.multiplier,
         bidder=bidder,
         tricks=tricks,
-        trick_leader=act.trick.leader,
+        trick_leader=trick.leader,
         trick=current,
-        announced=tuple(_announcement(a, i) for i, a in enumerate(act.announced)),
-        score=(act.score.A, act.score.B),
-        hanging=act.hanging,
+        announced=tuple(_announcement(a, i) for i, a in enumerate(act.announced or ())),
+        score=(act.score.A, act.score.B) if act.score else (0, 0),
+        hanging=act.hanging or 0,
         legal_calls=legal_calls,
         legal_cards=legal_cards,
-        declarable=tuple(act.declarable),
+        declarable=tuple(declarable),
         belote_cards=belote_cards,
     )
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
+import os
 import sqlite3
 import time
 from pathlib import Path
@@ -21,6 +23,8 @@ from typing import Any, Final
 import aiosqlite
 
 from .base import JSON, Event, PlayerStats, TableRow
+
+log = logging.getLogger(__name__)
 
 # Each entry brings the schema from version i to i + 1. Never edit a released entry: append a new one.
 MIGRATIONS: Final[tuple[str, ...]] = (
@@ -83,7 +87,7 @@ class SqliteStorage:
     async def open(self) -> None:
         memory = self.path == ":memory:"
         if not memory:
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self._create_private()
         try:
             writer = sqlite3.connect(self.path, isolation_level=None)  # transactions are explicit
         except Exception as exc:  # a directory, no permission, ...
@@ -125,6 +129,27 @@ class SqliteStorage:
         # player's action waits for a checkpoint inside its commit.
         writer.execute("PRAGMA wal_autocheckpoint=0")
         self._checkpointer = asyncio.create_task(self._checkpoint_loop())
+
+    def _create_private(self) -> None:
+        """Make the database's folder, and the file itself readable and writable by its owner only (0600): it holds
+        every hand, every match's seed and the players' ids. SQLite gives the -wal and -shm files the database
+        file's mode."""
+        path = Path(self.path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            blocker = next((p for p in reversed(path.parents) if p.exists() and not p.is_dir()), path.parent)
+            raise StorageError(f"cannot open database {self.path}: {blocker} is a file, not a folder") from None
+        except OSError as exc:
+            raise StorageError(f"cannot open database {self.path}: cannot make its folder: {exc.strerror}") from None
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        except FileExistsError:
+            mode = path.stat().st_mode & 0o777 if path.is_file() else 0
+            if mode & 0o077:
+                log.warning("database %s is readable by others (mode %o); chmod 600 it", self.path, mode)
+        except OSError:
+            pass  # sqlite3.connect below says what is wrong (a folder, no permission, ...)
 
     async def _checkpoint_loop(self) -> None:
         checkpointer = await aiosqlite.connect(self.path)
