@@ -115,3 +115,15 @@ async def test_the_button_form_and_its_points_pop_up_survive_a_restart(fake: Fak
     assert not answer["flags"] & EPHEMERAL
     assert not fake.errors
     await running.stop()
+
+
+async def test_a_number_that_is_not_one_gets_a_private_answer(fake: FakeDiscord, tmp_path: Path) -> None:
+    running = await start_bot(fake, tmp_path / "belote.sqlite3")
+    boris = FakeUser(fake.next_id(), "Boris", "en-US")
+    channel = fake.add_channel()
+    for entry, shows in (("² 5", "²"), ("90 ٧٢", "0-9"), ("hearts " + "9" * 3000, "text")):
+        record = await fake.command(boris, channel, "sheet", "add", entry=entry)
+        reply = fake.reply(record)
+        assert reply["flags"] & EPHEMERAL and shows in reply["content"], reply["content"]
+    assert await running.storage.get_sheet("discord", str(channel)) is None
+    await running.stop()

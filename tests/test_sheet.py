@@ -8,8 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from bot.calculator import ScoreSheet, SheetError, score, score_text
+from bot.calculator import CalculatorError, ScoreSheet, SheetError, parse_text, score, score_text
+from bot.calculator.written import line_number, plain_points
 from bot.engine.rules import Rules
 
 T01 = {"contract": "hearts", "points": {"A": 102}}  # A 10 / B 6
@@ -263,3 +266,41 @@ def test_sheet_on_the_command_line(tmp_path: Path) -> None:
     assert done.returncode == 0 and ScoreSheet.from_json(json.loads(path.read_text(encoding="utf-8"))).winner is None
     done = sheet("add", "купа", "100", "50")
     assert done.returncode == 1 and "points:" in done.stderr
+
+
+# What people type into /sheet add and /sheet fix: digits of other scripts, superscripts, fractions, signs, and
+# numbers too long for int().
+_TYPED = st.text(alphabet="0123456789²³¹½٣७-+., aкп", min_size=0, max_size=8) | st.just("9" * 5000)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_TYPED, min_size=0, max_size=3))
+def test_every_typed_line_gets_a_line_or_an_answer_that_says_what_is_wrong(words: list[str]) -> None:
+    sheet = ScoreSheet()
+    try:
+        points = plain_points(words)
+        if points is not None:
+            assert all(w.isascii() and w.isdigit() for w in words) and points == (int(words[0]), int(words[1]))
+            sheet.add_points(*points)
+        else:
+            sheet.add(parse_text(" ".join(words) or "?"))
+    except (SheetError, CalculatorError) as err:
+        texts = [err.render(lang) for lang in ("bg", "en")] if isinstance(err, SheetError) else err.render("bg")
+        assert all(texts) and not any("{" in text for text in texts)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_TYPED)
+def test_a_typed_line_number_is_a_number_or_an_answer(word: str) -> None:
+    try:
+        number = line_number(word)
+    except SheetError as err:
+        assert word[:20] in err.render("bg") and err.field == "line"
+    else:
+        assert number >= 1 and word.isascii() and str(number) == word.lstrip("0")
+
+
+def test_a_superscript_is_not_a_number_of_points() -> None:
+    with pytest.raises(SheetError) as caught:
+        plain_points(["²", "5"])
+    assert caught.value.field == "A" and "²" in caught.value.render("en") and "0-9" in caught.value.render("bg")

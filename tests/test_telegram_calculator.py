@@ -240,3 +240,19 @@ async def test_a_form_untouched_for_a_day_is_forgotten(h: Harness, tg: FakeTeleg
     assert too_old.text and "too old" in too_old.text
     await press_and_settle(again, JANE, fresh, "♦ Diamonds")  # a form from the same hour goes on
     assert "Contract: ♦ Diamonds" in fresh.text
+
+
+@pytest.mark.parametrize(
+    ("line", "shows"),
+    [
+        ("/sheet add ² 5", "²"),
+        ("/sheet add 90 ٧٢", "0-9"),
+        ("/sheet fix ² 80 82", "²"),
+        ("/sheet fix 1 ½ 5", "½"),
+        ("/sheet add hearts " + "9" * 3000, "text"),
+    ],
+)
+async def test_a_number_that_is_not_one_gets_an_answer(h: Harness, tg: FakeTelegram, line: str, shows: str) -> None:
+    await say(h, IVAN, GROUP, "/sheet add 90 72")
+    answer = await say(h, JANE, GROUP, line)
+    assert shows in answer.text and "Traceback" not in answer.text

@@ -52,7 +52,7 @@ HANGING_WORDS: Final = frozenset({"висящи", "висящ", "висят", "�
 TO_WORDS: Final = frozenset({"до", "to"})
 # Bare single letters that are not read as ranks (A/B are teams, к is contra, c/d/h/s are suits).
 _BARE_RANK_EXCLUDED: Final = frozenset({"a", "b", "к", "c", "d", "h", "s", "в", "а", "д", "п"})
-_NUMBER: Final = re.compile(r"^\d+$")
+_NUMBER: Final = re.compile(r"^[0-9]{1,6}$")  # digits 0-9 only: int() refuses very long ones
 
 
 @dataclass

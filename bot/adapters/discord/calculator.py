@@ -19,6 +19,7 @@ from bot.calculator.errors import CalculatorError
 from bot.calculator.score import DealAnswer, score
 from bot.calculator.sheet import ScoreSheet, SheetError, SheetLine
 from bot.calculator.text import parse_text
+from bot.calculator.written import plain_points
 from bot.core.messages import DISCORD, ChatRef
 from bot.i18n import Translator, translator
 
@@ -238,10 +239,7 @@ class Calculator:
     @staticmethod
     def _entry(sheet: ScoreSheet, text: str) -> tuple[int, int] | dict[str, Any]:
         """Two numbers as written by hand ("90 72"), or a deal to score ("hearts 102")."""
-        words = text.split()
-        if len(words) == 2 and all(w.isdigit() for w in words):
-            return int(words[0]), int(words[1])
-        return parse_text(text, sheet.teams)
+        return plain_points(text.split()) or parse_text(text, sheet.teams)
 
     def _add(self, sheet: ScoreSheet, text: str) -> SheetLine:
         entry = self._entry(sheet, text)

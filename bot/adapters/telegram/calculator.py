@@ -25,6 +25,7 @@ from bot.calculator.errors import CalculatorError
 from bot.calculator.score import DealAnswer, score
 from bot.calculator.sheet import ScoreSheet, SheetError
 from bot.calculator.text import score_text
+from bot.calculator.written import line_number, plain_points, whole_number
 from bot.core import names
 from bot.core.messages import TELEGRAM
 from bot.engine import CALL_NAMES, card_symbol
@@ -386,14 +387,16 @@ class CalculatorCommands:
         if action == "x":
             return "cancel"
         kind, arg = action[:1], action[1:]
-        if form.step == "contract" and kind == "k" and arg.isdigit() and int(arg) < len(CONTRACTS):
-            form.contract, form.step = CONTRACTS[int(arg)], "contra"
+        # Callback data can be forged: read every number as the digits 0-9 only (int("²") fails, "²".isdigit() not).
+        index = whole_number(arg)
+        if form.step == "contract" and kind == "k" and index is not None and index < len(CONTRACTS):
+            form.contract, form.step = CONTRACTS[index], "contra"
         elif form.step == "contra" and kind == "m" and arg in ("1", "2", "4"):
             form.multiplier, form.step = int(arg), "declarer"
         elif form.step == "declarer" and kind == "t" and arg in ("A", "B"):
             form.declarer, form.step = arg, "points"
         elif form.step == "points" and kind == "n":
-            if arg.isdigit() and len(form.digits) < 3:
+            if len(arg) == 1 and index is not None and len(form.digits) < 3:
                 form.digits = (form.digits + arg).lstrip("0")
             elif arg == "x":
                 form.digits = form.digits[:-1]
@@ -406,8 +409,8 @@ class CalculatorCommands:
                 form.declarations = {"A": [], "B": []}
             elif arg == "n":
                 form.step = "valat"
-            elif arg.isdigit() and int(arg) < len(DECLARATIONS):
-                form.declarations[form.for_team].append(DECLARATIONS[int(arg)])
+            elif index is not None and index < len(DECLARATIONS):
+                form.declarations[form.for_team].append(DECLARATIONS[index])
         elif form.step == "valat" and kind == "v" and arg in ("-", "A", "B"):
             form.valat = None if arg == "-" else arg
             return "score"
@@ -497,11 +500,8 @@ class CalculatorCommands:
                 self.adapter.reply(message, "\n".join(sheet.history(lang)))
                 return
             if sub in _SUB_ADD and rest:
-                line = (
-                    sheet.add_points(*self._numbers(rest))
-                    if self._two_numbers(rest)
-                    else sheet.add(self._scored(rest, sheet))
-                )
+                points = plain_points(rest)
+                line = sheet.add(self._scored(rest, sheet)) if points is None else sheet.add_points(*points)
                 await self._store(chat_key, sheet)
                 self.adapter.reply(message, self._line_text(sheet, line.number, lang))
                 return
@@ -514,15 +514,13 @@ class CalculatorCommands:
                 )
                 return
             if sub in _SUB_FIX:
-                if len(rest) < 2 or not rest[0].isdigit():
+                if len(rest) < 2:
                     self.adapter.reply(
                         message, t.gettext("Say which line: /sheet fix 2 80 82, or /sheet fix 2 hearts 102.")
                     )
                     return
-                number, what = int(rest[0]), rest[1:]
-                fixed: tuple[int, int] | DealAnswer = (
-                    self._numbers(what) if self._two_numbers(what) else self._scored(what, sheet)
-                )
+                number, what = line_number(rest[0]), rest[1:]
+                fixed: tuple[int, int] | DealAnswer = plain_points(what) or self._scored(what, sheet)
                 sheet.correct(number, fixed)
                 await self._store(chat_key, sheet)
                 self.adapter.reply(message, "\n".join(sheet.history(lang)))
@@ -538,14 +536,6 @@ class CalculatorCommands:
             "The score sheet: /sheet shows it; /sheet add 90 72 (two numbers) or /sheet add hearts 102 (a deal); "
             "/sheet undo; /sheet fix 2 80 82; /sheet new [team] [team]."
         )
-
-    @staticmethod
-    def _two_numbers(words: list[str]) -> bool:
-        return len(words) == 2 and all(w.isdigit() for w in words)
-
-    @staticmethod
-    def _numbers(words: list[str]) -> tuple[int, int]:
-        return int(words[0]), int(words[1])
 
     @staticmethod
     def _scored(words: list[str], sheet: ScoreSheet) -> DealAnswer:
