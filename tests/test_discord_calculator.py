@@ -127,3 +127,49 @@ async def test_a_number_that_is_not_one_gets_a_private_answer(fake: FakeDiscord,
         assert reply["flags"] & EPHEMERAL and shows in reply["content"], reply["content"]
     assert await running.storage.get_sheet("discord", str(channel)) is None
     await running.stop()
+
+
+async def test_only_the_keeper_or_a_manager_replaces_or_undoes_and_a_restore_brings_it_back(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    running = await start_bot(fake, tmp_path / "belote.sqlite3")
+    ana = FakeUser(fake.next_id(), "Ana", "en-US")  # starts the sheet: its keeper
+    boris = FakeUser(fake.next_id(), "Boris", "en-US")  # a member
+    vera = FakeUser(fake.next_id(), "Vera", "en-US", manager=True)  # may manage the server
+    channel = fake.add_channel()
+
+    async def lines() -> list[tuple[int, int]]:
+        stored = await running.storage.get_sheet("discord", str(channel))
+        assert stored is not None
+        return [line.score for line in ScoreSheet.from_json(stored).lines]
+
+    await fake.command(ana, channel, "sheet", "new", team_a="Us", team_b="Them")
+    await fake.command(boris, channel, "sheet", "add", entry="90 72")  # anyone may add a line
+    await fake.command(ana, channel, "sheet", "add", entry="10 6")
+    for sub, options in (("undo", {}), ("new", {}), ("fix", {"number": 1, "entry": "0 0"})):
+        refused = fake.reply(await fake.command(boris, channel, "sheet", sub, **options))
+        assert refused["flags"] & EPHEMERAL and "Ana" in refused["content"], refused["content"]
+    assert await lines() == [(90, 72), (10, 6)], "a member's undo, new sheet or correction changes nothing"
+
+    await fake.command(ana, channel, "sheet", "undo")  # the keeper
+    assert await lines() == [(90, 72)]
+    await fake.command(vera, channel, "sheet", "new")  # a manager, not the keeper
+    assert await lines() == []
+    history = fake.reply(await fake.command(boris, channel, "sheet", "history"))
+    rows = history["content"].splitlines()
+    assert rows[1].startswith("2.") and "Us 90 : 72 Them, 1 lines" in rows[1] and "Vera" in rows[1]
+    assert rows[2].startswith("1.") and "Us 100 : 78 Them, 2 lines" in rows[2] and "Ana" in rows[2]
+
+    await fake.command(vera, channel, "sheet", "add", entry="5 5")
+    refused = fake.reply(await fake.command(ana, channel, "sheet", "restore", number=1))
+    assert "Vera" in refused["content"] and await lines() == [(5, 5)]
+    restored = fake.reply(await fake.command(vera, channel, "sheet", "restore", number=1))
+    assert not restored["flags"] & EPHEMERAL and await lines() == [(90, 72), (10, 6)]
+    await fake.command(ana, channel, "sheet", "undo")  # Ana keeps the restored sheet again
+    assert await lines() == [(90, 72)]
+    missing = fake.reply(await fake.command(vera, channel, "sheet", "restore", number=9))
+    assert missing["flags"] & EPHEMERAL and "9" in missing["content"]
+    help_text = fake.reply(await fake.command(boris, channel, "sheet", "help"))["content"]
+    assert "/sheet history" in help_text and "/sheet restore" in help_text
+    assert not fake.errors
+    await running.stop()

@@ -304,3 +304,40 @@ def test_a_superscript_is_not_a_number_of_points() -> None:
     with pytest.raises(SheetError) as caught:
         plain_points(["²", "5"])
     assert caught.value.field == "A" and "²" in caught.value.render("en") and "0-9" in caught.value.render("bg")
+
+
+async def test_a_sheet_kept_before_keepers_survives_the_migration_and_its_first_writer_keeps_it(
+    tmp_path: Path,
+) -> None:
+    import sqlite3
+
+    from bot.calculator.book import NotAllowed, SheetBook, Writer
+    from bot.storage.sqlite import MIGRATIONS, SqliteStorage
+
+    db = tmp_path / "old.sqlite3"
+    old = ScoreSheet(("Ана", "Боби"))
+    old.add_points(90, 72)
+    with sqlite3.connect(db) as conn:  # a database of the release before keepers
+        for version, script in enumerate(MIGRATIONS[:2], 1):
+            conn.executescript(script + f"\nPRAGMA user_version={version};")
+        conn.execute("INSERT INTO sheets VALUES ('telegram', '-5', ?, 0)", (json.dumps(old.to_json()),))
+    storage = SqliteStorage(db)
+    await storage.open()
+    try:
+        book = SheetBook(storage, "telegram")
+
+        async def no() -> bool:
+            return False
+
+        ana, boris = Writer("1", "Ana", no), Writer("2", "Boris", no)
+        assert (await book.load("-5")).totals == (90, 72) and await storage.get_sheet_keeper("telegram", "-5") is None
+        await book.add("-5", ana, lambda sheet: sheet.add_points(10, 6))
+        assert await storage.get_sheet_keeper("telegram", "-5") == ("1", "Ana")
+        with pytest.raises(NotAllowed):
+            await book.undo("-5", boris)
+        sheet, removed = await book.undo("-5", ana)
+        assert removed.number == 2 and sheet.totals == (90, 72)
+        [kept] = await storage.old_sheets("telegram", "-5")
+        assert kept.reason == "undo" and kept.keeper == ("1", "Ana") and len(ScoreSheet.from_json(kept.data).lines) == 2
+    finally:
+        await storage.close()

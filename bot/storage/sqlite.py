@@ -20,7 +20,7 @@ from typing import Any, Final
 
 import aiosqlite
 
-from .base import JSON, Event, PlayerStats, TableRow
+from .base import JSON, Event, OldSheet, PlayerStats, TableRow
 
 # Each entry brings the schema from version i to i + 1. Never edit a released entry: append a new one.
 MIGRATIONS: Final[tuple[str, ...]] = (
@@ -60,6 +60,17 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         platform TEXT NOT NULL, form_id TEXT NOT NULL, data TEXT NOT NULL, updated REAL NOT NULL,
         PRIMARY KEY (platform, form_id)) WITHOUT ROWID;
     CREATE INDEX forms_by_age ON forms (platform, updated);
+    """,
+    # A sheet's keeper (who started it), the sheets replaced or changed by an undo or a correction (so they can be
+    # brought back), and the place a chat belongs to (a Discord channel's server), whose language it follows.
+    """
+    ALTER TABLE sheets ADD COLUMN keeper TEXT;
+    ALTER TABLE sheets ADD COLUMN keeper_name TEXT NOT NULL DEFAULT '';
+    CREATE TABLE old_sheets (
+        platform TEXT NOT NULL, chat TEXT NOT NULL, number INTEGER NOT NULL, data TEXT NOT NULL, keeper TEXT,
+        keeper_name TEXT NOT NULL, reason TEXT NOT NULL, by_name TEXT NOT NULL, at REAL NOT NULL,
+        PRIMARY KEY (platform, chat, number)) WITHOUT ROWID;
+    ALTER TABLE chats ADD COLUMN parent TEXT;
     """,
 )
 
@@ -229,8 +240,26 @@ class SqliteStorage:
         )
 
     async def get_chat_language(self, platform: str, chat: str) -> str | None:
-        rows = await self._rows("SELECT language FROM chats WHERE platform = ? AND chat = ?", (platform, chat))
+        rows = await self._rows(
+            "SELECT COALESCE(c.language, p.language) FROM chats c "
+            "LEFT JOIN chats p ON p.platform = c.platform AND p.chat = c.parent WHERE c.platform = ? AND c.chat = ?",
+            (platform, chat),
+        )
         return rows[0][0] if rows else None
+
+    async def set_chat_parent(self, platform: str, chat: str, parent: str) -> None:
+        await self._write(
+            "INSERT INTO chats (platform, chat, parent) VALUES (?, ?, ?) "
+            "ON CONFLICT (platform, chat) DO UPDATE SET parent = excluded.parent",
+            (platform, chat, parent),
+        )
+
+    async def chats_following(self, platform: str, parent: str) -> list[str]:
+        rows = await self._rows(
+            "SELECT chat FROM chats WHERE platform = ? AND parent = ? AND language IS NULL ORDER BY chat",
+            (platform, parent),
+        )
+        return [r[0] for r in rows]
 
     async def set_chat_language(self, platform: str, chat: str, language: str) -> None:
         await self._write(
@@ -307,15 +336,83 @@ class SqliteStorage:
         rows = await self._rows("SELECT data FROM sheets WHERE platform = ? AND chat = ?", (platform, chat))
         return json.loads(rows[0][0]) if rows else None
 
-    async def set_sheet(self, platform: str, chat: str, sheet: JSON | None) -> None:
+    async def set_sheet(
+        self, platform: str, chat: str, sheet: JSON | None, keeper: tuple[str, str] | None = None
+    ) -> None:
+        self._transaction(self._sheet_writes(platform, chat, sheet, keeper))
+
+    @staticmethod
+    def _sheet_writes(
+        platform: str, chat: str, sheet: JSON | None, keeper: tuple[str, str] | None
+    ) -> list[tuple[str, tuple[Any, ...]]]:
         if sheet is None:
-            await self._write("DELETE FROM sheets WHERE platform = ? AND chat = ?", (platform, chat))
-        else:
-            await self._write(
+            return [("DELETE FROM sheets WHERE platform = ? AND chat = ?", (platform, chat))]
+        data = json.dumps(sheet, ensure_ascii=False)
+        if keeper is None:  # the keeper stays who it was (nobody, for a new row)
+            return [(
                 "INSERT INTO sheets (platform, chat, data, updated) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (platform, chat) DO UPDATE SET data = excluded.data, updated = excluded.updated",
-                (platform, chat, json.dumps(sheet, ensure_ascii=False), time.time()),
-            )
+                (platform, chat, data, time.time()),
+            )]
+        return [(
+            "INSERT INTO sheets (platform, chat, data, updated, keeper, keeper_name) VALUES (?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (platform, chat) DO UPDATE SET data = excluded.data, updated = excluded.updated, "
+            "keeper = excluded.keeper, keeper_name = excluded.keeper_name",
+            (platform, chat, data, time.time(), keeper[0], keeper[1]),
+        )]
+
+    async def get_sheet_keeper(self, platform: str, chat: str) -> tuple[str, str] | None:
+        rows = await self._rows(
+            "SELECT keeper, keeper_name FROM sheets WHERE platform = ? AND chat = ? AND keeper IS NOT NULL",
+            (platform, chat),
+        )
+        return (rows[0][0], rows[0][1]) if rows else None
+
+    async def replace_sheet(
+        self, platform: str, chat: str, sheet: JSON | None, keeper: tuple[str, str] | None, reason: str, by: str
+    ) -> int | None:
+        # The old sheet goes into the history and the new one takes its place in one transaction: a crash in
+        # between cannot lose the old one.
+        conn = self.writer
+        rows = conn.execute(
+            "SELECT data, keeper, keeper_name, "
+            "(SELECT COALESCE(MAX(number), 0) + 1 FROM old_sheets WHERE platform = ? AND chat = ?) "
+            "FROM sheets WHERE platform = ? AND chat = ?",
+            (platform, chat, platform, chat),
+        ).fetchall()
+        statements: list[tuple[str, tuple[Any, ...]]] = []
+        number = None
+        if rows:
+            data, old_keeper, old_name, number = rows[0]
+            statements.append((
+                "INSERT INTO old_sheets (platform, chat, number, data, keeper, keeper_name, reason, by_name, at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (platform, chat, number, data, old_keeper, old_name, reason, by, time.time()),
+            ))
+        statements += self._sheet_writes(platform, chat, sheet, keeper)
+        self._transaction(statements)
+        return number
+
+    _OLD = "SELECT number, data, keeper, keeper_name, reason, by_name, at FROM old_sheets "
+
+    @staticmethod
+    def _old(row: Any) -> OldSheet:
+        try:
+            data = json.loads(row[1])
+        except ValueError:
+            data = None
+        keeper = None if row[2] is None else (row[2], row[3])
+        return OldSheet(row[0], data, keeper, row[4], row[5], row[6])
+
+    async def old_sheets(self, platform: str, chat: str, limit: int = 10) -> list[OldSheet]:
+        rows = await self._rows(
+            self._OLD + "WHERE platform = ? AND chat = ? ORDER BY number DESC LIMIT ?", (platform, chat, limit)
+        )
+        return [self._old(r) for r in rows]
+
+    async def old_sheet(self, platform: str, chat: str, number: int) -> OldSheet | None:
+        rows = await self._rows(self._OLD + "WHERE platform = ? AND chat = ? AND number = ?", (platform, chat, number))
+        return self._old(rows[0]) if rows else None
 
     # --- forms in progress ---
 
@@ -345,7 +442,7 @@ class SqliteStorage:
         where = (platform, old_chat, old_chat, old_chat)
         renamed = "chat = ? || substr(chat, length(?) + 1)"
         statements: list[tuple[str, tuple[Any, ...]]] = []
-        for table in ("chats", "sheets"):
+        for table in ("chats", "sheets", "old_sheets"):
             statements.append((f"UPDATE OR IGNORE {table} SET {renamed} WHERE {in_old}", (new_chat, old_chat, *where)))
             statements.append((f"DELETE FROM {table} WHERE {in_old}", where))
         for table in ("tables", "matches", "match_players"):

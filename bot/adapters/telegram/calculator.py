@@ -17,13 +17,25 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from pydantic import TypeAdapter, ValidationError
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update, User
+from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from bot.calculator.book import (
+    HISTORY_HEAD,
+    NO_HISTORY,
+    NOTHING_LOST,
+    RESTORE_HOW,
+    RESTORED,
+    WHO_MAY,
+    NotAllowed,
+    SheetBook,
+    Writer,
+)
 from bot.calculator.errors import CalculatorError
 from bot.calculator.score import DealAnswer, score
-from bot.calculator.sheet import ScoreSheet, SheetError
+from bot.calculator.sheet import ScoreSheet, SheetError, SheetLine
 from bot.calculator.text import score_text
 from bot.calculator.written import line_number, plain_points, whole_number
 from bot.core import names
@@ -57,6 +69,8 @@ _SUB_NEW: Final = frozenset({"new", "нова", "нов"})
 _SUB_ADD: Final = frozenset({"add", "добави", "+"})
 _SUB_UNDO: Final = frozenset({"undo", "отмени", "назад"})
 _SUB_FIX: Final = frozenset({"fix", "correct", "поправи", "поправка"})
+_SUB_HISTORY: Final = frozenset({"history", "история"})
+_SUB_RESTORE: Final = frozenset({"restore", "върни"})
 
 
 @dataclass
@@ -122,6 +136,7 @@ class CalculatorCommands:
         self._forms: OrderedDict[str, ScoreForm] = OrderedDict()
         self._answers: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._forgotten_at = 0.0
+        self.book = SheetBook(adapter.host.storage, TELEGRAM)
 
     @staticmethod
     def _new_id() -> str:
@@ -340,7 +355,13 @@ class CalculatorCommands:
         t = translator(lang)
         body = query.data[len(PREFIX) :]
         if body.startswith("add:"):
-            text = await self._add_answer(query.message, body[4:], lang)
+            message = query.message if isinstance(query.message, Message) else None
+            writer = self._writer(message, query.from_user) if message is not None else None
+            text = (
+                await self._add_answer(message, body[4:], lang, writer)
+                if message is not None and writer is not None
+                else t.gettext("That answer is too old to add; send it to /sheet add again.")
+            )
             await self._answer(query, text)
             return
         form_id, _, action = body.partition(":")
@@ -422,20 +443,16 @@ class CalculatorCommands:
         except TelegramError as err:
             log.info("a calculator press could not be answered: %s", err.message)
 
-    async def _add_answer(self, message: Any, answer_id: str, lang: str) -> str:
+    async def _add_answer(self, message: Any, answer_id: str, lang: str, writer: Writer) -> str:
         t = translator(lang)
         request = await self._kept_answer(answer_id)
         if request is None or not isinstance(message, Message):
             return t.gettext("That answer is too old to add; send it to /sheet add again.")
         chat_id, chat_key, thread = await self._chat_key(message)
-        sheet = await self._load(chat_key, t)
-        if isinstance(sheet, str):
-            return sheet
         try:
-            line = sheet.add(request)
+            sheet, line = await self.book.add(chat_key, writer, lambda sheet: sheet.add(request))
         except (SheetError, CalculatorError) as err:
             return self._error_text(err, lang)
-        await self._store(chat_key, sheet)
         await self._forget_answer(answer_id)
         self.adapter.say(chat_id, self._line_text(sheet, line.number, lang), thread)
         return t.gettext("Added as line {n}.", n=line.number)
@@ -448,24 +465,24 @@ class CalculatorCommands:
         thread = message.message_thread_id if message.is_topic_message else None
         return chat_id, (f"{chat_id}/{thread}" if thread else str(chat_id)), thread
 
-    async def _load(self, chat_key: str, t: Translator) -> ScoreSheet | str:
-        stored = await self.adapter.host.storage.get_sheet(TELEGRAM, chat_key)
-        if stored is None:
-            return ScoreSheet()
-        try:
-            return ScoreSheet.from_json(stored)
-        except SheetError as err:
-            return t.gettext(
-                "The stored sheet cannot be read ({why}); /sheet new starts a new one.", why=err.render(t.lang)
-            )
+    def _writer(self, message: Message, sender: User) -> Writer:
+        """Who writes on the sheet; whether they are an admin is asked of Telegram only when it matters."""
 
-    async def _store(self, chat_key: str, sheet: ScoreSheet) -> None:
-        await self.adapter.host.storage.set_sheet(TELEGRAM, chat_key, sheet.to_json())
+        async def is_admin() -> bool:
+            if message.chat.type == ChatType.PRIVATE:
+                return True  # a private chat's sheet is the person's own
+            if message.sender_chat is not None and message.sender_chat.id == message.chat.id:
+                return True  # an admin writing anonymously, as the group itself
+            return await self.adapter._is_admin(message.chat, sender.id)
+
+        return Writer(str(sender.id), sender.full_name, is_admin)
 
     @staticmethod
     def _error_text(err: SheetError | CalculatorError, lang: str) -> str:
         if isinstance(err, CalculatorError):
             return "\n".join(err.render(lang))
+        if isinstance(err, NotAllowed):
+            return err.render(lang) + "\n" + NOTHING_LOST.render(lang)
         return err.render(lang)
 
     def _line_text(self, sheet: ScoreSheet, number: int, lang: str) -> str:
@@ -474,7 +491,8 @@ class CalculatorCommands:
 
     async def on_sheet(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         command = await self._command(update)
-        if command is None:
+        sender = update.effective_user
+        if command is None or sender is None:
             return
         message, _, lang = command
         t = translator(lang)
@@ -482,32 +500,40 @@ class CalculatorCommands:
         sub = args[0].lower() if args else "show"
         rest = args[1:]
         _, chat_key, _ = await self._chat_key(message)
-        if sub in _SUB_NEW:
-            if rest and len(rest) != 2:
-                self.adapter.reply(message, t.gettext("Name both teams, or none: /sheet new Us Them."))
-                return
-            sheet = ScoreSheet(rest or None)
-            await self._store(chat_key, sheet)
-            self.adapter.reply(message, t.gettext("A new sheet.") + "\n" + "\n".join(sheet.history(lang)))
-            return
-        loaded = await self._load(chat_key, t)
-        if isinstance(loaded, str):
-            self.adapter.reply(message, loaded)
-            return
-        sheet = loaded
+        writer = self._writer(message, sender)
+        book = self.book
         try:
+            if sub in _SUB_NEW:
+                if rest and len(rest) != 2:
+                    self.adapter.reply(message, t.gettext("Name both teams, or none: /sheet new Us Them."))
+                    return
+                sheet = await book.new(chat_key, writer, rest)
+                self.adapter.reply(message, t.gettext("A new sheet.") + "\n" + "\n".join(sheet.history(lang)))
+                return
+            if sub in _SUB_HISTORY:
+                old = await book.history(chat_key, lang)
+                self.adapter.reply(message, "\n".join([(HISTORY_HEAD if old else NO_HISTORY).render(lang), *old]))
+                return
+            if sub in _SUB_RESTORE:
+                if len(rest) != 1:
+                    raise SheetError(RESTORE_HOW, "number")
+                sheet = await book.restore(chat_key, writer, line_number(rest[0]))
+                self.adapter.reply(message, RESTORED.render(lang) + "\n" + "\n".join(sheet.history(lang)))
+                return
             if sub in _SUB_SHOW:
-                self.adapter.reply(message, "\n".join(sheet.history(lang)))
+                self.adapter.reply(message, "\n".join((await book.load(chat_key)).history(lang)))
                 return
             if sub in _SUB_ADD and rest:
                 points = plain_points(rest)
-                line = sheet.add(self._scored(rest, sheet)) if points is None else sheet.add_points(*points)
-                await self._store(chat_key, sheet)
+
+                def write(sheet: ScoreSheet) -> SheetLine:
+                    return sheet.add(self._scored(rest, sheet)) if points is None else sheet.add_points(*points)
+
+                sheet, line = await book.add(chat_key, writer, write)
                 self.adapter.reply(message, self._line_text(sheet, line.number, lang))
                 return
             if sub in _SUB_UNDO:
-                removed = sheet.undo()
-                await self._store(chat_key, sheet)
+                sheet, removed = await book.undo(chat_key, writer)
                 self.adapter.reply(
                     message,
                     t.gettext("Line {n} removed.", n=removed.number) + "\n" + "\n".join(sheet.history(lang)),
@@ -520,9 +546,9 @@ class CalculatorCommands:
                     )
                     return
                 number, what = line_number(rest[0]), rest[1:]
-                fixed: tuple[int, int] | DealAnswer = plain_points(what) or self._scored(what, sheet)
-                sheet.correct(number, fixed)
-                await self._store(chat_key, sheet)
+                current = await book.load(chat_key)
+                fixed: tuple[int, int] | DealAnswer = plain_points(what) or self._scored(what, current)
+                sheet = await book.fix(chat_key, writer, number, fixed)
                 self.adapter.reply(message, "\n".join(sheet.history(lang)))
                 return
         except (SheetError, CalculatorError) as err:
@@ -535,7 +561,7 @@ class CalculatorCommands:
         return t.gettext(
             "The score sheet: /sheet shows it; /sheet add 90 72 (two numbers) or /sheet add hearts 102 (a deal); "
             "/sheet undo; /sheet fix 2 80 82; /sheet new [team] [team]."
-        )
+        ) + "\n" + WHO_MAY.render(t.lang)
 
     @staticmethod
     def _scored(words: list[str], sheet: ScoreSheet) -> DealAnswer:
