@@ -1,7 +1,9 @@
 """Interactions in, the core's messages out.
 
 Every press and command is acknowledged inside Discord's 3-second window: the core gets ``ACK_BUDGET`` seconds to
-answer, after which the interaction is deferred and answered when the core is done. A person's private hand is an
+answer, after which the interaction is deferred and answered when the core is done. When the event loop is behind
+(``LoopLag``: a bot thinking on it, a burst of work) every step takes longer than the clock says, so the
+interaction is deferred at once instead. A person's private hand is an
 ephemeral message: opened by a press on the public table ("My hand"), updated by each press on it, and updated by
 the core between presses while its interaction token lives (Discord allows 15 minutes; we stop a minute early).
 
@@ -27,6 +29,7 @@ import discord
 from bot.core.messages import DISCORD, Answer, ChatRef, OutMessage, UserRef
 
 from .alerts import TurnAlerts
+from .lag import LoopLag
 from .outbox import Outbox
 from .render import Rendered, render
 from .text import CONTENT_LIMIT, clip, locale_language, markup, tr
@@ -39,6 +42,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ACK_BUDGET = 2.0  # seconds the core may take before we defer (Discord drops an interaction after 3)
+LAG_LIMIT = 0.1  # seconds behind: beyond this the loop is lagging, and an interaction is deferred at once
+BUDGET_STEP = 0.1  # while the core works, how often to look at the loop's lag again
 HAND_LIFETIME = 14 * 60.0  # an ephemeral message can be edited for 15 minutes after its interaction
 REFS_CACHED = 4096
 
@@ -70,6 +75,8 @@ class DiscordAdapter:
         self.client = client
         self.monotonic = monotonic
         self.ack_budget = ack_budget
+        self.lag = LoopLag()  # Discord's window runs on the real clock
+        self.lag_limit = LAG_LIMIT
         self.hands: dict[str, HandHandle] = {}  # OutMessage.key of a hand -> its live ephemeral message
         self._writes: dict[str, int] = {}  # hand key -> edits of its message in flight
         self._overlapped: set[str] = set()  # hand keys edited twice at once: which edit landed last is unknown
@@ -255,9 +262,7 @@ class DiscordAdapter:
         task = asyncio.ensure_future(work)
         deferred = False
         try:
-            # A budget of zero defers every interaction first, however quick the core would be.
-            done = (await asyncio.wait({task}, timeout=self.ack_budget))[0] if self.ack_budget > 0 else set()
-            if not done:
+            if not await self._answered_in_budget(task):
                 try:
                     if ephemeral:
                         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -270,6 +275,20 @@ class DiscordAdapter:
         except Exception:
             log.exception("the game host failed on an interaction")
             return None, deferred
+
+    async def _answered_in_budget(self, task: asyncio.Future[Answer]) -> bool:
+        """Whether the core answered within the budget, on a loop that keeps up. A budget of zero, or a loop
+        already behind, defers every interaction first, however quick the core would be; a loop that falls behind
+        while the core works ends the wait at once (its timers would fire late, and so would the deferral)."""
+        started = time.monotonic()
+        while self.ack_budget > 0 and self.lag.behind() <= self.lag_limit:
+            left = self.ack_budget - (time.monotonic() - started)
+            if left <= 0:
+                return False
+            done, _ = await asyncio.wait({task}, timeout=min(BUDGET_STEP, left))
+            if done:
+                return True
+        return False
 
     async def _failed(self, interaction: discord.Interaction[Any], deferred: bool, user: UserRef) -> None:
         text = tr(await self.host.user_language(user)).gettext(
