@@ -83,6 +83,7 @@ class DiscordAdapter:
         self._answering: Counter[str] = Counter()  # user id -> their presses being answered
         self._answered = asyncio.Condition()
         self._refs: dict[str, str] = {}  # public OutMessage.key -> "channel_id/message_id"
+        self._noted: set[str] = set()  # channels whose server is stored (note_server)
         self.alerts = TurnAlerts(self)
         self.outbox = Outbox(self._deliver_now, gate=self._after_answers)
         self.calculator: Calculator  # set by the client, which installs the calculator's commands
@@ -103,6 +104,22 @@ class DiscordAdapter:
         if isinstance(channel, discord.Thread):
             return ChatRef(DISCORD, str(channel.parent_id), str(channel.id), title=title)
         return ChatRef(DISCORD, str(channel.id), title=title)
+
+    @staticmethod
+    def server_ref(interaction: discord.Interaction[Any]) -> ChatRef | None:
+        """The server as a place of its own: its language is the one its channels follow."""
+        return None if interaction.guild_id is None else ChatRef(DISCORD, f"server:{interaction.guild_id}")
+
+    async def note_server(self, interaction: discord.Interaction[Any]) -> None:
+        """Remember which server a channel belongs to (once per channel and run), so that while the channel has
+        no language of its own it speaks its server's."""
+        chat, server = self.chat_ref(interaction), self.server_ref(interaction)
+        if chat is None or server is None or chat.key in self._noted:
+            return
+        await self.host.storage.set_chat_parent(DISCORD, chat.key, server.key)
+        if len(self._noted) >= REFS_CACHED:
+            self._noted.clear()  # noting again costs one write
+        self._noted.add(chat.key)
 
     # --- presses ---------------------------------------------------------------------------------------------
 
@@ -223,6 +240,7 @@ class DiscordAdapter:
         """Run a command against the core in this channel and answer the person privately."""
         user = self.user_ref(interaction)
         chat = self.chat_ref(interaction)
+        await self.note_server(interaction)
         if chat is None:
             language = await self.host.user_language(user)
             await interaction.response.send_message(

@@ -117,6 +117,7 @@ class Calculator:
     async def _languages(self, interaction: discord.Interaction[Any]) -> tuple[str, str]:
         """(the person's language for private replies, the channel's for public ones)."""
         host = self.adapter.host
+        await self.adapter.note_server(interaction)
         user = self.adapter.user_ref(interaction)
         chat = self.adapter.chat_ref(interaction)
         mine = await host.user_language(user)
