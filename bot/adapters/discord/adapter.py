@@ -46,6 +46,9 @@ LAG_LIMIT = 0.1  # seconds behind: beyond this the loop is lagging, and an inter
 BUDGET_STEP = 0.1  # while the core works, how often to look at the loop's lag again
 HAND_LIFETIME = 14 * 60.0  # an ephemeral message can be edited for 15 minutes after its interaction
 REFS_CACHED = 4096
+# Channel messages in flight at once, over all tables: a restart re-renders every table together, and Discord allows
+# a bot about 50 requests a second; at ~100 ms a request, 5 at a time stays below that.
+CHANNEL_SENDS = 5
 
 
 # What a hand message shows: the view and the note it was rendered from (rendering is a pure function of both).
@@ -84,6 +87,7 @@ class DiscordAdapter:
         self._answered = asyncio.Condition()
         self._refs: dict[str, str] = {}  # public OutMessage.key -> "channel_id/message_id"
         self._noted: set[str] = set()  # channels whose server is stored (note_server)
+        self._channel_sends = asyncio.Semaphore(CHANNEL_SENDS)
         self.alerts = TurnAlerts(self)
         self.outbox = Outbox(self._deliver_now, gate=self._after_answers)
         self.calculator: Calculator  # set by the client, which installs the calculator's commands
@@ -383,7 +387,11 @@ class DiscordAdapter:
 
     async def publish(self, msg: OutMessage, chat: ChatRef) -> None:
         """Edit the public message of this key in place, or post it (a ``notify`` message is always posted anew,
-        and its previous copy deleted)."""
+        and its previous copy deleted). At most CHANNEL_SENDS of these run at once."""
+        async with self._channel_sends:
+            await self._publish(msg, chat)
+
+    async def _publish(self, msg: OutMessage, chat: ChatRef) -> None:
         channel_id = int(chat.thread_id or chat.chat_id)
         channel = self.client.get_partial_messageable(channel_id, guild_id=None)
         storage = self.host.storage
