@@ -447,6 +447,15 @@ class FakeDiscord:
                 if mid is None:
                     raise DiscordError(404, 10008, "Unknown Message")
                 return self._edit(mid, body)
+            case "DELETE", ["webhooks", _, token, "messages", target]:
+                record = self._live(token)
+                mid = record.original_id if target == "@original" else int(target)
+                if mid is None or mid not in self.messages:
+                    raise DiscordError(404, 10008, "Unknown Message")
+                del self.messages[mid]
+                self.ephemeral_owner.pop(mid, None)
+                self.deleted.add(mid)
+                return None
             case "POST", ["webhooks", _, token]:
                 record = self._live(token)
                 message = self._create(record.channel_id, body, owner=record.user if _ephemeral(body) else None)

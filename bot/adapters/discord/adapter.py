@@ -298,12 +298,16 @@ class DiscordAdapter:
             log.exception("the game host failed on an interaction")
             return None, deferred
 
+    def lagging(self) -> bool:
+        """The event loop is behind: answer every interaction by deferring it first."""
+        return self.lag.behind() > self.lag_limit
+
     async def _answered_in_budget(self, task: asyncio.Future[Answer]) -> bool:
         """Whether the core answered within the budget, on a loop that keeps up. A budget of zero, or a loop
         already behind, defers every interaction first, however quick the core would be; a loop that falls behind
         while the core works ends the wait at once (its timers would fire late, and so would the deferral)."""
         started = time.monotonic()
-        while self.ack_budget > 0 and self.lag.behind() <= self.lag_limit:
+        while self.ack_budget > 0 and not self.lagging():
             left = self.ack_budget - (time.monotonic() - started)
             if left <= 0:
                 return False

@@ -123,12 +123,43 @@ class Calculator:
         mine = await host.user_language(user)
         return mine, (await host.chat_language(chat) if chat is not None else mine)
 
+    async def _defer_if_behind(self, interaction: discord.Interaction[Any]) -> None:
+        """While the event loop lags, acknowledge first (as game commands do): the answer follows when ready."""
+        if interaction.response.is_done() or not self.adapter.lagging():
+            return
+        if interaction.type is discord.InteractionType.component:
+            await interaction.response.defer()  # nothing shows until the answer
+        else:
+            await interaction.response.defer(thinking=True)  # "thinking…" in the channel, replaced by the answer
+
     async def _private(self, interaction: discord.Interaction[Any], text: str) -> None:
-        await interaction.response.send_message(clip(markup(text), CONTENT_LIMIT), ephemeral=True)
+        content = clip(markup(text), CONTENT_LIMIT)
+        if not interaction.response.is_done():
+            await interaction.response.send_message(content, ephemeral=True)
+            return
+        if interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
+            # The channel's "thinking…" would become this answer, for everyone to see: remove it, answer privately.
+            await interaction.delete_original_response()
+        await interaction.followup.send(content, ephemeral=True)
+
+    async def _public(
+        self, interaction: discord.Interaction[Any], embed: discord.Embed, view: discord.ui.View | None = None
+    ) -> None:
+        if not interaction.response.is_done():
+            if view is None:
+                await interaction.response.send_message(embed=embed)
+            else:
+                await interaction.response.send_message(embed=embed, view=view)
+        elif view is None:
+            await interaction.followup.send(embed=embed)
+        else:
+            await interaction.followup.send(embed=embed, view=view)
 
     # --- /score ---
 
     async def on_score(self, interaction: discord.Interaction[Any], request: dict[str, Any] | str | None) -> None:
+        if request is not None:  # the form opens at once (and a pop-up can only be the first answer)
+            await self._defer_if_behind(interaction)
         mine, public = await self._languages(interaction)
         t = translator(mine)
         if request is None:
@@ -149,10 +180,7 @@ class Calculator:
         if custom_id is not None:
             view = discord.ui.View(timeout=None)
             view.add_item(AddToSheet(custom_id, translator(public).gettext("Add to the sheet")))
-        if view is None:
-            await interaction.response.send_message(embed=embed)
-        else:
-            await interaction.response.send_message(embed=embed, view=view)
+        await self._public(interaction, embed, view)
 
     @staticmethod
     def _answer_embed(answer: DealAnswer, lang: str) -> discord.Embed:
@@ -182,6 +210,7 @@ class Calculator:
         return discord.Embed(description=clip(text, EMBED_DESCRIPTION_LIMIT), colour=COLOUR)
 
     async def on_add(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
+        await self._defer_if_behind(interaction)
         mine, public = await self._languages(interaction)
         request = expand(custom_id)
         chat = self.adapter.chat_ref(interaction)
@@ -195,10 +224,14 @@ class Calculator:
             return
         headline = translator(public).gettext("Line {n} added.", n=line.number)
         # The answer loses its button (one deal, one line); the channel sees the sheet.
-        await interaction.response.edit_message(view=None)
+        if interaction.response.is_done():
+            await interaction.edit_original_response(view=None)
+        else:
+            await interaction.response.edit_message(view=None)
         await interaction.followup.send(embed=self._sheet_embed(sheet, public, headline))
 
     async def on_sheet(self, interaction: discord.Interaction[Any], action: str, *args: str) -> None:
+        await self._defer_if_behind(interaction)
         mine, public = await self._languages(interaction)
         t, tp = translator(mine), translator(public)
         chat = self.adapter.chat_ref(interaction)
@@ -237,7 +270,7 @@ class Calculator:
         except (SheetError, CalculatorError) as err:
             await self._private(interaction, _errors(err, mine))
             return
-        await interaction.response.send_message(embed=self._sheet_embed(sheet, public, headline))
+        await self._public(interaction, self._sheet_embed(sheet, public, headline))
 
     @staticmethod
     def _entry(sheet: ScoreSheet, text: str) -> tuple[int, int] | dict[str, Any]:
