@@ -341,3 +341,31 @@ async def test_a_sheet_kept_before_keepers_survives_the_migration_and_its_first_
         assert kept.reason == "undo" and kept.keeper == ("1", "Ana") and len(ScoreSheet.from_json(kept.data).lines) == 2
     finally:
         await storage.close()
+
+
+async def test_a_group_that_becomes_a_supergroup_keeps_every_sheet_in_the_history(tmp_path: Path) -> None:
+    from bot.storage.sqlite import SqliteStorage
+
+    def sheet(a: int) -> dict[str, object]:
+        s = ScoreSheet()
+        s.add_points(a, 0)
+        return s.to_json()
+
+    storage = SqliteStorage(tmp_path / "belote.sqlite3")
+    await storage.open()
+    try:
+        await storage.set_sheet("telegram", "-5", sheet(1), ("1", "Ana"))
+        await storage.replace_sheet("telegram", "-5", sheet(2), ("1", "Ana"), "undo", "Ana")
+        await storage.replace_sheet("telegram", "-5", sheet(3), ("1", "Ana"), "new", "Ana")
+        # The supergroup was used before the move was known: a sheet and a history of its own.
+        await storage.set_sheet("telegram", "-1005", sheet(10), ("2", "Boris"))
+        await storage.replace_sheet("telegram", "-1005", sheet(11), ("2", "Boris"), "undo", "Boris")
+        await storage.move_chat("telegram", "-5", "-1005")
+        assert await storage.get_sheet("telegram", "-1005") == sheet(11)
+        history = await storage.old_sheets("telegram", "-1005")
+        firsts = [ScoreSheet.from_json(old.data).totals[0] for old in history]
+        assert firsts == [3, 2, 1, 10], "the old group's current sheet, its history, then the supergroup's own"
+        assert [old.number for old in history] == [4, 3, 2, 1] and history[0].reason == "moved"
+        assert await storage.old_sheets("telegram", "-5") == [] and await storage.get_sheet("telegram", "-5") is None
+    finally:
+        await storage.close()

@@ -40,6 +40,7 @@ REASONS: Final = {
     "undo": Msg("before an undo"),
     "fix": Msg("before a correction"),
     "restore": Msg("replaced by a restored sheet"),
+    "moved": Msg("kept in the group before it became a supergroup"),
 }
 
 

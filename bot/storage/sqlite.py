@@ -441,13 +441,48 @@ class SqliteStorage:
         in_old = "platform = ? AND (chat = ? OR substr(chat, 1, length(?) + 1) = ? || '/')"
         where = (platform, old_chat, old_chat, old_chat)
         renamed = "chat = ? || substr(chat, length(?) + 1)"
-        statements: list[tuple[str, tuple[Any, ...]]] = []
-        for table in ("chats", "sheets", "old_sheets"):
+        statements: list[tuple[str, tuple[Any, ...]]] = self._move_sheets(platform, old_chat, new_chat, in_old, where)
+        for table in ("chats", "sheets"):
             statements.append((f"UPDATE OR IGNORE {table} SET {renamed} WHERE {in_old}", (new_chat, old_chat, *where)))
             statements.append((f"DELETE FROM {table} WHERE {in_old}", where))
         for table in ("tables", "matches", "match_players"):
             statements.append((f"UPDATE {table} SET {renamed} WHERE {in_old}", (new_chat, old_chat, *where)))
         self._transaction(statements)
+
+    def _move_sheets(
+        self, platform: str, old_chat: str, new_chat: str, in_old: str, where: tuple[Any, ...]
+    ) -> list[tuple[str, tuple[Any, ...]]]:
+        """Statements that move the old chat's replaced sheets after the new chat's own (numbers follow on), and
+        put a sheet whose new place already has one into that place's history instead of dropping it."""
+        conn = self.writer
+        top: dict[str, int] = {}  # new key -> the highest number in its history so far
+
+        def next_number(target: str) -> int:
+            if target not in top:
+                top[target] = conn.execute(
+                    "SELECT COALESCE(MAX(number), 0) FROM old_sheets WHERE platform = ? AND chat = ?",
+                    (platform, target),
+                ).fetchone()[0]
+            top[target] += 1
+            return top[target]
+
+        statements: list[tuple[str, tuple[Any, ...]]] = []
+        old_rows = conn.execute(f"SELECT chat, number FROM old_sheets WHERE {in_old} ORDER BY chat, number", where)
+        for key, number in old_rows.fetchall():
+            statements.append((
+                "UPDATE old_sheets SET chat = ?, number = ? WHERE platform = ? AND chat = ? AND number = ?",
+                (new_chat + key[len(old_chat):], next_number(new_chat + key[len(old_chat):]), platform, key, number),
+            ))
+        sheets = conn.execute(f"SELECT chat, data, keeper, keeper_name FROM sheets WHERE {in_old}", where).fetchall()
+        for key, data, keeper, keeper_name in sheets:
+            target = new_chat + key[len(old_chat):]
+            if conn.execute("SELECT 1 FROM sheets WHERE platform = ? AND chat = ?", (platform, target)).fetchone():
+                statements.append((
+                    "INSERT INTO old_sheets (platform, chat, number, data, keeper, keeper_name, reason, by_name, at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, 'moved', '', ?)",
+                    (platform, target, next_number(target), data, keeper, keeper_name, time.time()),
+                ))
+        return statements
 
     # --- finished matches ---
 
