@@ -29,7 +29,7 @@ import discord
 from bot.core.messages import DISCORD, Answer, ChatRef, OutMessage, UserRef
 
 from .alerts import TurnAlerts
-from .lag import LoopLag
+from .lag import LoopLag, answered_within
 from .outbox import Outbox
 from .render import Rendered, render
 from .text import CONTENT_LIMIT, clip, locale_language, markup, tr
@@ -43,7 +43,6 @@ log = logging.getLogger(__name__)
 
 ACK_BUDGET = 2.0  # seconds the core may take before we defer (Discord drops an interaction after 3)
 LAG_LIMIT = 0.1  # seconds behind: beyond this the loop is lagging, and an interaction is deferred at once
-BUDGET_STEP = 0.1  # while the core works, how often to look at the loop's lag again
 HAND_LIFETIME = 14 * 60.0  # an ephemeral message can be edited for 15 minutes after its interaction
 REFS_CACHED = 4096
 # Channel messages in flight at once, over all tables: a restart re-renders every table together, and Discord allows
@@ -284,7 +283,7 @@ class DiscordAdapter:
         task = asyncio.ensure_future(work)
         deferred = False
         try:
-            if not await self._answered_in_budget(task):
+            if not await answered_within(task, self.ack_budget, self.lagging):
                 try:
                     if ephemeral:
                         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -301,20 +300,6 @@ class DiscordAdapter:
     def lagging(self) -> bool:
         """The event loop is behind: answer every interaction by deferring it first."""
         return self.lag.behind() > self.lag_limit
-
-    async def _answered_in_budget(self, task: asyncio.Future[Answer]) -> bool:
-        """Whether the core answered within the budget, on a loop that keeps up. A budget of zero, or a loop
-        already behind, defers every interaction first, however quick the core would be; a loop that falls behind
-        while the core works ends the wait at once (its timers would fire late, and so would the deferral)."""
-        started = time.monotonic()
-        while self.ack_budget > 0 and not self.lagging():
-            left = self.ack_budget - (time.monotonic() - started)
-            if left <= 0:
-                return False
-            done, _ = await asyncio.wait({task}, timeout=min(BUDGET_STEP, left))
-            if done:
-                return True
-        return False
 
     async def _failed(self, interaction: discord.Interaction[Any], deferred: bool, user: UserRef) -> None:
         text = tr(await self.host.user_language(user)).gettext(

@@ -12,8 +12,9 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Callable
-from typing import Final
+from typing import Any, Final
 
+BUDGET_STEP: Final = 0.1  # while the core works, how often to look at the loop's lag again
 INTERVAL: Final = 0.05  # seconds between wake-ups: 20 cheap timer callbacks a second
 FORGET_AFTER: Final = 1.0  # a lateness older than this no longer says anything about now
 
@@ -53,3 +54,18 @@ class LoopLag:
         now = self.monotonic()
         recent = self._late if now - self._woke <= FORGET_AFTER else 0.0
         return max(recent, now - self._due)
+
+
+async def answered_within(task: asyncio.Future[Any], budget: float, lagging: Callable[[], bool]) -> bool:
+    """Whether ``task`` finished within ``budget`` seconds on a loop that keeps up. A budget of zero, or a loop
+    already behind, answers False at once, however quick the task would be; a loop that falls behind while the task
+    runs ends the wait at once (its timers would fire late, and so would a deferral)."""
+    started = time.monotonic()  # Discord's window runs on the real clock
+    while budget > 0 and not lagging():
+        left = budget - (time.monotonic() - started)
+        if left <= 0:
+            return False
+        done, _ = await asyncio.wait({task}, timeout=min(BUDGET_STEP, left))
+        if done:
+            return True
+    return False
