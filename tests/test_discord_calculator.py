@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from bot.adapters.discord.calculator import compact, expand
@@ -172,4 +173,23 @@ async def test_only_the_keeper_or_a_manager_replaces_or_undoes_and_a_restore_bri
     help_text = fake.reply(await fake.command(boris, channel, "sheet", "help"))["content"]
     assert "/sheet history" in help_text and "/sheet restore" in help_text
     assert not fake.errors
+    await running.stop()
+
+
+async def test_five_people_adding_lines_at_the_same_instant_each_get_their_line(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    running = await start_bot(fake, tmp_path / "belote.sqlite3")
+    channel = fake.add_channel()
+    people = [FakeUser(fake.next_id(), name, "en-US") for name in ("Ana", "Boris", "Vera", "Georgi", "Dana")]
+    await asyncio.gather(
+        *(fake.command(p, channel, "sheet", "add", entry=f"{10 + i} {20 + i}") for i, p in enumerate(people))
+    )
+    await running.settle()
+    stored = await running.storage.get_sheet("discord", str(channel))
+    assert stored is not None
+    lines = sorted(line.score for line in ScoreSheet.from_json(stored).lines)
+    assert lines == [(10 + i, 20 + i) for i in range(5)]
+    keeper = await running.storage.get_sheet_keeper("discord", str(channel))
+    assert keeper is not None and keeper[1] in {p.name for p in people}
     await running.stop()

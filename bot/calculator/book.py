@@ -10,8 +10,10 @@ keeper becomes its keeper.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -64,6 +66,22 @@ class SheetBook:
     def __init__(self, storage: Storage, platform: str) -> None:
         self.storage = storage
         self.platform = platform
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._waiting: dict[str, int] = {}
+
+    @contextlib.asynccontextmanager
+    async def _turn(self, chat: str) -> AsyncIterator[None]:
+        """One change of a chat's sheet at a time: several people adding at the same instant each get their line
+        (a read, a change and a write of the whole sheet must not interleave)."""
+        lock = self._locks.setdefault(chat, asyncio.Lock())
+        self._waiting[chat] = self._waiting.get(chat, 0) + 1
+        try:
+            async with lock:
+                yield
+        finally:
+            self._waiting[chat] -= 1
+            if not self._waiting[chat]:
+                del self._waiting[chat], self._locks[chat]
 
     async def load(self, chat: str) -> ScoreSheet:
         """The chat's sheet (a new empty one if it has none); SheetError when the stored one cannot be read."""
@@ -94,11 +112,12 @@ class SheetBook:
                                                                                                      SheetLine]:
         """Add a line (``write`` adds it to the sheet it is given); the first writer of a sheet without a keeper
         becomes its keeper."""
-        sheet = await self.load(chat)
-        line = write(sheet)
-        keeper = await self.storage.get_sheet_keeper(self.platform, chat)
-        await self.storage.set_sheet(self.platform, chat, sheet.to_json(),
-                                     (writer.user_id, writer.name) if keeper is None else None)
+        async with self._turn(chat):
+            sheet = await self.load(chat)
+            line = write(sheet)
+            keeper = await self.storage.get_sheet_keeper(self.platform, chat)
+            await self.storage.set_sheet(self.platform, chat, sheet.to_json(),
+                                         (writer.user_id, writer.name) if keeper is None else None)
         return sheet, line
 
     async def history(self, chat: str, lang: str) -> list[str]:
@@ -124,33 +143,37 @@ class SheetBook:
 
     async def new(self, chat: str, writer: Writer, teams: Sequence[str] | None) -> ScoreSheet:
         sheet = ScoreSheet(teams or None)
-        await self._allow(chat, writer, Msg("start a new sheet"))
-        await self._replace(chat, sheet, (writer.user_id, writer.name), "new", writer)
+        async with self._turn(chat):
+            await self._allow(chat, writer, Msg("start a new sheet"))
+            await self._replace(chat, sheet, (writer.user_id, writer.name), "new", writer)
         return sheet
 
     async def undo(self, chat: str, writer: Writer) -> tuple[ScoreSheet, SheetLine]:
-        sheet = await self.load(chat)
-        removed = sheet.undo()
-        await self._allow(chat, writer, Msg("undo a line"))
-        await self._replace(chat, sheet, await self._keeper_or(chat, writer), "undo", writer)
+        async with self._turn(chat):
+            sheet = await self.load(chat)
+            removed = sheet.undo()
+            await self._allow(chat, writer, Msg("undo a line"))
+            await self._replace(chat, sheet, await self._keeper_or(chat, writer), "undo", writer)
         return sheet, removed
 
     async def fix(self, chat: str, writer: Writer, number: int, entry: AddSource | tuple[int, int]) -> ScoreSheet:
-        sheet = await self.load(chat)
-        sheet.correct(number, entry)
-        await self._allow(chat, writer, Msg("correct a line"))
-        await self._replace(chat, sheet, await self._keeper_or(chat, writer), "fix", writer)
+        async with self._turn(chat):
+            sheet = await self.load(chat)
+            sheet.correct(number, entry)
+            await self._allow(chat, writer, Msg("correct a line"))
+            await self._replace(chat, sheet, await self._keeper_or(chat, writer), "fix", writer)
         return sheet
 
     async def restore(self, chat: str, writer: Writer, number: int) -> ScoreSheet:
         """Bring back old sheet ``number``; the current sheet goes into the history in its place."""
-        old = await self.storage.old_sheet(self.platform, chat, number)
-        if old is None:
-            raise SheetError(Msg("there is no old sheet {number}; /sheet history lists them", {"number": number}),
-                             "number")
-        sheet = ScoreSheet.from_json(old.data)
-        await self._allow(chat, writer, Msg("bring back an old sheet"))
-        await self._replace(chat, sheet, old.keeper or (writer.user_id, writer.name), "restore", writer)
+        async with self._turn(chat):
+            old = await self.storage.old_sheet(self.platform, chat, number)
+            if old is None:
+                raise SheetError(Msg("there is no old sheet {number}; /sheet history lists them",
+                                     {"number": number}), "number")
+            sheet = ScoreSheet.from_json(old.data)
+            await self._allow(chat, writer, Msg("bring back an old sheet"))
+            await self._replace(chat, sheet, old.keeper or (writer.user_id, writer.name), "restore", writer)
         return sheet
 
     async def _keeper_or(self, chat: str, writer: Writer) -> tuple[str, str]:
