@@ -193,3 +193,25 @@ async def test_five_people_adding_lines_at_the_same_instant_each_get_their_line(
     keeper = await running.storage.get_sheet_keeper("discord", str(channel))
     assert keeper is not None and keeper[1] in {p.name for p in people}
     await running.stop()
+
+
+async def test_two_people_pressing_add_to_the_sheet_at_once_add_the_deal_once(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    running = await start_bot(fake, tmp_path / "belote.sqlite3")
+    ana = FakeUser(fake.next_id(), "Ana", "en-US")
+    boris = FakeUser(fake.next_id(), "Boris", "en-US")
+    channel = fake.add_channel()
+    answer = fake.reply(await fake.command(ana, channel, "score", line=LINE))
+    (add,) = list(button_ids(answer))
+    seen = dict(answer)
+    first, second = await asyncio.gather(
+        fake.press(ana, int(answer["id"]), add, seen=seen), fake.press(boris, int(answer["id"]), add, seen=seen)
+    )
+    await running.settle()
+    stored = await running.storage.get_sheet("discord", str(channel))
+    assert stored is not None and len(ScoreSheet.from_json(stored).lines) == 1, "one deal, one line"
+    [refused] = [r for r in (first, second) if r.response_type == CHANNEL_MESSAGE]
+    reply = fake.reply(refused)
+    assert reply["flags"] & EPHEMERAL and "already" in reply["content"], "the later press is told why, privately"
+    await running.stop()

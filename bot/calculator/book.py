@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
@@ -24,6 +25,7 @@ if TYPE_CHECKING:  # the book is handed a storage; the calculator itself stores 
     from bot.storage.base import OldSheet, Storage
 
 SHOWN_OLD: Final = 10  # how many replaced sheets /sheet history lists
+KEPT_ONCE: Final = 10_000  # "Add to the sheet" presses remembered (their button is gone or forgotten after)
 
 # Texts both platforms show around the history.
 HISTORY_HEAD: Final = Msg("Sheets as they were before each change (newest first); /sheet restore with a number "
@@ -34,6 +36,7 @@ NOTHING_LOST: Final = Msg("Nothing is lost: /sheet history lists the sheets as t
 WHO_MAY: Final = Msg("Anyone may add a line. A new sheet, an undo, a correction or a restore needs the sheet's keeper "
                      "(who started it) or an admin. Nothing is lost: /sheet history lists the sheets as they were "
                      "before each change, and /sheet restore with a number brings one back.")
+ALREADY_ADDED: Final = Msg("that deal is on the sheet already")
 RESTORE_HOW: Final = Msg("say which one by its number in /sheet history, e.g. /sheet restore 2")
 
 # What replaced a sheet, as the history names it.
@@ -67,6 +70,7 @@ class SheetBook:
         self.storage = storage
         self.platform = platform
         self._locks: dict[str, asyncio.Lock] = {}
+        self._added: OrderedDict[str, None] = OrderedDict()  # ``once`` keys already added, the latest KEPT_ONCE
         self._waiting: dict[str, int] = {}
 
     @contextlib.asynccontextmanager
@@ -108,16 +112,23 @@ class SheetBook:
 
     # --- anyone ---
 
-    async def add(self, chat: str, writer: Writer, write: Callable[[ScoreSheet], SheetLine]) -> tuple[ScoreSheet,
-                                                                                                     SheetLine]:
+    async def add(self, chat: str, writer: Writer, write: Callable[[ScoreSheet], SheetLine],
+                  once: str | None = None) -> tuple[ScoreSheet, SheetLine]:
         """Add a line (``write`` adds it to the sheet it is given); the first writer of a sheet without a keeper
-        becomes its keeper."""
+        becomes its keeper. ``once``: a key of what is added (an answer's "Add to the sheet" button); a second add
+        with the same key, pressed at the same instant or later, is refused."""
         async with self._turn(chat):
+            if once is not None and once in self._added:
+                raise SheetError(ALREADY_ADDED)
             sheet = await self.load(chat)
             line = write(sheet)
             keeper = await self.storage.get_sheet_keeper(self.platform, chat)
             await self.storage.set_sheet(self.platform, chat, sheet.to_json(),
                                          (writer.user_id, writer.name) if keeper is None else None)
+            if once is not None:
+                self._added[once] = None
+                while len(self._added) > KEPT_ONCE:
+                    self._added.popitem(last=False)
         return sheet, line
 
     async def history(self, chat: str, lang: str) -> list[str]:

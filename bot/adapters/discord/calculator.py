@@ -218,7 +218,9 @@ class Calculator:
             await self._private(interaction, translator(mine).gettext("That button is not one of ours."))
             return
         try:
-            sheet, line = await self.book.add(chat.key, self.writer(interaction), lambda sheet: sheet.add(request))
+            once = f"message:{interaction.message.id}" if interaction.message is not None else None
+            writer = self.writer(interaction)
+            sheet, line = await self.book.add(chat.key, writer, lambda sheet: sheet.add(request), once)
         except (SheetError, CalculatorError) as err:
             await self._private(interaction, _errors(err, mine))
             return

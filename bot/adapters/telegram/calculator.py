@@ -450,7 +450,7 @@ class CalculatorCommands:
             return t.gettext("That answer is too old to add; send it to /sheet add again.")
         chat_id, chat_key, thread = await self._chat_key(message)
         try:
-            sheet, line = await self.book.add(chat_key, writer, lambda sheet: sheet.add(request))
+            sheet, line = await self.book.add(chat_key, writer, lambda sheet: sheet.add(request), f"answer:{answer_id}")
         except (SheetError, CalculatorError) as err:
             return self._error_text(err, lang)
         await self._forget_answer(answer_id)
