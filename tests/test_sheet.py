@@ -366,6 +366,10 @@ async def test_a_group_that_becomes_a_supergroup_keeps_every_sheet_in_the_histor
         firsts = [ScoreSheet.from_json(old.data).totals[0] for old in history]
         assert firsts == [3, 2, 1, 10], "the old group's current sheet, its history, then the supergroup's own"
         assert [old.number for old in history] == [4, 3, 2, 1] and history[0].reason == "moved"
+        from bot.calculator.book import SheetBook
+
+        shown = SheetBook.describe(history[0], "en")
+        assert shown.startswith("4. ") and "supergroup" in shown and "()" not in shown
         assert await storage.old_sheets("telegram", "-5") == [] and await storage.get_sheet("telegram", "-5") is None
     finally:
         await storage.close()

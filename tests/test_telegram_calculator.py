@@ -249,6 +249,7 @@ async def test_a_form_untouched_for_a_day_is_forgotten(h: Harness, tg: FakeTeleg
         ("/sheet add 90 ٧٢", "0-9"),
         ("/sheet fix ² 80 82", "²"),
         ("/sheet fix 1 ½ 5", "½"),
+        ("/sheet restore ²", "/sheet restore 2"),
         ("/sheet add hearts " + "9" * 3000, "text"),
     ],
 )

@@ -146,9 +146,11 @@ class SheetBook:
             a, b = sheet.names(lang)
             what = Msg("{a} {ta} : {tb} {b}, {n} lines", {"a": a, "b": b, "ta": sheet.totals[0],
                                                           "tb": sheet.totals[1], "n": len(sheet.lines)})
-        return Msg("{number}. {when}, {reason} ({by}): {what}", {
-            "number": old.number, "when": when, "reason": REASONS.get(old.reason, Msg(old.reason)), "by": old.by,
-            "what": what}).render(lang)
+        params = {"number": old.number, "when": when, "reason": REASONS.get(old.reason, Msg(old.reason)),
+                  "by": old.by, "what": what}
+        if not old.by:  # replaced by no one in particular (a chat's move)
+            return Msg("{number}. {when}, {reason}: {what}", params).render(lang)
+        return Msg("{number}. {when}, {reason} ({by}): {what}", params).render(lang)
 
     # --- the keeper or an admin ---
 

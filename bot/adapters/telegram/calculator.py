@@ -515,9 +515,10 @@ class CalculatorCommands:
                 self.adapter.reply(message, "\n".join([(HISTORY_HEAD if old else NO_HISTORY).render(lang), *old]))
                 return
             if sub in _SUB_RESTORE:
-                if len(rest) != 1:
+                number = whole_number(rest[0]) if len(rest) == 1 else None
+                if number is None:
                     raise SheetError(RESTORE_HOW, "number")
-                sheet = await book.restore(chat_key, writer, line_number(rest[0]))
+                sheet = await book.restore(chat_key, writer, number)
                 self.adapter.reply(message, RESTORED.render(lang) + "\n" + "\n".join(sheet.history(lang)))
                 return
             if sub in _SUB_SHOW:
