@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -290,3 +291,15 @@ async def test_only_the_keeper_or_an_admin_replaces_or_undoes_and_nothing_is_los
     again = await say(h, JANE, GROUP, "/sheet undo")  # Jane keeps the restored sheet again
     assert "Line 2 removed" in again.text
     assert "/sheet history" in (await say(h, petar, GROUP, "/sheet help")).text
+
+
+async def test_two_people_pressing_add_to_the_sheet_at_once_add_the_deal_once(h: Harness, tg: FakeTelegram) -> None:
+    answer = await say(h, IVAN, GROUP, "/score hearts 102 60")
+    [data] = [d for label, d in answer.buttons() if d and d.startswith("calc:add:")]
+    answers = await asyncio.gather(h.press(IVAN, answer, data), h.press(JANE, answer, data))
+    await h.settle()
+    shown = await say(h, JANE, GROUP, "/sheet")
+    assert "1. " in shown.text and "2. " not in shown.text, "one deal, one line"
+    texts = sorted(a.text or "" for a in answers)
+    assert any(t.startswith(("Added as line 1", "Записано на ред 1")) for t in texts), texts
+    assert any("already" in t or "вече" in t for t in texts), texts
