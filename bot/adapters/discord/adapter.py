@@ -3,9 +3,11 @@
 Every press and command is acknowledged inside Discord's 3-second window: the core gets ``ACK_BUDGET`` seconds to
 answer, after which the interaction is deferred and answered when the core is done. When the event loop is behind
 (``LoopLag``: a bot thinking on it, a burst of work) every step takes longer than the clock says, so the
-interaction is deferred at once instead. A person's private hand is an
-ephemeral message: opened by a press on the public table ("My hand"), updated by each press on it, and updated by
-the core between presses while its interaction token lives (Discord allows 15 minutes; we stop a minute early).
+interaction is deferred at once instead.
+
+A person's private hand is an ephemeral message: opened by a press on the public table ("My hand"), updated by each
+press on it, and updated by the core between presses while its interaction token lives (Discord allows 15 minutes;
+we stop a minute early).
 
 The core re-renders every seated person's hand after each action. A hand edit is skipped only when the message
 already shows exactly that rendering (same text, same buttons, nonce included), so a skip can never leave stale
