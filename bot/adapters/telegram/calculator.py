@@ -17,27 +17,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from pydantic import TypeAdapter, ValidationError
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update, User
-from telegram.constants import ChatType
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot.calculator.book import (
-    HISTORY_HEAD,
-    NO_HISTORY,
-    NOTHING_LOST,
-    RESTORE_HOW,
-    RESTORED,
-    WHO_MAY,
-    NotAllowed,
-    SheetBook,
     Writer,
 )
 from bot.calculator.errors import CalculatorError
 from bot.calculator.score import DealAnswer, score
-from bot.calculator.sheet import ScoreSheet, SheetError, SheetLine
+from bot.calculator.sheet import SheetError
 from bot.calculator.text import score_text
-from bot.calculator.written import line_number, plain_points, whole_number
+from bot.calculator.written import whole_number
 from bot.core import names
 from bot.core.messages import TELEGRAM
 from bot.engine import CALL_NAMES, card_symbol
@@ -45,6 +36,7 @@ from bot.i18n import Translator, translator
 
 from .outbox import Post
 from .render import to_html
+from .sheet import SheetCommands
 
 if TYPE_CHECKING:
     from .adapter import TelegramAdapter
@@ -64,13 +56,6 @@ KEPT_SECONDS: Final = 24 * 3600
 _FORM_KEY: Final = "score:"
 _ANSWER_KEY: Final = "answer:"
 STEPS: Final = ("contract", "contra", "declarer", "points", "declarations", "valat")
-_SUB_SHOW: Final = frozenset({"show", "покажи"})
-_SUB_NEW: Final = frozenset({"new", "нова", "нов"})
-_SUB_ADD: Final = frozenset({"add", "добави", "+"})
-_SUB_UNDO: Final = frozenset({"undo", "отмени", "назад"})
-_SUB_FIX: Final = frozenset({"fix", "correct", "поправи", "поправка"})
-_SUB_HISTORY: Final = frozenset({"history", "история"})
-_SUB_RESTORE: Final = frozenset({"restore", "върни"})
 
 
 @dataclass
@@ -136,7 +121,7 @@ class CalculatorCommands:
         self._forms: OrderedDict[str, ScoreForm] = OrderedDict()
         self._answers: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._forgotten_at = 0.0
-        self.book = SheetBook(adapter.host.storage, TELEGRAM)
+        self.sheets = SheetCommands(adapter)
 
     @staticmethod
     def _new_id() -> str:
@@ -356,7 +341,7 @@ class CalculatorCommands:
         body = query.data[len(PREFIX) :]
         if body.startswith("add:"):
             message = query.message if isinstance(query.message, Message) else None
-            writer = self._writer(message, query.from_user) if message is not None else None
+            writer = self.sheets.writer(message, query.from_user) if message is not None else None
             text = (
                 await self._add_answer(message, body[4:], lang, writer)
                 if message is not None and writer is not None
@@ -448,125 +433,24 @@ class CalculatorCommands:
         request = await self._kept_answer(answer_id)
         if request is None or not isinstance(message, Message):
             return t.gettext("That answer is too old to add; send it to /sheet add again.")
-        chat_id, chat_key, thread = await self._chat_key(message)
+        chat_id, chat_key, thread = await self.sheets.chat_key(message)
+        once = f"answer:{answer_id}"
         try:
-            sheet, line = await self.book.add(chat_key, writer, lambda sheet: sheet.add(request), f"answer:{answer_id}")
+            sheet, line = await self.sheets.book.add(chat_key, writer, lambda sheet: sheet.add(request), once)
         except (SheetError, CalculatorError) as err:
-            return self._error_text(err, lang)
+            return self.sheets.error_text(err, lang)
         await self._forget_answer(answer_id)
-        self.adapter.say(chat_id, self._line_text(sheet, line.number, lang), thread)
+        self.adapter.say(chat_id, self.sheets.line_text(sheet, line.number, lang), thread)
         return t.gettext("Added as line {n}.", n=line.number)
 
     # --- /sheet ---
 
-    async def _chat_key(self, message: Message) -> tuple[int, str, int | None]:
-        """(chat id, the sheet's key, topic) of a message's chat; a group since upgraded means its supergroup."""
-        chat_id = await self.adapter.current_chat(message.chat.id)
-        thread = message.message_thread_id if message.is_topic_message else None
-        return chat_id, (f"{chat_id}/{thread}" if thread else str(chat_id)), thread
-
-    def _writer(self, message: Message, sender: User) -> Writer:
-        """Who writes on the sheet; whether they are an admin is asked of Telegram only when it matters."""
-
-        async def is_admin() -> bool:
-            if message.chat.type == ChatType.PRIVATE:
-                return True  # a private chat's sheet is the person's own
-            if message.sender_chat is not None and message.sender_chat.id == message.chat.id:
-                return True  # an admin writing anonymously, as the group itself
-            return await self.adapter._is_admin(message.chat, sender.id)
-
-        return Writer(str(sender.id), sender.full_name, is_admin)
-
-    @staticmethod
-    def _error_text(err: SheetError | CalculatorError, lang: str) -> str:
-        if isinstance(err, CalculatorError):
-            return "\n".join(err.render(lang))
-        if isinstance(err, NotAllowed):
-            return err.render(lang) + "\n" + NOTHING_LOST.render(lang)
-        return err.render(lang)
-
-    def _line_text(self, sheet: ScoreSheet, number: int, lang: str) -> str:
-        history = sheet.history(lang)
-        return "\n".join([history[0], history[number], history[-1]])
-
     async def on_sheet(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         command = await self._command(update)
-        sender = update.effective_user
-        if command is None or sender is None:
+        if command is None or update.effective_user is None:
             return
         message, _, lang = command
-        t = translator(lang)
-        args = list(context.args or ())
-        sub = args[0].lower() if args else "show"
-        rest = args[1:]
-        _, chat_key, _ = await self._chat_key(message)
-        writer = self._writer(message, sender)
-        book = self.book
-        try:
-            if sub in _SUB_NEW:
-                if rest and len(rest) != 2:
-                    self.adapter.reply(message, t.gettext("Name both teams, or none: /sheet new Us Them."))
-                    return
-                sheet = await book.new(chat_key, writer, rest)
-                self.adapter.reply(message, t.gettext("A new sheet.") + "\n" + "\n".join(sheet.history(lang)))
-                return
-            if sub in _SUB_HISTORY:
-                old = await book.history(chat_key, lang)
-                self.adapter.reply(message, "\n".join([(HISTORY_HEAD if old else NO_HISTORY).render(lang), *old]))
-                return
-            if sub in _SUB_RESTORE:
-                number = whole_number(rest[0]) if len(rest) == 1 else None
-                if number is None:
-                    raise SheetError(RESTORE_HOW, "number")
-                sheet = await book.restore(chat_key, writer, number)
-                self.adapter.reply(message, RESTORED.render(lang) + "\n" + "\n".join(sheet.history(lang)))
-                return
-            if sub in _SUB_SHOW:
-                self.adapter.reply(message, "\n".join((await book.load(chat_key)).history(lang)))
-                return
-            if sub in _SUB_ADD and rest:
-                points = plain_points(rest)
-
-                def write(sheet: ScoreSheet) -> SheetLine:
-                    return sheet.add(self._scored(rest, sheet)) if points is None else sheet.add_points(*points)
-
-                sheet, line = await book.add(chat_key, writer, write)
-                self.adapter.reply(message, self._line_text(sheet, line.number, lang))
-                return
-            if sub in _SUB_UNDO:
-                sheet, removed = await book.undo(chat_key, writer)
-                self.adapter.reply(
-                    message,
-                    t.gettext("Line {n} removed.", n=removed.number) + "\n" + "\n".join(sheet.history(lang)),
-                )
-                return
-            if sub in _SUB_FIX:
-                if len(rest) < 2:
-                    self.adapter.reply(
-                        message, t.gettext("Say which line: /sheet fix 2 80 82, or /sheet fix 2 hearts 102.")
-                    )
-                    return
-                number, what = line_number(rest[0]), rest[1:]
-                current = await book.load(chat_key)
-                fixed: tuple[int, int] | DealAnswer = plain_points(what) or self._scored(what, current)
-                sheet = await book.fix(chat_key, writer, number, fixed)
-                self.adapter.reply(message, "\n".join(sheet.history(lang)))
-                return
-        except (SheetError, CalculatorError) as err:
-            self.adapter.reply(message, self._error_text(err, lang))
-            return
-        self.adapter.reply(message, self.usage(t))
-
-    @staticmethod
-    def usage(t: Translator) -> str:
-        return t.gettext(
-            "The score sheet: /sheet shows it; /sheet add 90 72 (two numbers) or /sheet add hearts 102 (a deal); "
-            "/sheet undo; /sheet fix 2 80 82; /sheet new [team] [team]."
-        ) + "\n" + WHO_MAY.render(t.lang)
-
-    @staticmethod
-    def _scored(words: list[str], sheet: ScoreSheet) -> DealAnswer:
-        return score_text(" ".join(words), sheet.teams)
+        await self.sheets.on_sheet(message, update.effective_user, lang, list(context.args or ()))
 
     async def on_private_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Plain text in a private chat is not a command the bot knows: point to /help."""
