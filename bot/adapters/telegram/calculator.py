@@ -1,4 +1,5 @@
-"""The real-life calculator and score sheet in chat: ``/score <line>``, ``/score`` as a form of buttons, ``/sheet``.
+"""The real-life calculator in chat: ``/score <line>``, ``/score`` as a form of buttons, and an answer's "Add to the
+sheet" button (``/sheet`` itself is ``sheet.py``'s).
 
 Scoring, explanations and the sheet model are ``bot.calculator``'s; this module only turns chat text and button
 presses into calls to it, and keeps each chat's sheet in the host's storage (so it survives restarts). Forms in
