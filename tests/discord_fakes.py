@@ -121,6 +121,11 @@ class FakeDiscord:
         self.errors: list[DiscordError] = []
         self.clock_offset = 0.0
         self.slow: dict[str, float] = {}  # "PATCH webhooks" (method, first path part) -> seconds before handling
+        # "PATCH channels" -> how many of the next such requests Discord answers with 429 (retry_after below)
+        self.rate_limited: dict[str, int] = {}
+        self.retry_after = 0.05
+        self.in_flight: dict[str, int] = {}  # "PATCH channels" -> requests being handled now
+        self.most_in_flight: dict[str, int] = {}  # ... and the most at any moment
         self._sockets: list[web.WebSocketResponse] = []
         self._seq = itertools.count(1)
         self._runner: web.AppRunner | None = None
@@ -369,9 +374,23 @@ class FakeDiscord:
                 body = json.loads(raw)
         self.requests.append(Request(request.method, "/" + tail, body, time.monotonic()))
         parts = tail.split("/")
-        delay = self.slow.get(f"{request.method} {parts[0]}")
-        if delay:
-            await asyncio.sleep(delay)  # a slow request: others sent after it may be handled first
+        kind = f"{request.method} {parts[0]}"
+        if self.rate_limited.get(kind):
+            self.rate_limited[kind] -= 1
+            # As Discord answers past a bucket's limit (discord.py trusts a 429 only with Cloudflare's Via header).
+            limited = {"message": "You are being rate limited.", "retry_after": self.retry_after, "global": False}
+            response = _json(limited, 429)
+            response.headers.update({"Via": "1.1 google", "Retry-After": str(self.retry_after),
+                                     "X-RateLimit-Scope": "user"})
+            return response
+        self.in_flight[kind] = self.in_flight.get(kind, 0) + 1
+        self.most_in_flight[kind] = max(self.most_in_flight.get(kind, 0), self.in_flight[kind])
+        try:
+            delay = self.slow.get(kind)
+            if delay:
+                await asyncio.sleep(delay)  # a slow request: others sent after it may be handled first
+        finally:
+            self.in_flight[kind] -= 1
         auth = request.headers.get("Authorization")
         if auth is not None and auth != f"Bot {self.token}" and parts[0] not in ("interactions", "webhooks"):
             return DiscordError(401, 0, "401: Unauthorized").response()
@@ -428,6 +447,15 @@ class FakeDiscord:
                 if mid is None:
                     raise DiscordError(404, 10008, "Unknown Message")
                 return self._edit(mid, body)
+            case "DELETE", ["webhooks", _, token, "messages", target]:
+                record = self._live(token)
+                mid = record.original_id if target == "@original" else int(target)
+                if mid is None or mid not in self.messages:
+                    raise DiscordError(404, 10008, "Unknown Message")
+                del self.messages[mid]
+                self.ephemeral_owner.pop(mid, None)
+                self.deleted.add(mid)
+                return None
             case "POST", ["webhooks", _, token]:
                 record = self._live(token)
                 message = self._create(record.channel_id, body, owner=record.user if _ephemeral(body) else None)

@@ -581,3 +581,32 @@ async def test_belote_bot_run_serves_discord_and_telegram_in_one_loop(fake: Fake
         await wait_until(lambda: bool(fake.public(channel)), what="the lobby in the Discord channel")
         stop.set()
         assert await asyncio.wait_for(task, 30) == 0
+
+
+async def test_four_people_pressing_join_on_one_lobby_message_at_once_are_all_seated(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    running = await start_bot(fake, tmp_path / "belote.sqlite3")
+    opener = FakeUser(fake.next_id(), "Host", "en-US")
+    channel = fake.add_channel()
+    await fake.command(opener, channel, "belot", "new")
+    await fake.command(opener, channel, "belot", "leave")  # the opener only opens: four seats are free
+    await running.settle()
+    table_id = running.host.table_for_chat(ChatRef(DISCORD, str(channel)))
+    assert table_id is not None
+    table = running.host.table(table_id)
+    assert table is not None and len(table.free_seats()) == 4
+    [lobby] = [m for m in fake.public(channel) if any(action_of(b) == "j" for b in button_ids(m))]
+    seen = json.loads(json.dumps(lobby))  # what all four see when they press
+    join = next(b for b in button_ids(seen) if action_of(b) == "j")
+    users = people(fake)
+    records = await asyncio.gather(*(fake.press(u, int(lobby["id"]), join, seen=seen) for u in users))
+    await running.settle()
+    table = running.host.table(table_id)
+    assert table is not None
+    assert sorted(s.user_id for s in table.seats) == sorted(str(u.id) for u in users), "every press took a seat"
+    for user, record in zip(users, records, strict=True):
+        private = fake.messages[fake.private_reply(record)]
+        assert table_id in message_text(private), f"{user.name} was shown the table they sit at"
+    assert not fake.errors
+    await running.stop()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from bot.adapters.discord.calculator import compact, expand
@@ -114,4 +115,103 @@ async def test_the_button_form_and_its_points_pop_up_survive_a_restart(fake: Fak
     assert answer["embeds"][0]["title"] == expected.summary("bg")
     assert not answer["flags"] & EPHEMERAL
     assert not fake.errors
+    await running.stop()
+
+
+async def test_a_number_that_is_not_one_gets_a_private_answer(fake: FakeDiscord, tmp_path: Path) -> None:
+    running = await start_bot(fake, tmp_path / "belote.sqlite3")
+    boris = FakeUser(fake.next_id(), "Boris", "en-US")
+    channel = fake.add_channel()
+    for entry, shows in (("² 5", "²"), ("90 ٧٢", "0-9"), ("hearts " + "9" * 3000, "3000")):
+        record = await fake.command(boris, channel, "sheet", "add", entry=entry)
+        reply = fake.reply(record)
+        assert reply["flags"] & EPHEMERAL and shows in reply["content"], reply["content"]
+    assert await running.storage.get_sheet("discord", str(channel)) is None
+    await running.stop()
+
+
+async def test_only_the_keeper_or_a_manager_replaces_or_undoes_and_a_restore_brings_it_back(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    running = await start_bot(fake, tmp_path / "belote.sqlite3")
+    ana = FakeUser(fake.next_id(), "Ana", "en-US")  # starts the sheet: its keeper
+    boris = FakeUser(fake.next_id(), "Boris", "en-US")  # a member
+    vera = FakeUser(fake.next_id(), "Vera", "en-US", manager=True)  # may manage the server
+    channel = fake.add_channel()
+
+    async def lines() -> list[tuple[int, int]]:
+        stored = await running.storage.get_sheet("discord", str(channel))
+        assert stored is not None
+        return [line.score for line in ScoreSheet.from_json(stored).lines]
+
+    await fake.command(ana, channel, "sheet", "new", team_a="Us", team_b="Them")
+    await fake.command(boris, channel, "sheet", "add", entry="90 72")  # anyone may add a line
+    await fake.command(ana, channel, "sheet", "add", entry="10 6")
+    for sub, options in (("undo", {}), ("new", {}), ("fix", {"number": 1, "entry": "0 0"})):
+        refused = fake.reply(await fake.command(boris, channel, "sheet", sub, **options))
+        assert refused["flags"] & EPHEMERAL and "Ana" in refused["content"], refused["content"]
+    assert await lines() == [(90, 72), (10, 6)], "a member's undo, new sheet or correction changes nothing"
+
+    await fake.command(ana, channel, "sheet", "undo")  # the keeper
+    assert await lines() == [(90, 72)]
+    await fake.command(vera, channel, "sheet", "new")  # a manager, not the keeper
+    assert await lines() == []
+    history = fake.reply(await fake.command(boris, channel, "sheet", "history"))
+    rows = history["content"].splitlines()
+    assert rows[1].startswith("2.") and "Us 90 : 72 Them, 1 lines" in rows[1] and "Vera" in rows[1]
+    assert rows[2].startswith("1.") and "Us 100 : 78 Them, 2 lines" in rows[2] and "Ana" in rows[2]
+
+    await fake.command(vera, channel, "sheet", "add", entry="5 5")
+    refused = fake.reply(await fake.command(ana, channel, "sheet", "restore", number=1))
+    assert "Vera" in refused["content"] and await lines() == [(5, 5)]
+    restored = fake.reply(await fake.command(vera, channel, "sheet", "restore", number=1))
+    assert not restored["flags"] & EPHEMERAL and await lines() == [(90, 72), (10, 6)]
+    await fake.command(ana, channel, "sheet", "undo")  # Ana keeps the restored sheet again
+    assert await lines() == [(90, 72)]
+    missing = fake.reply(await fake.command(vera, channel, "sheet", "restore", number=9))
+    assert missing["flags"] & EPHEMERAL and "9" in missing["content"]
+    help_text = fake.reply(await fake.command(boris, channel, "sheet", "help"))["content"]
+    assert "/sheet history" in help_text and "/sheet restore" in help_text
+    assert not fake.errors
+    await running.stop()
+
+
+async def test_five_people_adding_lines_at_the_same_instant_each_get_their_line(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    running = await start_bot(fake, tmp_path / "belote.sqlite3")
+    channel = fake.add_channel()
+    people = [FakeUser(fake.next_id(), name, "en-US") for name in ("Ana", "Boris", "Vera", "Georgi", "Dana")]
+    await asyncio.gather(
+        *(fake.command(p, channel, "sheet", "add", entry=f"{10 + i} {20 + i}") for i, p in enumerate(people))
+    )
+    await running.settle()
+    stored = await running.storage.get_sheet("discord", str(channel))
+    assert stored is not None
+    lines = sorted(line.score for line in ScoreSheet.from_json(stored).lines)
+    assert lines == [(10 + i, 20 + i) for i in range(5)]
+    keeper = await running.storage.get_sheet_keeper("discord", str(channel))
+    assert keeper is not None and keeper[1] in {p.name for p in people}
+    await running.stop()
+
+
+async def test_two_people_pressing_add_to_the_sheet_at_once_add_the_deal_once(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    running = await start_bot(fake, tmp_path / "belote.sqlite3")
+    ana = FakeUser(fake.next_id(), "Ana", "en-US")
+    boris = FakeUser(fake.next_id(), "Boris", "en-US")
+    channel = fake.add_channel()
+    answer = fake.reply(await fake.command(ana, channel, "score", line=LINE))
+    (add,) = list(button_ids(answer))
+    seen = dict(answer)
+    first, second = await asyncio.gather(
+        fake.press(ana, int(answer["id"]), add, seen=seen), fake.press(boris, int(answer["id"]), add, seen=seen)
+    )
+    await running.settle()
+    stored = await running.storage.get_sheet("discord", str(channel))
+    assert stored is not None and len(ScoreSheet.from_json(stored).lines) == 1, "one deal, one line"
+    [refused] = [r for r in (first, second) if r.response_type == CHANNEL_MESSAGE]
+    reply = fake.reply(refused)
+    assert reply["flags"] & EPHEMERAL and "already" in reply["content"], "the later press is told why, privately"
     await running.stop()

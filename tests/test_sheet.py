@@ -8,8 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from bot.calculator import ScoreSheet, SheetError, score, score_text
+from bot.calculator import CalculatorError, ScoreSheet, SheetError, parse_text, score, score_text
+from bot.calculator.written import line_number, plain_points
 from bot.engine.rules import Rules
 
 T01 = {"contract": "hearts", "points": {"A": 102}}  # A 10 / B 6
@@ -263,3 +266,110 @@ def test_sheet_on_the_command_line(tmp_path: Path) -> None:
     assert done.returncode == 0 and ScoreSheet.from_json(json.loads(path.read_text(encoding="utf-8"))).winner is None
     done = sheet("add", "купа", "100", "50")
     assert done.returncode == 1 and "points:" in done.stderr
+
+
+# What people type into /sheet add and /sheet fix: digits of other scripts, superscripts, fractions, signs, and
+# numbers too long for int().
+_TYPED = st.text(alphabet="0123456789²³¹½٣७-+., aкп", min_size=0, max_size=8) | st.just("9" * 5000)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_TYPED, min_size=0, max_size=3))
+def test_every_typed_line_gets_a_line_or_an_answer_that_says_what_is_wrong(words: list[str]) -> None:
+    sheet = ScoreSheet()
+    try:
+        points = plain_points(words)
+        if points is not None:
+            assert all(w.isascii() and w.isdigit() for w in words) and points == (int(words[0]), int(words[1]))
+            sheet.add_points(*points)
+        else:
+            sheet.add(parse_text(" ".join(words) or "?"))
+    except (SheetError, CalculatorError) as err:
+        texts = [err.render(lang) for lang in ("bg", "en")] if isinstance(err, SheetError) else err.render("bg")
+        assert all(texts) and not any("{" in text for text in texts)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_TYPED)
+def test_a_typed_line_number_is_a_number_or_an_answer(word: str) -> None:
+    try:
+        number = line_number(word)
+    except SheetError as err:
+        assert word[:20] in err.render("bg") and err.field == "line"
+    else:
+        assert number >= 1 and word.isascii() and str(number) == word.lstrip("0")
+
+
+def test_a_superscript_is_not_a_number_of_points() -> None:
+    with pytest.raises(SheetError) as caught:
+        plain_points(["²", "5"])
+    assert caught.value.field == "A" and "²" in caught.value.render("en") and "0-9" in caught.value.render("bg")
+
+
+async def test_a_sheet_kept_before_keepers_survives_the_migration_and_its_first_writer_keeps_it(
+    tmp_path: Path,
+) -> None:
+    import sqlite3
+
+    from bot.calculator.book import NotAllowed, SheetBook, Writer
+    from bot.storage.sqlite import MIGRATIONS, SqliteStorage
+
+    db = tmp_path / "old.sqlite3"
+    old = ScoreSheet(("Ана", "Боби"))
+    old.add_points(90, 72)
+    with sqlite3.connect(db) as conn:  # a database of the release before keepers
+        for version, script in enumerate(MIGRATIONS[:2], 1):
+            conn.executescript(script + f"\nPRAGMA user_version={version};")
+        conn.execute("INSERT INTO sheets VALUES ('telegram', '-5', ?, 0)", (json.dumps(old.to_json()),))
+    storage = SqliteStorage(db)
+    await storage.open()
+    try:
+        book = SheetBook(storage, "telegram")
+
+        async def no() -> bool:
+            return False
+
+        ana, boris = Writer("1", "Ana", no), Writer("2", "Boris", no)
+        assert (await book.load("-5")).totals == (90, 72) and await storage.get_sheet_keeper("telegram", "-5") is None
+        await book.add("-5", ana, lambda sheet: sheet.add_points(10, 6))
+        assert await storage.get_sheet_keeper("telegram", "-5") == ("1", "Ana")
+        with pytest.raises(NotAllowed):
+            await book.undo("-5", boris)
+        sheet, removed = await book.undo("-5", ana)
+        assert removed.number == 2 and sheet.totals == (90, 72)
+        [kept] = await storage.old_sheets("telegram", "-5")
+        assert kept.reason == "undo" and kept.keeper == ("1", "Ana") and len(ScoreSheet.from_json(kept.data).lines) == 2
+    finally:
+        await storage.close()
+
+
+async def test_a_group_that_becomes_a_supergroup_keeps_every_sheet_in_the_history(tmp_path: Path) -> None:
+    from bot.storage.sqlite import SqliteStorage
+
+    def sheet(a: int) -> dict[str, object]:
+        s = ScoreSheet()
+        s.add_points(a, 0)
+        return s.to_json()
+
+    storage = SqliteStorage(tmp_path / "belote.sqlite3")
+    await storage.open()
+    try:
+        await storage.set_sheet("telegram", "-5", sheet(1), ("1", "Ana"))
+        await storage.replace_sheet("telegram", "-5", sheet(2), ("1", "Ana"), "undo", "Ana")
+        await storage.replace_sheet("telegram", "-5", sheet(3), ("1", "Ana"), "new", "Ana")
+        # The supergroup was used before the move was known: a sheet and a history of its own.
+        await storage.set_sheet("telegram", "-1005", sheet(10), ("2", "Boris"))
+        await storage.replace_sheet("telegram", "-1005", sheet(11), ("2", "Boris"), "undo", "Boris")
+        await storage.move_chat("telegram", "-5", "-1005")
+        assert await storage.get_sheet("telegram", "-1005") == sheet(11)
+        history = await storage.old_sheets("telegram", "-1005")
+        firsts = [ScoreSheet.from_json(old.data).totals[0] for old in history]
+        assert firsts == [3, 2, 1, 10], "the old group's current sheet, its history, then the supergroup's own"
+        assert [old.number for old in history] == [4, 3, 2, 1] and history[0].reason == "moved"
+        from bot.calculator.book import SheetBook
+
+        shown = SheetBook.describe(history[0], "en")
+        assert shown.startswith("4. ") and "supergroup" in shown and "()" not in shown
+        assert await storage.old_sheets("telegram", "-5") == [] and await storage.get_sheet("telegram", "-5") is None
+    finally:
+        await storage.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -111,7 +112,7 @@ async def test_the_group_sheet_adds_undoes_corrects_and_survives_a_restart(
     h: Harness, tg: FakeTelegram, tmp_path: Path
 ) -> None:
     await say(h, IVAN, GROUP, "/lang en")
-    await say(h, IVAN, GROUP, "/sheet new Reds Blues")
+    await say(h, JANE, GROUP, "/sheet new Reds Blues")  # Jane keeps the sheet: her undo and fix are allowed
     first = await say(h, JANE, GROUP, "/sheet add 90 72")
     assert "1. 90 | 72" in first.text
     await say(h, JANE, GROUP, "/sheet add hearts 102 60")
@@ -240,3 +241,65 @@ async def test_a_form_untouched_for_a_day_is_forgotten(h: Harness, tg: FakeTeleg
     assert too_old.text and "too old" in too_old.text
     await press_and_settle(again, JANE, fresh, "♦ Diamonds")  # a form from the same hour goes on
     assert "Contract: ♦ Diamonds" in fresh.text
+
+
+@pytest.mark.parametrize(
+    ("line", "shows"),
+    [
+        ("/sheet add ² 5", "²"),
+        ("/sheet add 90 ٧٢", "0-9"),
+        ("/sheet fix ² 80 82", "²"),
+        ("/sheet fix 1 ½ 5", "½"),
+        ("/sheet restore ²", "/sheet restore 2"),
+        ("/sheet add hearts " + "9" * 3000, "3000"),  # says how many digits it has
+    ],
+)
+async def test_a_number_that_is_not_one_gets_an_answer(h: Harness, tg: FakeTelegram, line: str, shows: str) -> None:
+    await say(h, IVAN, GROUP, "/sheet add 90 72")
+    answer = await say(h, JANE, GROUP, line)
+    assert shows in answer.text and "Traceback" not in answer.text
+
+
+async def test_only_the_keeper_or_an_admin_replaces_or_undoes_and_nothing_is_lost(h: Harness, tg: FakeTelegram) -> None:
+    petar = Person(3003, "Petar", "en")
+    tg.add_user(petar.user_id, petar.name, petar.language)
+    await say(h, IVAN, GROUP, "/lang en")
+    await say(h, JANE, GROUP, "/sheet new Reds Blues")  # Jane keeps this sheet
+    added = await say(h, petar, GROUP, "/sheet add 90 72")  # anyone may add a line
+    assert "1. 90 | 72" in added.text
+    await say(h, JANE, GROUP, "/sheet add 10 6")
+    for attempt in ("/sheet undo", "/sheet new Us Them", "/sheet fix 1 0 0"):
+        refused = await say(h, petar, GROUP, attempt)
+        assert "Jane" in refused.text and "/sheet history" in refused.text, refused.text
+    shown = await say(h, petar, GROUP, "/sheet")
+    assert shown.text.splitlines()[0] == "Reds | Blues" and "2. 10 | 6" in shown.text, "nothing changed"
+
+    undone = await say(h, JANE, GROUP, "/sheet undo")  # the keeper
+    assert "Line 2 removed" in undone.text
+    fresh = await say(h, IVAN, GROUP, "/sheet new Us Them")  # an admin, not the keeper
+    assert "Us | Them" in fresh.text
+    await say(h, IVAN, GROUP, "/sheet add 5 5")
+    history = await say(h, petar, GROUP, "/sheet history")
+    rows = history.text.splitlines()
+    assert rows[1].startswith("2.") and "new sheet" in rows[1] and "Reds 90 : 72 Blues, 1 lines" in rows[1]
+    assert rows[2].startswith("1.") and "undo" in rows[2] and "Reds 100 : 78 Blues, 2 lines" in rows[2]
+
+    refused = await say(h, JANE, GROUP, "/sheet restore 1")  # Ivan keeps the current sheet now
+    assert "Ivan" in refused.text
+    back = await say(h, IVAN, GROUP, "/sheet restore 1")  # the sheet before the undo, both lines
+    assert "Reds | Blues" in back.text and "2. 10 | 6" in back.text
+    again = await say(h, JANE, GROUP, "/sheet undo")  # Jane keeps the restored sheet again
+    assert "Line 2 removed" in again.text
+    assert "/sheet history" in (await say(h, petar, GROUP, "/sheet help")).text
+
+
+async def test_two_people_pressing_add_to_the_sheet_at_once_add_the_deal_once(h: Harness, tg: FakeTelegram) -> None:
+    answer = await say(h, IVAN, GROUP, "/score hearts 102 60")
+    [data] = [d for label, d in answer.buttons() if d and d.startswith("calc:add:")]
+    answers = await asyncio.gather(h.press(IVAN, answer, data), h.press(JANE, answer, data))
+    await h.settle()
+    shown = await say(h, JANE, GROUP, "/sheet")
+    assert "1. " in shown.text and "2. " not in shown.text, "one deal, one line"
+    texts = sorted(a.text or "" for a in answers)
+    assert any(t.startswith(("Added as line 1", "Записано на ред 1")) for t in texts), texts
+    assert any("already" in t or "вече" in t for t in texts), texts

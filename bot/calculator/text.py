@@ -53,8 +53,9 @@ TO_WORDS: Final = frozenset({"до", "to"})
 # Bare single letters that are not read as ranks (A/B are teams, к is contra, c/d/h/s are suits).
 _BARE_RANK_EXCLUDED: Final = frozenset({"a", "b", "к", "c", "d", "h", "s", "в", "а", "д", "п"})
 MAX_DIGITS: Final = 9
-_NUMBER: Final = re.compile(rf"^\d{{1,{MAX_DIGITS}}}$")
-_LONG_NUMBER: Final = re.compile(rf"^\d{{{MAX_DIGITS + 1},}}$")
+# Digits 0-9 only: \d would also take other scripts' digits, and int() refuses past 4,300 digits.
+_NUMBER: Final = re.compile(rf"^[0-9]{{1,{MAX_DIGITS}}}$")
+_LONG_NUMBER: Final = re.compile(rf"^[0-9]{{{MAX_DIGITS + 1},}}$")
 
 
 @dataclass

@@ -253,8 +253,14 @@ class Host(Seating, Turns):
         await self.storage.set_chat_language(chat.platform, chat.key, language)
         self._chat_langs[(chat.platform, chat.key)] = language
         tr = translator(language)
-        table_id = self._by_chat.get(chat)
-        if table_id is not None:
+        # Chats that follow this one (a Discord server's channels without a language of their own) follow it now.
+        followers = await self.storage.chats_following(chat.platform, chat.key)
+        for key in followers:
+            self._chat_langs[(chat.platform, key)] = language
+        for place in [chat, *(ChatRef.from_key(chat.platform, key) for key in followers)]:
+            table_id = self._by_chat.get(place)
+            if table_id is None:
+                continue
             live = self._tables[table_id]
             async with live.lock:
                 if live.table.open and live.table.options.lang != language:

@@ -53,6 +53,18 @@ class PlayerStats:
     deals: int
 
 
+@dataclass(frozen=True, slots=True)
+class OldSheet:
+    """A chat's score sheet as it was before a new sheet, an undo, a correction or a restore replaced it."""
+
+    number: int  # counts from 1 per chat
+    data: JSON | None  # as the calculator serialised it (None: not even JSON)
+    keeper: tuple[str, str] | None  # (user id, name) of who kept that sheet
+    reason: str  # "new", "undo", "fix", "restore"
+    by: str  # the name of who replaced it
+    at: float  # when (epoch seconds)
+
+
 class Storage(Protocol):
     # --- lifecycle ---
 
@@ -83,6 +95,15 @@ class Storage(Protocol):
     async def get_chat_language(self, platform: str, chat: str) -> str | None: ...
 
     async def set_chat_language(self, platform: str, chat: str, language: str) -> None: ...
+
+    async def set_chat_parent(self, platform: str, chat: str, parent: str) -> None:
+        """The place a chat belongs to (a Discord channel's server, as a chat key of its own): while the chat has
+        no language of its own, ``get_chat_language`` answers with the parent's."""
+        ...
+
+    async def chats_following(self, platform: str, parent: str) -> list[str]:
+        """The chats of that parent without a language of their own."""
+        ...
 
     # --- tables and their logs ---
 
@@ -122,9 +143,30 @@ class Storage(Protocol):
         """The chat's current score sheet as the calculator serialised it, or None."""
         ...
 
-    async def set_sheet(self, platform: str, chat: str, sheet: JSON | None) -> None:
-        """Replace (or, with None, delete) the chat's score sheet."""
+    async def set_sheet(
+        self, platform: str, chat: str, sheet: JSON | None, keeper: tuple[str, str] | None = None
+    ) -> None:
+        """Write (or, with None, delete) the chat's score sheet; ``keeper`` (user id, name) is who keeps it from
+        now on (None: whoever kept it before, nobody for a new sheet). Nothing goes into the history."""
         ...
+
+    async def get_sheet_keeper(self, platform: str, chat: str) -> tuple[str, str] | None:
+        """(user id, name) of who keeps the chat's sheet; None when nobody does (no sheet, or an old one)."""
+        ...
+
+    async def replace_sheet(
+        self, platform: str, chat: str, sheet: JSON | None, keeper: tuple[str, str] | None, reason: str, by: str
+    ) -> int | None:
+        """Put the chat's current sheet into its history (``reason``, ``by``: what replaced it, and who) and write
+        ``sheet`` with ``keeper`` in its place, together. The old sheet's number in the history, or None if the
+        chat had no sheet."""
+        ...
+
+    async def old_sheets(self, platform: str, chat: str, limit: int = 10) -> list[OldSheet]:
+        """The chat's replaced sheets, newest first."""
+        ...
+
+    async def old_sheet(self, platform: str, chat: str, number: int) -> OldSheet | None: ...
 
     # --- forms in progress (a person's step-by-step answers, e.g. the calculator's button form) ---
 

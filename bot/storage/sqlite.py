@@ -23,6 +23,7 @@ from typing import Any, Final
 import aiosqlite
 
 from .base import JSON, Event, PlayerStats, TableRow
+from .sqlite_sheets import SheetTables
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +66,17 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         PRIMARY KEY (platform, form_id)) WITHOUT ROWID;
     CREATE INDEX forms_by_age ON forms (platform, updated);
     """,
+    # A sheet's keeper (who started it), the sheets replaced or changed by an undo or a correction (so they can be
+    # brought back), and the place a chat belongs to (a Discord channel's server), whose language it follows.
+    """
+    ALTER TABLE sheets ADD COLUMN keeper TEXT;
+    ALTER TABLE sheets ADD COLUMN keeper_name TEXT NOT NULL DEFAULT '';
+    CREATE TABLE old_sheets (
+        platform TEXT NOT NULL, chat TEXT NOT NULL, number INTEGER NOT NULL, data TEXT NOT NULL, keeper TEXT,
+        keeper_name TEXT NOT NULL, reason TEXT NOT NULL, by_name TEXT NOT NULL, at REAL NOT NULL,
+        PRIMARY KEY (platform, chat, number)) WITHOUT ROWID;
+    ALTER TABLE chats ADD COLUMN parent TEXT;
+    """,
 )
 
 
@@ -72,7 +84,7 @@ class StorageError(RuntimeError):
     """The database cannot be used (wrong file, newer schema, closed)."""
 
 
-class SqliteStorage:
+class SqliteStorage(SheetTables):
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self._writer: sqlite3.Connection | None = None
@@ -254,8 +266,26 @@ class SqliteStorage:
         )
 
     async def get_chat_language(self, platform: str, chat: str) -> str | None:
-        rows = await self._rows("SELECT language FROM chats WHERE platform = ? AND chat = ?", (platform, chat))
+        rows = await self._rows(
+            "SELECT COALESCE(c.language, p.language) FROM chats c "
+            "LEFT JOIN chats p ON p.platform = c.platform AND p.chat = c.parent WHERE c.platform = ? AND c.chat = ?",
+            (platform, chat),
+        )
         return rows[0][0] if rows else None
+
+    async def set_chat_parent(self, platform: str, chat: str, parent: str) -> None:
+        await self._write(
+            "INSERT INTO chats (platform, chat, parent) VALUES (?, ?, ?) "
+            "ON CONFLICT (platform, chat) DO UPDATE SET parent = excluded.parent",
+            (platform, chat, parent),
+        )
+
+    async def chats_following(self, platform: str, parent: str) -> list[str]:
+        rows = await self._rows(
+            "SELECT chat FROM chats WHERE platform = ? AND parent = ? AND language IS NULL ORDER BY chat",
+            (platform, parent),
+        )
+        return [r[0] for r in rows]
 
     async def set_chat_language(self, platform: str, chat: str, language: str) -> None:
         await self._write(
@@ -326,22 +356,6 @@ class SqliteStorage:
                 (platform, key, ref),
             )
 
-    # --- score sheets ---
-
-    async def get_sheet(self, platform: str, chat: str) -> JSON | None:
-        rows = await self._rows("SELECT data FROM sheets WHERE platform = ? AND chat = ?", (platform, chat))
-        return json.loads(rows[0][0]) if rows else None
-
-    async def set_sheet(self, platform: str, chat: str, sheet: JSON | None) -> None:
-        if sheet is None:
-            await self._write("DELETE FROM sheets WHERE platform = ? AND chat = ?", (platform, chat))
-        else:
-            await self._write(
-                "INSERT INTO sheets (platform, chat, data, updated) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (platform, chat) DO UPDATE SET data = excluded.data, updated = excluded.updated",
-                (platform, chat, json.dumps(sheet, ensure_ascii=False), time.time()),
-            )
-
     # --- forms in progress ---
 
     async def get_form(self, platform: str, form_id: str) -> JSON | None:
@@ -369,7 +383,7 @@ class SqliteStorage:
         in_old = "platform = ? AND (chat = ? OR substr(chat, 1, length(?) + 1) = ? || '/')"
         where = (platform, old_chat, old_chat, old_chat)
         renamed = "chat = ? || substr(chat, length(?) + 1)"
-        statements: list[tuple[str, tuple[Any, ...]]] = []
+        statements: list[tuple[str, tuple[Any, ...]]] = self._move_sheets(platform, old_chat, new_chat, in_old, where)
         for table in ("chats", "sheets"):
             statements.append((f"UPDATE OR IGNORE {table} SET {renamed} WHERE {in_old}", (new_chat, old_chat, *where)))
             statements.append((f"DELETE FROM {table} WHERE {in_old}", where))

@@ -1,9 +1,13 @@
 """Interactions in, the core's messages out.
 
 Every press and command is acknowledged inside Discord's 3-second window: the core gets ``ACK_BUDGET`` seconds to
-answer, after which the interaction is deferred and answered when the core is done. A person's private hand is an
-ephemeral message: opened by a press on the public table ("My hand"), updated by each press on it, and updated by
-the core between presses while its interaction token lives (Discord allows 15 minutes; we stop a minute early).
+answer, after which the interaction is deferred and answered when the core is done. When the event loop is behind
+(``LoopLag``: a bot thinking on it, a burst of work) every step takes longer than the clock says, so the
+interaction is deferred at once instead.
+
+A person's private hand is an ephemeral message: opened by a press on the public table ("My hand"), updated by each
+press on it, and updated by the core between presses while its interaction token lives (Discord allows 15 minutes;
+we stop a minute early).
 
 The core re-renders every seated person's hand after each action. A hand edit is skipped only when the message
 already shows exactly that rendering (same text, same buttons, nonce included), so a skip can never leave stale
@@ -27,6 +31,7 @@ import discord
 from bot.core.messages import DISCORD, Answer, ChatRef, OutMessage, UserRef
 
 from .alerts import TurnAlerts
+from .lag import LoopLag, answered_within
 from .outbox import Outbox
 from .render import Rendered, render
 from .text import CONTENT_LIMIT, clip, locale_language, markup, tr
@@ -39,8 +44,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ACK_BUDGET = 2.0  # seconds the core may take before we defer (Discord drops an interaction after 3)
+LAG_LIMIT = 0.1  # seconds behind: beyond this the loop is lagging, and an interaction is deferred at once
 HAND_LIFETIME = 14 * 60.0  # an ephemeral message can be edited for 15 minutes after its interaction
 REFS_CACHED = 4096
+# Channel messages in flight at once, over all tables: a restart re-renders every table together, and Discord allows
+# a bot about 50 requests a second; at ~100 ms a request, 5 at a time stays below that.
+CHANNEL_SENDS = 5
 
 
 # What a hand message shows: the view and the note it was rendered from (rendering is a pure function of both).
@@ -70,12 +79,16 @@ class DiscordAdapter:
         self.client = client
         self.monotonic = monotonic
         self.ack_budget = ack_budget
+        self.lag = LoopLag()  # Discord's window runs on the real clock
+        self.lag_limit = LAG_LIMIT
         self.hands: dict[str, HandHandle] = {}  # OutMessage.key of a hand -> its live ephemeral message
         self._writes: dict[str, int] = {}  # hand key -> edits of its message in flight
         self._overlapped: set[str] = set()  # hand keys edited twice at once: which edit landed last is unknown
         self._answering: Counter[str] = Counter()  # user id -> their presses being answered
         self._answered = asyncio.Condition()
         self._refs: dict[str, str] = {}  # public OutMessage.key -> "channel_id/message_id"
+        self._noted: set[str] = set()  # channels whose server is stored (note_server)
+        self._channel_sends = asyncio.Semaphore(CHANNEL_SENDS)
         self.alerts = TurnAlerts(self)
         self.outbox = Outbox(self._deliver_now, gate=self._after_answers)
         self.calculator: Calculator  # set by the client, which installs the calculator's commands
@@ -96,6 +109,22 @@ class DiscordAdapter:
         if isinstance(channel, discord.Thread):
             return ChatRef(DISCORD, str(channel.parent_id), str(channel.id), title=title)
         return ChatRef(DISCORD, str(channel.id), title=title)
+
+    @staticmethod
+    def server_ref(interaction: discord.Interaction[Any]) -> ChatRef | None:
+        """The server as a place of its own: its language is the one its channels follow."""
+        return None if interaction.guild_id is None else ChatRef(DISCORD, f"server:{interaction.guild_id}")
+
+    async def note_server(self, interaction: discord.Interaction[Any]) -> None:
+        """Remember which server a channel belongs to (once per channel and run), so that while the channel has
+        no language of its own it speaks its server's."""
+        chat, server = self.chat_ref(interaction), self.server_ref(interaction)
+        if chat is None or server is None or chat.key in self._noted:
+            return
+        await self.host.storage.set_chat_parent(DISCORD, chat.key, server.key)
+        if len(self._noted) >= REFS_CACHED:
+            self._noted.clear()  # noting again costs one write
+        self._noted.add(chat.key)
 
     # --- presses ---------------------------------------------------------------------------------------------
 
@@ -216,6 +245,7 @@ class DiscordAdapter:
         """Run a command against the core in this channel and answer the person privately."""
         user = self.user_ref(interaction)
         chat = self.chat_ref(interaction)
+        await self.note_server(interaction)
         if chat is None:
             language = await self.host.user_language(user)
             await interaction.response.send_message(
@@ -255,9 +285,7 @@ class DiscordAdapter:
         task = asyncio.ensure_future(work)
         deferred = False
         try:
-            # A budget of zero defers every interaction first, however quick the core would be.
-            done = (await asyncio.wait({task}, timeout=self.ack_budget))[0] if self.ack_budget > 0 else set()
-            if not done:
+            if not await answered_within(task, self.ack_budget, self.lagging):
                 try:
                     if ephemeral:
                         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -270,6 +298,10 @@ class DiscordAdapter:
         except Exception:
             log.exception("the game host failed on an interaction")
             return None, deferred
+
+    def lagging(self) -> bool:
+        """The event loop is behind: answer every interaction by deferring it first."""
+        return self.lag.behind() > self.lag_limit
 
     async def _failed(self, interaction: discord.Interaction[Any], deferred: bool, user: UserRef) -> None:
         text = tr(await self.host.user_language(user)).gettext(
@@ -346,7 +378,11 @@ class DiscordAdapter:
 
     async def publish(self, msg: OutMessage, chat: ChatRef) -> None:
         """Edit the public message of this key in place, or post it (a ``notify`` message is always posted anew,
-        and its previous copy deleted)."""
+        and its previous copy deleted). At most CHANNEL_SENDS of these run at once."""
+        async with self._channel_sends:
+            await self._publish(msg, chat)
+
+    async def _publish(self, msg: OutMessage, chat: ChatRef) -> None:
         channel_id = int(chat.thread_id or chat.chat_id)
         channel = self.client.get_partial_messageable(channel_id, guild_id=None)
         storage = self.host.storage

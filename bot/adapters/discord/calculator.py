@@ -15,11 +15,13 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
+from bot.calculator.book import HISTORY_HEAD, NO_HISTORY, NOTHING_LOST, RESTORED, WHO_MAY, NotAllowed, SheetBook, Writer
 from bot.calculator.errors import CalculatorError
 from bot.calculator.score import DealAnswer, score
 from bot.calculator.sheet import ScoreSheet, SheetError, SheetLine
 from bot.calculator.text import parse_text
-from bot.core.messages import DISCORD, ChatRef
+from bot.calculator.written import plain_points
+from bot.core.messages import DISCORD
 from bot.i18n import Translator, translator
 
 from .text import CONTENT_LIMIT, EMBED_DESCRIPTION_LIMIT, clip, markup
@@ -90,27 +92,74 @@ class AddToSheet(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_COMPA
 
 
 def _errors(err: SheetError | CalculatorError, lang: str) -> str:
-    return "\n".join(err.render(lang)) if isinstance(err, CalculatorError) else err.render(lang)
+    if isinstance(err, CalculatorError):
+        return "\n".join(err.render(lang))
+    if isinstance(err, NotAllowed):
+        return err.render(lang) + "\n" + NOTHING_LOST.render(lang)
+    return err.render(lang)
+
+
+def sheet_help(t: Translator) -> list[str]:
+    return [
+        t.gettext("/sheet show: the sheet. /sheet add entry: 90 72 (two numbers) or entry: hearts 102 (a deal)."),
+        t.gettext("/sheet undo removes the last line; /sheet fix number: 2 entry: 80 82 corrects a line; "
+                  "/sheet new team_a: … team_b: … starts a new sheet."),
+        WHO_MAY.render(t.lang),
+        t.gettext("An admin here is someone who may manage the server or the channel."),
+    ]
 
 
 class Calculator:
     def __init__(self, adapter: DiscordAdapter) -> None:
         self.adapter = adapter
+        self.book = SheetBook(adapter.host.storage, DISCORD)
 
     async def _languages(self, interaction: discord.Interaction[Any]) -> tuple[str, str]:
         """(the person's language for private replies, the channel's for public ones)."""
         host = self.adapter.host
+        await self.adapter.note_server(interaction)
         user = self.adapter.user_ref(interaction)
         chat = self.adapter.chat_ref(interaction)
         mine = await host.user_language(user)
         return mine, (await host.chat_language(chat) if chat is not None else mine)
 
+    async def _defer_if_behind(self, interaction: discord.Interaction[Any]) -> None:
+        """While the event loop lags, acknowledge first (as game commands do): the answer follows when ready."""
+        if interaction.response.is_done() or not self.adapter.lagging():
+            return
+        if interaction.type is discord.InteractionType.component:
+            await interaction.response.defer()  # nothing shows until the answer
+        else:
+            await interaction.response.defer(thinking=True)  # "thinking…" in the channel, replaced by the answer
+
     async def _private(self, interaction: discord.Interaction[Any], text: str) -> None:
-        await interaction.response.send_message(clip(markup(text), CONTENT_LIMIT), ephemeral=True)
+        content = clip(markup(text), CONTENT_LIMIT)
+        if not interaction.response.is_done():
+            await interaction.response.send_message(content, ephemeral=True)
+            return
+        if interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
+            # The channel's "thinking…" would become this answer, for everyone to see: remove it, answer privately.
+            await interaction.delete_original_response()
+        await interaction.followup.send(content, ephemeral=True)
+
+    async def _public(
+        self, interaction: discord.Interaction[Any], embed: discord.Embed, view: discord.ui.View | None = None
+    ) -> None:
+        if not interaction.response.is_done():
+            if view is None:
+                await interaction.response.send_message(embed=embed)
+            else:
+                await interaction.response.send_message(embed=embed, view=view)
+        elif view is None:
+            await interaction.followup.send(embed=embed)
+        else:
+            await interaction.followup.send(embed=embed, view=view)
 
     # --- /score ---
 
     async def on_score(self, interaction: discord.Interaction[Any], request: dict[str, Any] | str | None) -> None:
+        if request is not None:  # the form opens at once (and a pop-up can only be the first answer)
+            await self._defer_if_behind(interaction)
         mine, public = await self._languages(interaction)
         t = translator(mine)
         if request is None:
@@ -131,10 +180,7 @@ class Calculator:
         if custom_id is not None:
             view = discord.ui.View(timeout=None)
             view.add_item(AddToSheet(custom_id, translator(public).gettext("Add to the sheet")))
-        if view is None:
-            await interaction.response.send_message(embed=embed)
-        else:
-            await interaction.response.send_message(embed=embed, view=view)
+        await self._public(interaction, embed, view)
 
     @staticmethod
     def _answer_embed(answer: DealAnswer, lang: str) -> discord.Embed:
@@ -147,17 +193,15 @@ class Calculator:
 
     # --- the sheet ---
 
-    async def _load(self, chat: ChatRef) -> ScoreSheet | SheetError | None:
-        stored = await self.adapter.host.storage.get_sheet(DISCORD, chat.key)
-        if stored is None:
-            return None
-        try:
-            return ScoreSheet.from_json(stored)
-        except SheetError as err:
-            return err
+    @staticmethod
+    def writer(interaction: discord.Interaction[Any]) -> Writer:
+        """Who writes on the sheet; Discord says with the interaction whether they may manage the channel."""
+        permissions = interaction.permissions
 
-    async def _store(self, chat: ChatRef, sheet: ScoreSheet) -> None:
-        await self.adapter.host.storage.set_sheet(DISCORD, chat.key, sheet.to_json())
+        async def is_admin() -> bool:
+            return permissions.administrator or permissions.manage_guild or permissions.manage_channels
+
+        return Writer(str(interaction.user.id), interaction.user.display_name, is_admin)
 
     @staticmethod
     def _sheet_embed(sheet: ScoreSheet, lang: str, headline: str = "") -> discord.Embed:
@@ -166,82 +210,74 @@ class Calculator:
         return discord.Embed(description=clip(text, EMBED_DESCRIPTION_LIMIT), colour=COLOUR)
 
     async def on_add(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
+        await self._defer_if_behind(interaction)
         mine, public = await self._languages(interaction)
         request = expand(custom_id)
         chat = self.adapter.chat_ref(interaction)
         if request is None or chat is None:
             await self._private(interaction, translator(mine).gettext("That button is not one of ours."))
             return
-        loaded = await self._load(chat)
-        if isinstance(loaded, SheetError):
-            await self._private(interaction, self._unreadable(translator(mine), loaded, mine))
-            return
-        sheet = loaded or ScoreSheet()
         try:
-            line = sheet.add(request)
+            once = f"message:{interaction.message.id}" if interaction.message is not None else None
+            writer = self.writer(interaction)
+            sheet, line = await self.book.add(chat.key, writer, lambda sheet: sheet.add(request), once)
         except (SheetError, CalculatorError) as err:
             await self._private(interaction, _errors(err, mine))
             return
-        await self._store(chat, sheet)
         headline = translator(public).gettext("Line {n} added.", n=line.number)
         # The answer loses its button (one deal, one line); the channel sees the sheet.
-        await interaction.response.edit_message(view=None)
+        if interaction.response.is_done():
+            await interaction.edit_original_response(view=None)
+        else:
+            await interaction.response.edit_message(view=None)
         await interaction.followup.send(embed=self._sheet_embed(sheet, public, headline))
 
-    @staticmethod
-    def _unreadable(t: Translator, err: SheetError, lang: str) -> str:
-        return t.gettext(
-            "This channel's stored sheet cannot be read ({why}); /sheet new starts a new one.", why=err.render(lang)
-        )
-
     async def on_sheet(self, interaction: discord.Interaction[Any], action: str, *args: str) -> None:
+        await self._defer_if_behind(interaction)
         mine, public = await self._languages(interaction)
         t, tp = translator(mine), translator(public)
         chat = self.adapter.chat_ref(interaction)
         if chat is None:
             await self._private(interaction, t.gettext("Belote is played in a server's text channel or thread."))
             return
-        if action == "new":
-            names = [n for n in args if n]
-            try:
-                sheet = ScoreSheet(names or None)
-            except SheetError as err:
-                await self._private(interaction, _errors(err, mine))
-                return
-            await self._store(chat, sheet)
-            await interaction.response.send_message(embed=self._sheet_embed(sheet, public, tp.gettext("A new sheet.")))
+        if action == "help":
+            await self._private(interaction, "\n".join(sheet_help(t)))
             return
-        loaded = await self._load(chat)
-        if isinstance(loaded, SheetError):
-            await self._private(interaction, self._unreadable(t, loaded, mine))
-            return
-        sheet = loaded or ScoreSheet()
+        writer, book, key = self.writer(interaction), self.book, chat.key
         headline = ""
         try:
-            if action == "add":
-                line = self._add(sheet, args[0])
+            if action == "history":
+                old = await book.history(key, mine)
+                await self._private(interaction, "\n".join([(HISTORY_HEAD if old else NO_HISTORY).render(mine), *old]))
+                return
+            if action == "new":
+                sheet = await book.new(key, writer, [n for n in args if n])
+                headline = tp.gettext("A new sheet.")
+            elif action == "restore":
+                sheet = await book.restore(key, writer, int(args[0]))
+                headline = RESTORED.render(public)
+            elif action == "add":
+                sheet, line = await book.add(key, writer, lambda sheet: self._add(sheet, args[0]))
                 headline = tp.gettext("Line {n} added.", n=line.number)
             elif action == "undo":
-                removed = sheet.undo()
+                sheet, removed = await book.undo(key, writer)
                 headline = tp.gettext("Line {n} removed.", n=removed.number)
             elif action == "fix":
-                number, entry = int(args[0]), args[1]
-                sheet.correct(number, self._entry(sheet, entry))
+                number = int(args[0])
+                entry = self._entry(await book.load(key), args[1])
+                sheet = await book.fix(key, writer, number, entry)
                 headline = tp.gettext("Line {n} corrected.", n=number)
+            else:
+                sheet = await book.load(key)
         except (SheetError, CalculatorError) as err:
             await self._private(interaction, _errors(err, mine))
             return
-        if action != "show":
-            await self._store(chat, sheet)
-        await interaction.response.send_message(embed=self._sheet_embed(sheet, public, headline))
+        await self._public(interaction, self._sheet_embed(sheet, public, headline))
 
     @staticmethod
     def _entry(sheet: ScoreSheet, text: str) -> tuple[int, int] | dict[str, Any]:
         """Two numbers as written by hand ("90 72"), or a deal to score ("hearts 102")."""
-        words = text.split()
-        if len(words) == 2 and all(w.isdigit() for w in words):
-            return int(words[0]), int(words[1])
-        return parse_text(text, sheet.teams)
+        return plain_points(text.split()) or parse_text(text, sheet.teams)
 
     def _add(self, sheet: ScoreSheet, text: str) -> SheetLine:
         entry = self._entry(sheet, text)
@@ -331,6 +367,19 @@ class SheetGroup(app_commands.Group):
     @app_commands.command(name="undo", description=_("Remove the last line"))
     async def undo(self, interaction: discord.Interaction[Any]) -> None:
         await calculator_of(interaction).on_sheet(interaction, "undo")
+
+    @app_commands.command(name="history", description=_("The sheets as they were before each change"))
+    async def history(self, interaction: discord.Interaction[Any]) -> None:
+        await calculator_of(interaction).on_sheet(interaction, "history")
+
+    @app_commands.command(name="restore", description=_("Bring back a sheet from the history"))
+    @app_commands.describe(number=_("Its number in /sheet history"))
+    async def restore(self, interaction: discord.Interaction[Any], number: app_commands.Range[int, 1]) -> None:
+        await calculator_of(interaction).on_sheet(interaction, "restore", str(number))
+
+    @app_commands.command(name="help", description=_("How the sheet works, and who may change it"))
+    async def help(self, interaction: discord.Interaction[Any]) -> None:
+        await calculator_of(interaction).on_sheet(interaction, "help")
 
     @app_commands.command(name="fix", description=_("Correct a line; the lines after it are recomputed"))
     @app_commands.describe(number=_("The line's number"), entry=_("Two numbers, or a deal as you would say it"))

@@ -39,6 +39,7 @@ class BeloteClient(discord.Client):
         install_calculator(self.tree)
 
     async def setup_hook(self) -> None:
+        self.adapter.lag.start()
         self.add_dynamic_items(GameButton, AddToSheet, FormButton)
         await self.tree.set_translator(CommandTexts())
         if self.sync_commands:
@@ -55,6 +56,7 @@ class BeloteClient(discord.Client):
             await on_points_submitted(interaction)
 
     async def close(self) -> None:
+        await self.adapter.lag.stop()
         if self.adapter.outbox.ready.is_set():
             await self.adapter.outbox.drain()
         else:

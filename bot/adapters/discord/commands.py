@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
+from bot.core import names
 from bot.core.messages import Answer, ChatRef, UserRef
 from bot.i18n import LANGUAGES, translator
 
@@ -40,6 +41,7 @@ LANGUAGE_CHOICES = [
 SCOPES = [
     app_commands.Choice(name=_("me (private messages)"), value="me"),
     app_commands.Choice(name=_("this server (public messages)"), value="server"),
+    app_commands.Choice(name=_("this channel (public messages)"), value="channel"),
 ]
 
 
@@ -123,20 +125,35 @@ class BelotGroup(app_commands.Group):
     ) -> None:
         adapter = adapter_of(interaction)
         chosen = language.value
-        if scope is not None and scope.value == "server":
+        where = scope.value if scope is not None else "me"
+        if where in ("server", "channel"):
             permissions = interaction.permissions
-            if not (permissions.manage_guild or permissions.manage_channels):
-                user = adapter.user_ref(interaction)
-                text = translator(await adapter.host.user_language(user)).gettext(
-                    "Only someone who may manage this server or its channels can change its language."
+            allowed = permissions.administrator or permissions.manage_guild
+            if where == "channel":
+                allowed = allowed or permissions.manage_channels
+            if not allowed:
+                t = translator(await adapter.host.user_language(adapter.user_ref(interaction)))
+                text = (
+                    t.gettext("Only someone who may manage this server can change its language.")
+                    if where == "server"
+                    else t.gettext("Only someone who may manage this server or its channels can change its language.")
                 )
                 await interaction.response.send_message(text, ephemeral=True)
                 return
+            server = adapter.server_ref(interaction)
 
-            async def set_chat(chat: ChatRef, user: UserRef) -> Answer:
-                return await adapter.host.set_chat_language(chat, chosen)
+            async def set_place(chat: ChatRef, user: UserRef) -> Answer:
+                if where == "channel" or server is None:
+                    return await adapter.host.set_chat_language(chat, chosen)
+                answer = await adapter.host.set_chat_language(server, chosen)
+                if not answer.ok:
+                    return answer
+                t = translator(chosen)
+                return Answer(t.gettext(
+                    "This server's language is now {lang}; its channels without a language of their own follow it.",
+                    lang=names.language_name(chosen, t)))
 
-            await adapter.on_command(interaction, set_chat)
+            await adapter.on_command(interaction, set_place)
             return
 
         async def set_user(chat: ChatRef, user: UserRef) -> Answer:

@@ -4,6 +4,9 @@ Messages of a lane go out in the order the core produced them, except that a mes
 replaces the waiting one in place: when bots play fast, only the latest state of the table is sent. A lane may be
 held by a ``gate`` before its next message is taken: what is waiting keeps being replaced by newer states meanwhile,
 and the newest goes out when the gate opens.
+
+discord.py waits out a 429 and retries by itself; one that still fails (after five tries) is a warning, not an
+error: the lane pauses and sends the message again, unless a newer state of it has come meanwhile.
 """
 
 from __future__ import annotations
@@ -12,10 +15,16 @@ import asyncio
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Final
+
+import discord
 
 from bot.core.messages import OutMessage
 
 log = logging.getLogger(__name__)
+
+RATE_LIMIT_PAUSE: Final = 1.0  # seconds a lane waits after Discord refused a message with 429
+RATE_LIMIT_RETRIES: Final = 3  # times a message is sent again after that
 
 
 class Outbox:
@@ -43,6 +52,7 @@ class Outbox:
         try:
             await self.ready.wait()
             pending = self._pending[lane]
+            tries: dict[str, int] = {}  # key -> times Discord rate limited it after discord.py's own retries
             while pending:
                 key = next(iter(pending))
                 if self._gate is not None:
@@ -50,6 +60,25 @@ class Outbox:
                 msg = pending.pop(key)  # the newest state of this key: it may have changed while the gate was shut
                 try:
                     await self._send(msg)
+                except discord.HTTPException as exc:
+                    if exc.status != 429:
+                        log.warning("Discord refused message %s: %s", key, exc)
+                        continue
+                    # discord.py waited and retried already; the lane pauses, and the message goes first again
+                    # unless a newer state of it is waiting by then.
+                    tries[key] = tries.get(key, 0) + 1
+                    if tries[key] > RATE_LIMIT_RETRIES:
+                        log.warning("Discord kept rate limiting message %s; it waits for its next change", key)
+                        continue
+                    log.warning("Discord rate limited message %s; sending it again in %.1f s", key, RATE_LIMIT_PAUSE)
+                    await asyncio.sleep(RATE_LIMIT_PAUSE)
+                    if key not in pending:
+                        rest = dict(pending)
+                        pending.clear()
+                        pending.update({key: msg, **rest})
+                except discord.RateLimited as exc:
+                    log.warning("Discord rate limited message %s for %.0f s; it waits for its next change", key,
+                                exc.retry_after)
                 except Exception:
                     log.exception("could not deliver message %s to Discord", key)
         finally:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
+from bot.calculator.written import whole_number
 from bot.engine.cards import SUIT_SYMBOLS
 from bot.i18n import Translator, translator
 
@@ -173,7 +174,8 @@ async def on_points_submitted(interaction: discord.Interaction[Any]) -> bool:
     }
     if valat is None:
         digits = values.get("points", "").strip()
-        request["points"] = {state.declarer: int(digits) if digits.isdigit() else digits}
+        number = whole_number(digits)
+        request["points"] = {state.declarer: digits if number is None else number}
     calculator: Calculator = interaction.client.adapter.calculator
     await calculator.on_score(interaction, request)
     return True

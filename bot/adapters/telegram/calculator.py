@@ -1,4 +1,5 @@
-"""The real-life calculator and score sheet in chat: ``/score <line>``, ``/score`` as a form of buttons, ``/sheet``.
+"""The real-life calculator in chat: ``/score <line>``, ``/score`` as a form of buttons, and an answer's "Add to the
+sheet" button (``/sheet`` itself is ``sheet.py``'s).
 
 Scoring, explanations and the sheet model are ``bot.calculator``'s; this module only turns chat text and button
 presses into calls to it, and keeps each chat's sheet in the host's storage (so it survives restarts). Forms in
@@ -21,10 +22,14 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from bot.calculator.book import (
+    Writer,
+)
 from bot.calculator.errors import CalculatorError
 from bot.calculator.score import DealAnswer, score
-from bot.calculator.sheet import ScoreSheet, SheetError
+from bot.calculator.sheet import SheetError
 from bot.calculator.text import score_text
+from bot.calculator.written import whole_number
 from bot.core import names
 from bot.core.messages import TELEGRAM
 from bot.engine import CALL_NAMES, card_symbol
@@ -32,6 +37,7 @@ from bot.i18n import Translator, translator
 
 from .outbox import Post
 from .render import to_html
+from .sheet import SheetCommands
 
 if TYPE_CHECKING:
     from .adapter import TelegramAdapter
@@ -51,11 +57,6 @@ KEPT_SECONDS: Final = 24 * 3600
 _FORM_KEY: Final = "score:"
 _ANSWER_KEY: Final = "answer:"
 STEPS: Final = ("contract", "contra", "declarer", "points", "declarations", "valat")
-_SUB_SHOW: Final = frozenset({"show", "покажи"})
-_SUB_NEW: Final = frozenset({"new", "нова", "нов"})
-_SUB_ADD: Final = frozenset({"add", "добави", "+"})
-_SUB_UNDO: Final = frozenset({"undo", "отмени", "назад"})
-_SUB_FIX: Final = frozenset({"fix", "correct", "поправи", "поправка"})
 
 
 @dataclass
@@ -121,6 +122,7 @@ class CalculatorCommands:
         self._forms: OrderedDict[str, ScoreForm] = OrderedDict()
         self._answers: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._forgotten_at = 0.0
+        self.sheets = SheetCommands(adapter)
 
     @staticmethod
     def _new_id() -> str:
@@ -339,7 +341,13 @@ class CalculatorCommands:
         t = translator(lang)
         body = query.data[len(PREFIX) :]
         if body.startswith("add:"):
-            text = await self._add_answer(query.message, body[4:], lang)
+            message = query.message if isinstance(query.message, Message) else None
+            writer = self.sheets.writer(message, query.from_user) if message is not None else None
+            text = (
+                await self._add_answer(message, body[4:], lang, writer)
+                if message is not None and writer is not None
+                else t.gettext("That answer is too old to add; send it to /sheet add again.")
+            )
             await self._answer(query, text)
             return
         form_id, _, action = body.partition(":")
@@ -386,14 +394,16 @@ class CalculatorCommands:
         if action == "x":
             return "cancel"
         kind, arg = action[:1], action[1:]
-        if form.step == "contract" and kind == "k" and arg.isdigit() and int(arg) < len(CONTRACTS):
-            form.contract, form.step = CONTRACTS[int(arg)], "contra"
+        # Callback data can be forged: read every number as the digits 0-9 only (int("²") fails, "²".isdigit() not).
+        index = whole_number(arg)
+        if form.step == "contract" and kind == "k" and index is not None and index < len(CONTRACTS):
+            form.contract, form.step = CONTRACTS[index], "contra"
         elif form.step == "contra" and kind == "m" and arg in ("1", "2", "4"):
             form.multiplier, form.step = int(arg), "declarer"
         elif form.step == "declarer" and kind == "t" and arg in ("A", "B"):
             form.declarer, form.step = arg, "points"
         elif form.step == "points" and kind == "n":
-            if arg.isdigit() and len(form.digits) < 3:
+            if len(arg) == 1 and index is not None and len(form.digits) < 3:
                 form.digits = (form.digits + arg).lstrip("0")
             elif arg == "x":
                 form.digits = form.digits[:-1]
@@ -406,8 +416,8 @@ class CalculatorCommands:
                 form.declarations = {"A": [], "B": []}
             elif arg == "n":
                 form.step = "valat"
-            elif arg.isdigit() and int(arg) < len(DECLARATIONS):
-                form.declarations[form.for_team].append(DECLARATIONS[int(arg)])
+            elif index is not None and index < len(DECLARATIONS):
+                form.declarations[form.for_team].append(DECLARATIONS[index])
         elif form.step == "valat" and kind == "v" and arg in ("-", "A", "B"):
             form.valat = None if arg == "-" else arg
             return "score"
@@ -419,137 +429,29 @@ class CalculatorCommands:
         except TelegramError as err:
             log.info("a calculator press could not be answered: %s", err.message)
 
-    async def _add_answer(self, message: Any, answer_id: str, lang: str) -> str:
+    async def _add_answer(self, message: Any, answer_id: str, lang: str, writer: Writer) -> str:
         t = translator(lang)
         request = await self._kept_answer(answer_id)
         if request is None or not isinstance(message, Message):
             return t.gettext("That answer is too old to add; send it to /sheet add again.")
-        chat_id, chat_key, thread = await self._chat_key(message)
-        sheet = await self._load(chat_key, t)
-        if isinstance(sheet, str):
-            return sheet
+        chat_id, chat_key, thread = await self.sheets.chat_key(message)
+        once = f"answer:{answer_id}"
         try:
-            line = sheet.add(request)
+            sheet, line = await self.sheets.book.add(chat_key, writer, lambda sheet: sheet.add(request), once)
         except (SheetError, CalculatorError) as err:
-            return self._error_text(err, lang)
-        await self._store(chat_key, sheet)
+            return self.sheets.error_text(err, lang)
         await self._forget_answer(answer_id)
-        self.adapter.say(chat_id, self._line_text(sheet, line.number, lang), thread)
+        self.adapter.say(chat_id, self.sheets.line_text(sheet, line.number, lang), thread)
         return t.gettext("Added as line {n}.", n=line.number)
 
     # --- /sheet ---
 
-    async def _chat_key(self, message: Message) -> tuple[int, str, int | None]:
-        """(chat id, the sheet's key, topic) of a message's chat; a group since upgraded means its supergroup."""
-        chat_id = await self.adapter.current_chat(message.chat.id)
-        thread = message.message_thread_id if message.is_topic_message else None
-        return chat_id, (f"{chat_id}/{thread}" if thread else str(chat_id)), thread
-
-    async def _load(self, chat_key: str, t: Translator) -> ScoreSheet | str:
-        stored = await self.adapter.host.storage.get_sheet(TELEGRAM, chat_key)
-        if stored is None:
-            return ScoreSheet()
-        try:
-            return ScoreSheet.from_json(stored)
-        except SheetError as err:
-            return t.gettext(
-                "The stored sheet cannot be read ({why}); /sheet new starts a new one.", why=err.render(t.lang)
-            )
-
-    async def _store(self, chat_key: str, sheet: ScoreSheet) -> None:
-        await self.adapter.host.storage.set_sheet(TELEGRAM, chat_key, sheet.to_json())
-
-    @staticmethod
-    def _error_text(err: SheetError | CalculatorError, lang: str) -> str:
-        if isinstance(err, CalculatorError):
-            return "\n".join(err.render(lang))
-        return err.render(lang)
-
-    def _line_text(self, sheet: ScoreSheet, number: int, lang: str) -> str:
-        history = sheet.history(lang)
-        return "\n".join([history[0], history[number], history[-1]])
-
     async def on_sheet(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         command = await self._command(update)
-        if command is None:
+        if command is None or update.effective_user is None:
             return
         message, _, lang = command
-        t = translator(lang)
-        args = list(context.args or ())
-        sub = args[0].lower() if args else "show"
-        rest = args[1:]
-        _, chat_key, _ = await self._chat_key(message)
-        if sub in _SUB_NEW:
-            if rest and len(rest) != 2:
-                self.adapter.reply(message, t.gettext("Name both teams, or none: /sheet new Us Them."))
-                return
-            sheet = ScoreSheet(rest or None)
-            await self._store(chat_key, sheet)
-            self.adapter.reply(message, t.gettext("A new sheet.") + "\n" + "\n".join(sheet.history(lang)))
-            return
-        loaded = await self._load(chat_key, t)
-        if isinstance(loaded, str):
-            self.adapter.reply(message, loaded)
-            return
-        sheet = loaded
-        try:
-            if sub in _SUB_SHOW:
-                self.adapter.reply(message, "\n".join(sheet.history(lang)))
-                return
-            if sub in _SUB_ADD and rest:
-                line = (
-                    sheet.add_points(*self._numbers(rest))
-                    if self._two_numbers(rest)
-                    else sheet.add(self._scored(rest, sheet))
-                )
-                await self._store(chat_key, sheet)
-                self.adapter.reply(message, self._line_text(sheet, line.number, lang))
-                return
-            if sub in _SUB_UNDO:
-                removed = sheet.undo()
-                await self._store(chat_key, sheet)
-                self.adapter.reply(
-                    message,
-                    t.gettext("Line {n} removed.", n=removed.number) + "\n" + "\n".join(sheet.history(lang)),
-                )
-                return
-            if sub in _SUB_FIX:
-                if len(rest) < 2 or not rest[0].isdigit():
-                    self.adapter.reply(
-                        message, t.gettext("Say which line: /sheet fix 2 80 82, or /sheet fix 2 hearts 102.")
-                    )
-                    return
-                number, what = int(rest[0]), rest[1:]
-                fixed: tuple[int, int] | DealAnswer = (
-                    self._numbers(what) if self._two_numbers(what) else self._scored(what, sheet)
-                )
-                sheet.correct(number, fixed)
-                await self._store(chat_key, sheet)
-                self.adapter.reply(message, "\n".join(sheet.history(lang)))
-                return
-        except (SheetError, CalculatorError) as err:
-            self.adapter.reply(message, self._error_text(err, lang))
-            return
-        self.adapter.reply(message, self.usage(t))
-
-    @staticmethod
-    def usage(t: Translator) -> str:
-        return t.gettext(
-            "The score sheet: /sheet shows it; /sheet add 90 72 (two numbers) or /sheet add hearts 102 (a deal); "
-            "/sheet undo; /sheet fix 2 80 82; /sheet new [team] [team]."
-        )
-
-    @staticmethod
-    def _two_numbers(words: list[str]) -> bool:
-        return len(words) == 2 and all(w.isdigit() for w in words)
-
-    @staticmethod
-    def _numbers(words: list[str]) -> tuple[int, int]:
-        return int(words[0]), int(words[1])
-
-    @staticmethod
-    def _scored(words: list[str], sheet: ScoreSheet) -> DealAnswer:
-        return score_text(" ".join(words), sheet.teams)
+        await self.sheets.on_sheet(message, update.effective_user, lang, list(context.args or ()))
 
     async def on_private_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Plain text in a private chat is not a command the bot knows: point to /help."""
