@@ -12,9 +12,6 @@ from functools import cache
 from pathlib import Path
 from typing import Final
 
-from babel.messages.pofile import read_po
-from babel.plural import PluralRule
-
 _PACKAGE: Final = Path(__file__).resolve().parent
 # An installed wheel carries the catalogs as bot/locales; a source checkout keeps them in locales/ beside bot/.
 LOCALES_DIR: Final = next((d for d in (_PACKAGE / "locales", _PACKAGE.parent / "locales") if d.is_dir()),
@@ -34,6 +31,10 @@ def normalize_language(code: str | None) -> str:
 
 class Translator:
     def __init__(self, lang: str) -> None:
+        # Babel is imported here, not at the top: a command that never translates does not pay for it.
+        from babel.messages.pofile import read_po
+        from babel.plural import PluralRule
+
         self.lang = lang
         self._singular: dict[str, str] = {}
         self._plural: dict[str, tuple[str, ...]] = {}

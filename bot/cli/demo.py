@@ -15,7 +15,10 @@ SEATS = ["North", "East", "South", "West"]
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("demo", help="four bots play a match; print it (or write its record)")
+    parser = subparsers.add_parser(
+        "demo",
+        help="four bots play a match through the engine alone; print it (or write its record)",
+    )
     parser.add_argument("--seed", default="demo", help="the match seed (same seed, same match)")
     parser.add_argument("--record", metavar="FILE", help="write the match as belote-record/1 to FILE")
     parser.set_defaults(func=run)

@@ -1,0 +1,59 @@
+"""How long a `belote-bot` command takes from the shell, start-up included: each command run N times in a fresh
+process, the median and the fastest wall time in milliseconds. The first line is a bare Python start for reference.
+
+    python bench/startup.py [--runs 15]
+
+Where the time goes: `python -X importtime -m bot score купа 102 60 2>&1 | sort -t'|' -k2 -n | tail`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def timed(cmd: list[str], runs: int, cwd: str) -> tuple[float, float]:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times), min(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=15)
+    args = parser.parse_args()
+    py = sys.executable
+    with tempfile.TemporaryDirectory() as tmp:
+        from bot.cli.demo import play_match
+        from bot.engine.record import match_to_record
+
+        match = play_match("startup-bench")
+        record = Path(tmp, "match.json")
+        record.write_text(json.dumps(match_to_record(match, ["N", "E", "S", "W"])), encoding="utf-8")
+        sheet = Path(tmp, "sheet.json")
+        subprocess.run([py, "-m", "bot", "sheet", str(sheet), "new"], cwd=tmp, capture_output=True, check=True)
+        commands = {
+            "python -c pass": [py, "-c", "pass"],
+            "belote-bot --help": [py, "-m", "bot", "--help"],
+            "belote-bot score купа 102 60": [py, "-m", "bot", "score", "купа 102 60"],
+            f"belote-bot replay ({len(match.deals)} deals)": [py, "-m", "bot", "replay", str(record)],
+            "belote-bot sheet FILE show": [py, "-m", "bot", "sheet", str(sheet), "show"],
+            "belote-bot play --help": [py, "-m", "bot", "play", "--help"],
+        }
+        print(f"{'command':<34} {'median ms':>10} {'min ms':>8}   ({args.runs} runs each)")
+        for name, cmd in commands.items():
+            median, fastest = timed(cmd, args.runs, tmp)
+            print(f"{name:<34} {median:>10.0f} {fastest:>8.0f}")
+
+
+if __name__ == "__main__":
+    main()
