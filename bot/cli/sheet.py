@@ -11,7 +11,7 @@ from typing import Any
 from bot.calculator import CalculatorError, Msg, ScoreSheet, SheetError, score_text
 from bot.calculator.request import rules_problems
 from bot.calculator.text import option_value
-from bot.i18n import LANGUAGES
+from bot.i18n import LANGUAGES, _
 
 EPILOG = """\
 examples:
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "new":
         rules: dict[str, Any] = {}
         for item in args.rule:
-            key, _, value = item.partition("=")
+            key, _sep, value = item.partition("=")
             rules[key.strip()] = option_value(value.strip())
         parsed, problems = rules_problems(rules)
         if problems:
@@ -76,6 +76,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         try:
             sheet = ScoreSheet.from_json(json.loads(path.read_text(encoding="utf-8")))
+        except FileNotFoundError:
+            return _fail(Msg(_("{file}: there is no score sheet here yet; start one with: belote-bot sheet {file} new"),
+                             {"file": str(path)}).render(lang))
         except OSError as exc:
             return _fail(Msg("{file}: cannot read the file ({reason})",
                              {"file": str(path), "reason": exc.strerror}).render(lang))
