@@ -118,8 +118,8 @@ class TerminalTable:
 
     async def deliver(self, msg: OutMessage) -> None:
         """The sink: print what is new in each group message, and remember the player's private view."""
-        if self.table_id and msg.table_id and msg.table_id != self.table_id:
-            return
+        if not self.table_id or (msg.table_id and msg.table_id != self.table_id):
+            return  # before this terminal's table is chosen (the host re-renders every table at its start)
         if isinstance(msg.audience, UserRef):
             if self.user is not None and msg.audience == self.user and msg.kind == "hand":
                 self._hand = msg
@@ -148,7 +148,6 @@ class TerminalTable:
             await self.host.command(self.chat, opener, "stop")
             existing = self.host.table_for_chat(self.chat)
         if existing is not None:
-            self.table_id = existing
             table = self.host.table(existing)
             if table is not None and self.keep_language:
                 self.language = table.options.lang
@@ -156,6 +155,7 @@ class TerminalTable:
                 await self.host.set_chat_language(self.chat, self.language)
             if self.user is not None and self.language:
                 await self.host.set_user_language(self.user, self.language)
+            self.table_id = existing
             self._print(self.tr.gettext("Resuming table {table}.", table=existing))
             await self.host.command(self.chat, opener, "view")
             return True
@@ -164,7 +164,7 @@ class TerminalTable:
         if not answer.ok:
             self._print(answer.text)
             return False
-        self.table_id = answer.table_id
+        self.table_id = answer.table_id  # its lobby asks to take seats and add bots: this program does that
         if self.user is None:
             await self.host.command(self.chat, opener, "leave")
         for _ in range(seats):
