@@ -22,7 +22,7 @@ examples:
   belote-bot sheet match.json undo
   belote-bot sheet match.json show --lang en
 
-A deal line has the grammar of `belote-bot score` (docs/calculator.md); the sheet carries the hanging points
+A deal line has the grammar of `belote-bot score` (see `belote-bot score --help`); the sheet carries the hanging points
 itself. Exit status: 0 done, 1 the line or the operation is not valid, 2 wrong usage.
 """
 
