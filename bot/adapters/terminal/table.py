@@ -177,9 +177,13 @@ class TerminalTable:
 
     async def watch(self) -> int:
         """Four bots play one match to its end."""
-        if not await self._open(4):
-            return 1
-        await self._over.wait()
+        try:
+            if not await self._open(4):
+                return 1
+            await self._over.wait()
+        except asyncio.CancelledError:
+            self._print("\n" + self.tr.gettext("The table is saved; run the same command to resume it."))
+            raise
         await self.host.idle()
         return 0
 
