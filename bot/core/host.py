@@ -408,8 +408,10 @@ class Host(Seating, Turns):
         table = live.table
         if seat is None:
             return Answer(tr.gettext("You do not sit at this table."), ok=False, table_id=table.table_id)
-        if not table.options.tracker or table.deal is None:
+        if not table.options.tracker:
             return self._answer(live, user, tr.gettext("The card tracker is off at this table."), ok=False)
+        if table.deal is None:
+            return self._answer(live, user, tr.gettext("That is not possible now."), ok=False)
         return self._answer(live, user, tracker_text(table.deal, seat, tr))
 
     async def _game_press(self, live: LiveTable, user: UserRef, seat: int, action: str, tr: Translator) -> Answer:
