@@ -206,7 +206,8 @@ class TerminalTable:
         lines = hand.text.split("\n")
         known = self._hand_printed | self._group_recent
         always = (*self._lines.hand, *self._lines.trick)
-        shown = [_growth(ln, known) for ln in lines if ln not in known or ln.startswith(always)]
+        shown = [ln if ln.startswith(always) else _growth(ln, known) for ln in lines
+                 if ln not in known or ln.startswith(always)]
         self._hand_printed = set(lines)
         self._group_recent.clear()
         self._print("\n" + "\n".join(shown))
