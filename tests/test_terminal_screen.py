@@ -124,6 +124,8 @@ async def test_playing_enter_takes_the_only_choice_and_t_shows_only_played_cards
         assert played == public  # never a card that is still in someone's hand
         assert still == set(range(32)) - public
     assert "Неизиграни (и изиграни) карти по бои:" in text
+    hands = [ln for ln in text.splitlines() if ln.startswith("Вашите карти: ")]
+    assert hands and not [ln for ln in hands if "…" in ln]  # the hand is always shown whole
     assert not re.search(r"\b(Your|Watcher|terminal|Deal|Trick)\b", text)
     await host.close()
     await storage.close()
