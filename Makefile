@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test setup lint
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[dev]'

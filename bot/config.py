@@ -7,7 +7,10 @@ the variable, what is wrong and what would be valid (``belote-bot`` prints it an
 from __future__ import annotations
 
 import json
+import os
 import re
+import sys
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field, ValidationError, field_validator
@@ -20,6 +23,32 @@ BOT_LEVELS: tuple[BotLevel, ...] = ("random", "easy", "medium", "hard")
 OFFICIAL_TELEGRAM_API = "https://api.telegram.org/bot"
 _WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 _AGENTS_HINT = 'must be a JSON object of name -> command, e.g. {"mybot": "python mybot.py"}'
+
+
+def user_data_dir() -> Path:
+    """The platform's folder for this user's application data, with ours inside: ``$XDG_DATA_HOME/belote-bot``
+    (``~/.local/share/belote-bot``) on Linux, ``~/Library/Application Support/belote-bot`` on macOS,
+    ``%LOCALAPPDATA%\\belote-bot`` on Windows. Three rules do not justify a dependency (platformdirs)."""
+    home = Path.home()
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or home / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = home / "Library" / "Application Support"
+    else:
+        xdg = os.environ.get("XDG_DATA_HOME", "")
+        base = Path(xdg) if os.path.isabs(xdg) else home / ".local" / "share"  # the spec ignores a relative one
+    return base / "belote-bot"
+
+
+def default_database() -> str:
+    """The database when BELOTE_DATABASE is not set: one per user, wherever the command is run from."""
+    return str(user_data_dir() / "belote.sqlite3")
+
+
+def prepare_database(path: str) -> None:
+    """Create the default database's folder on first use (a folder named in BELOTE_DATABASE must exist)."""
+    if path == default_database():
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
 
 
 class Settings(BaseSettings):
@@ -46,7 +75,7 @@ class Settings(BaseSettings):
     discord_token: str | None = None
     # What the log shows: DEBUG, INFO, WARNING or ERROR (tokens and secrets are masked at every level).
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
-    database: str = "belote.sqlite3"
+    database: str = Field(default_factory=default_database)
     language: Literal["bg", "en"] = "bg"
     turn_seconds: int = Field(default=60, ge=0, le=86400)  # 0: no turn timer
     away_policy: AwayPolicy = "bot_turn"

@@ -7,16 +7,18 @@ all domains of a language are merged into one lookup.
 
 from __future__ import annotations
 
+import logging
 from functools import cache
 from pathlib import Path
 from typing import Final
 
-from babel.messages.pofile import read_po
-from babel.plural import PluralRule
-
-LOCALES_DIR: Final = Path(__file__).resolve().parent.parent / "locales"
+_PACKAGE: Final = Path(__file__).resolve().parent
+# An installed wheel carries the catalogs as bot/locales; a source checkout keeps them in locales/ beside bot/.
+LOCALES_DIR: Final = next((d for d in (_PACKAGE / "locales", _PACKAGE.parent / "locales") if d.is_dir()),
+                          _PACKAGE / "locales")
 LANGUAGES: Final = ("bg", "en")
 DEFAULT_LANGUAGE: Final = "bg"
+log = logging.getLogger(__name__)
 
 
 def normalize_language(code: str | None) -> str:
@@ -29,11 +31,18 @@ def normalize_language(code: str | None) -> str:
 
 class Translator:
     def __init__(self, lang: str) -> None:
+        # Babel is imported here, not at the top: a command that never translates does not pay for it.
+        from babel.messages.pofile import read_po
+        from babel.plural import PluralRule
+
         self.lang = lang
         self._singular: dict[str, str] = {}
         self._plural: dict[str, tuple[str, ...]] = {}
         self._plural_rule = PluralRule({"one": "n is 1"})
         folder = LOCALES_DIR / lang / "LC_MESSAGES"
+        if not folder.is_dir():
+            # Said once per language: every text then stays in English, which is easy to miss.
+            log.warning("no %s catalogs in %s: texts stay in English", lang, folder)
         for po in sorted(folder.glob("*.po")) if folder.is_dir() else []:
             with po.open("rb") as fh:
                 catalog = read_po(fh, locale=lang)

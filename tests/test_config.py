@@ -16,10 +16,13 @@ def test_defaults(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.chdir(tmp_path)
     for key in ("TELEGRAM_TOKEN", "DISCORD_TOKEN", "DATABASE", "LANGUAGE", "TURN_SECONDS", "AGENTS"):
         monkeypatch.delenv(f"BELOTE_{key}", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     s = load_settings()
     assert s.telegram_token is None and s.discord_token is None
     assert s.telegram_base_url == OFFICIAL_TELEGRAM_API
-    assert s.database == "belote.sqlite3" and s.language == "bg" and s.turn_seconds == 60
+    # One database per user wherever the command runs: in the platform's data folder, not the working directory.
+    assert s.database == str(tmp_path / "data" / "belote-bot" / "belote.sqlite3")
+    assert s.language == "bg" and s.turn_seconds == 60
     assert s.away_policy == "bot_turn" and s.agents == {}
 
 

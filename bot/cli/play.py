@@ -6,24 +6,26 @@ import argparse
 import asyncio
 import sys
 
-from bot.config import SettingsProblem, load_settings
-from bot.core.messages import TERMINAL, UserRef
-from bot.storage.sqlite import StorageError
-
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "play",
         help="play a match in the terminal against three bots",
         description="Play Bulgarian Bridge-Belote in the terminal against three bots, through the same host, views "
-        "and storage as the chat bots. An unfinished terminal match is resumed.",
+        "and storage as the chat bots. An unfinished terminal match is resumed (--new starts another). At the "
+        "prompt: a number presses that button, Enter takes the only choice (a pass), t shows the cards played "
+        "and still out, q or Ctrl-D leaves (the match is saved).",
     )
     parser.add_argument("--watch", action="store_true", help="watch four bots play one match")
-    parser.add_argument("--delay", type=float, default=0.3, metavar="SECONDS", help="pause before each bot move")
-    parser.add_argument("--database", help="SQLite file (default: BELOTE_DATABASE, else belote.sqlite3)")
-    parser.add_argument("--lang", choices=("bg", "en"), help="language (default: BELOTE_LANGUAGE)")
+    parser.add_argument("--delay", type=float, default=0.3, metavar="SECONDS",
+                        help="pause before each bot move (default: 0.3)")
+    parser.add_argument("--new", action="store_true", help="stop the unfinished match, if any, and start a new one")
+    parser.add_argument("--database", help="SQLite file (default: BELOTE_DATABASE, else belote.sqlite3 in the "
+                        "user's data folder, e.g. ~/.local/share/belote-bot)")
+    parser.add_argument("--lang", choices=("bg", "en"),
+                        help="language (default: a resumed match keeps its own, a new one BELOTE_LANGUAGE)")
     parser.add_argument("--level", choices=("random", "easy", "medium", "hard"), help="the bots' level")
-    parser.add_argument("--name", default="You", help="your name at the table")
+    parser.add_argument("--name", help="your name at the table (default: You, in the table's language)")
     parser.set_defaults(func=main)
 
 
@@ -34,11 +36,18 @@ async def play_terminal(
     delay: float,
     language: str,
     level: str | None = None,
-    name: str = "You",
+    name: str | None = None,
     settings_overrides: dict[str, object] | None = None,
+    keep_language: bool = False,
+    new: bool = False,
 ) -> int:
+    """Play (or watch) the terminal's match. ``language``: of a new match, and of a resumed one unless
+    ``keep_language`` (then the match keeps the language it has)."""
     from bot.adapters.terminal import TerminalTable
+    from bot.config import load_settings, prepare_database
     from bot.core.host import Host
+    from bot.core.messages import TERMINAL, UserRef
+    from bot.i18n import translator
     from bot.storage.sqlite import SqliteStorage
 
     overrides: dict[str, object] = {"database": database, "language": language, "turn_seconds": 0}
@@ -46,11 +55,14 @@ async def play_terminal(
         overrides["bot_level"] = level
     overrides.update(settings_overrides or {})
     settings = load_settings(None, **overrides)
+    prepare_database(database)
     storage = SqliteStorage(database)
     await storage.open()
     host = Host(storage, settings, bot_pause=delay)
-    user = None if watch else UserRef(TERMINAL, "player", name, language)
-    terminal = TerminalTable(host, user=user, chat_id="watch" if watch else "local", language=language)
+    player = name or translator(language).gettext("You")
+    user = None if watch else UserRef(TERMINAL, "player", player, language)
+    terminal = TerminalTable(host, user=user, chat_id="watch" if watch else "local", language=language,
+                             keep_language=keep_language, fresh=new)
     try:
         await host.start()
         return await (terminal.watch() if watch else terminal.play())
@@ -60,6 +72,9 @@ async def play_terminal(
 
 
 def main(args: argparse.Namespace) -> int:
+    from bot.config import SettingsProblem, load_settings
+    from bot.storage.sqlite import StorageError
+
     try:
         settings = load_settings()
     except SettingsProblem as exc:
@@ -74,11 +89,12 @@ def main(args: argparse.Namespace) -> int:
                 language=args.lang or settings.language,
                 level=args.level,
                 name=args.name,
+                keep_language=args.lang is None,
+                new=args.new,
             )
         )
     except KeyboardInterrupt:
-        print("\nThe table is saved; run the same command to resume it.", file=sys.stderr)
-        return 130
+        return 130  # the table said, in its language, that it is saved
     except StorageError as exc:
         print(f"belote-bot: {exc}", file=sys.stderr)
         return 2

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from bot.config import Settings, SettingsProblem, load_settings
+from bot.config import Settings, SettingsProblem, load_settings, prepare_database
 from bot.logsafe import configure_logging, redact
 from bot.storage.sqlite import StorageError
 
@@ -25,9 +25,23 @@ SWITCH_INTERVAL = 0.0005  # seconds
 
 NO_TOKEN_HELP = (
     "belote-bot: no chat platform configured. To run the chat bots, set BELOTE_TELEGRAM_TOKEN (from @BotFather) "
-    "and/or BELOTE_DISCORD_TOKEN (from the Discord developer portal) in the environment or in a .env file; see "
-    "docs/hosting.md. Meanwhile, here is the terminal table."
+    "and/or BELOTE_DISCORD_TOKEN (from the Discord developer portal) in the environment or in a .env file; "
+    "`belote-bot run --help` lists the settings (the hosting guide, docs/hosting.md in the source, has more). "
+    "Meanwhile, here is the terminal table."
 )
+
+SETTINGS_HELP = """\
+settings (environment variables, or a .env file in the working directory):
+  BELOTE_TELEGRAM_TOKEN     the Telegram bot's token (from @BotFather)
+  BELOTE_DISCORD_TOKEN      the Discord bot's token (from the Discord developer portal)
+  BELOTE_DATABASE           the SQLite file (default: belote.sqlite3 in the user's data folder:
+                            $XDG_DATA_HOME/belote-bot or ~/.local/share/belote-bot on Linux,
+                            ~/Library/Application Support/belote-bot on macOS, %LOCALAPPDATA%\\belote-bot on Windows)
+  BELOTE_LANGUAGE           bg or en (default: bg)
+  BELOTE_TURN_SECONDS       the turn timer of new tables (default: 60; 0 for none)
+  BELOTE_BOT_LEVEL          random, easy, medium or hard (default: medium)
+Every setting, webhooks and backups: docs/hosting.md in the belote-bot source.
+"""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -35,7 +49,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "run",
         help="run the chat bots (or the terminal table when no token is set)",
         description="Start the Telegram and Discord bots whose tokens are set (BELOTE_TELEGRAM_TOKEN, "
-        "BELOTE_DISCORD_TOKEN) in one process; stop cleanly on SIGTERM or Ctrl-C. See docs/hosting.md.",
+        "BELOTE_DISCORD_TOKEN) in one process; stop cleanly on SIGTERM or Ctrl-C.",
+        epilog=SETTINGS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--bot-pause", type=float, default=1.0, metavar="SECONDS",
                         help="pause before each bot move, so people can follow (default 1)")
@@ -60,6 +76,7 @@ async def serve_all(settings: Settings, bot_pause: float = 1.0, stop: asyncio.Ev
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
+    prepare_database(settings.database)
     storage = SqliteStorage(settings.database)
     await storage.open()
     host = Host(storage, settings, bot_pause=bot_pause)

@@ -19,7 +19,7 @@ there. Give the deal as one line of words (Bulgarian or English) or as a JSON re
 """
 
 EPILOG = """\
-the text line (full grammar: docs/calculator.md):
+the text line (full grammar: docs/calculator.md in the belote-bot source):
   CONTRACT  купа каро пика спатия ♥ ♦ ♠ ♣ | без коз, бк | всичко коз, вк | hearts ... nt at all
   POINTS    one or two numbers: the declarers' card points with the last ten, then the defenders';
             one number is enough, the other follows from 162 / 258 / 130

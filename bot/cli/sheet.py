@@ -12,7 +12,7 @@ from bot.calculator import CalculatorError, Msg, ScoreSheet, SheetError, score_t
 from bot.calculator.request import rules_problems
 from bot.calculator.text import option_value
 from bot.engine.jsontext import loads
-from bot.i18n import LANGUAGES
+from bot.i18n import LANGUAGES, _
 
 EPILOG = """\
 examples:
@@ -23,7 +23,7 @@ examples:
   belote-bot sheet match.json undo
   belote-bot sheet match.json show --lang en
 
-A deal line has the grammar of `belote-bot score` (docs/calculator.md); the sheet carries the hanging points
+A deal line has the grammar of `belote-bot score` (see `belote-bot score --help`); the sheet carries the hanging points
 itself. Exit status: 0 done, 1 the line or the operation is not valid, 2 wrong usage.
 """
 
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "new":
         rules: dict[str, Any] = {}
         for item in args.rule:
-            key, _, value = item.partition("=")
+            key, _sep, value = item.partition("=")
             rules[key.strip()] = option_value(value.strip())
         parsed, problems = rules_problems(rules)
         if problems:
@@ -77,6 +77,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         try:
             sheet = ScoreSheet.from_json(loads(path.read_text(encoding="utf-8")))  # bounded: never a RecursionError
+        except FileNotFoundError:
+            return _fail(Msg(_("{file}: there is no score sheet here yet; start one with: belote-bot sheet {file} new"),
+                             {"file": str(path)}).render(lang))
         except OSError as exc:
             return _fail(Msg("{file}: cannot read the file ({reason})",
                              {"file": str(path), "reason": exc.strerror}).render(lang))

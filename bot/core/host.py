@@ -58,6 +58,7 @@ from .messages import Answer, ChatRef, OutMessage, UserRef
 from .payload import READ_ONLY, PayloadError, decode
 from .seating import Seating
 from .table import EXTRA_KEYS, OptionError, Table, TableError, check_option, replay
+from .tracker import TRACKER_ACTION, tracker_text
 from .turns import Turns
 
 log = logging.getLogger(__name__)
@@ -403,6 +404,8 @@ class Host(Seating, Turns):
             if seat is None:
                 return Answer(tr.gettext("You do not sit at this table."), ok=False, table_id=table.table_id)
             return self._answer(live, user, "")
+        if action == TRACKER_ACTION:
+            return self._tracker(live, user, seat, tr)
         if action == "j" or (len(action) == 2 and action[0] == "j" and action[1] in "0123"):
             return await self._join(live, user, int(action[1]) if len(action) == 2 else None, tr)
         if action == "l":
@@ -416,6 +419,17 @@ class Host(Seating, Turns):
         if seat is None:
             return Answer(tr.gettext("You do not sit at this table."), ok=False, table_id=table.table_id)
         return await self._game_press(live, user, seat, action, tr)
+
+    def _tracker(self, live: LiveTable, user: UserRef, seat: int | None, tr: Translator) -> Answer:
+        """The card tracker's answer, to the presser alone: what has been played, as anyone at the table saw it."""
+        table = live.table
+        if seat is None:
+            return Answer(tr.gettext("You do not sit at this table."), ok=False, table_id=table.table_id)
+        if not table.options.tracker:
+            return self._answer(live, user, tr.gettext("The card tracker is off at this table."), ok=False)
+        if table.deal is None:
+            return self._answer(live, user, tr.gettext("That is not possible now."), ok=False)
+        return self._answer(live, user, tracker_text(table.deal, seat, tr))
 
     async def _game_press(self, live: LiveTable, user: UserRef, seat: int, action: str, tr: Translator) -> Answer:
         table = live.table
@@ -603,6 +617,7 @@ class Host(Seating, Turns):
             raise NotStored from exc
         if table.status != before_status and table.open:  # an ended table's status is stored by _finish
             await self.storage.set_table_status(table.table_id, table.status)
+        done: list[OutMessage] = []  # a finished deal's last trick and result go before the next deal's view
         extras: list[OutMessage] = []
         gtr = self._group_tr(live)
         match = table.match
@@ -610,13 +625,13 @@ class Host(Seating, Turns):
             len(match.deals) > deals_before or (match.over and before_status == "playing")
         ):
             index = deals_before - 1  # the deal this action finished
-            extras.extend(self._deal_done(live, index))
+            done = self._deal_done(live, index)
             self._deal_end(live, index)
         if notice:
             extras.append(views.notice(table, notice))
         if table.status in ("finished", "stopped") and before_status != table.status:
             extras.append(views.end_view(table, gtr))
-        await self._emit(live, self._current(live) + extras)
+        await self._emit(live, done + self._current(live) + extras)
         if self.latencies is not None:
             self.latencies.append(time.perf_counter() - started)
         now_turn = turn_of(table)

@@ -6,7 +6,7 @@ base 36, so every state change makes every older button stale, and a restart kee
 Actions: ``j`` join any seat, ``j0``..``j3`` a given seat, ``l`` leave, ``a`` add a bot, ``r`` remove a bot,
 ``s`` start, ``o`` the options menu, ``o:<key>`` cycle an option, ``od`` close the menu, ``c:<call>`` a call,
 ``p:<card>`` play a card, ``d:<i>`` switch declaration i, ``b`` switch the belote, ``back`` I'm back, ``h`` my hand,
-``x`` vote to stop.
+``x`` vote to stop, ``k`` the card tracker.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ _TABLE_ID: Final = re.compile(r"[0-9a-z]{1,12}")
 _NONCE: Final = re.compile(r"[0-9a-z]{1,8}")
 _ACTION: Final = re.compile(r"[0-9a-zA-Z:_\-]{1,32}")
 # Actions that change nothing, so a stale nonce does not matter for them.
-READ_ONLY: Final = frozenset({"h"})
+READ_ONLY: Final = frozenset({"h", "k"})
 
 
 class PayloadError(ValueError):

@@ -29,7 +29,7 @@ SeatKind = Literal["empty", "human", "bot"]
 Status = Literal["lobby", "playing", "finished", "stopped"]
 LANGS = ("bg", "en")
 RULE_KEYS = tuple(Rules.model_fields)
-EXTRA_KEYS = ("timer", "away", "level", "lang")
+EXTRA_KEYS = ("timer", "away", "level", "lang", "tracker")
 
 
 class TableError(ValueError):
@@ -61,15 +61,16 @@ class Options:
     away: AwayPolicy = "bot_turn"
     level: str = "medium"
     lang: str = "bg"
+    tracker: bool = False  # each hand gets a button showing the cards played and still out (bot/core/tracker.py)
 
     def to_json(self) -> dict[str, Any]:
         return {"rules": dict(self.rules), "timer": self.timer, "away": self.away, "level": self.level,
-                "lang": self.lang}
+                "lang": self.lang, "tracker": self.tracker}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Options:
         return cls(dict(data.get("rules", {})), int(data["timer"]), data["away"], str(data["level"]),
-                   str(data["lang"]))
+                   str(data["lang"]), bool(data.get("tracker", False)))
 
 
 class OptionError(ValueError):
@@ -116,6 +117,13 @@ def check_option(key: str, value: Any, agents: tuple[str, ...] = ()) -> Any:
         if value not in LANGS:
             raise OptionError(key, ", ".join(LANGS))
         return value
+    if key == "tracker":  # the card tracker for learners: off unless the table switches it on
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text not in ("on", "true", "yes", "1", "off", "false", "no", "0"):
+            raise OptionError(key, "on, off")
+        return text in ("on", "true", "yes", "1")
     if key not in RULE_KEYS:
         raise OptionError(key, "")
     if isinstance(value, str):

@@ -80,6 +80,8 @@ def _options_line(table: Table, tr: Translator) -> str:
         tr.gettext("bots: {level}", level=names.level_name(o.level, tr)),
         names.language_name(o.lang, tr),
     ]
+    if o.tracker:
+        parts.append(tr.gettext("card tracker"))
     extra = [f"{k}={v}" for k, v in sorted(o.rules.items()) if k != "target_score"]
     line = " · ".join(parts)
     if extra:
@@ -473,6 +475,8 @@ def hand_view(table: Table, seat: int, user: UserRef, tr: Translator) -> OutMess
                 buttons.append((Button(f"{mark} {names.declaration_name('belote', tr)}", _payload(table, "b")),))
     elif deal.phase != "done":
         lines.append(tr.gettext("Waiting for {name}.", name=seat_name(table, obs.to_act, tr)))
+    if table.options.tracker and contract is not None:  # the card tracker (bot/core/tracker.py); at most 5 rows
+        buttons = [*buttons[:4], (Button(tr.gettext("Cards played"), _payload(table, "k")),)]
     return OutMessage(key, user, "\n".join(lines), tuple(buttons[:5]), kind="hand", table_id=table.table_id)
 
 

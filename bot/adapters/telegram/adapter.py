@@ -407,7 +407,8 @@ class TelegramAdapter:
             # /start payload brings them back to the table (``Host.join``), now able to get their hand.
             url = deep_link(self.bot.username, answer.table_id)
         try:
-            await query.answer(text[:200] or None, url=url)
+            # A text of several lines (the card tracker) stays open as an alert until the person closes it.
+            await query.answer(text[:200] or None, url=url, show_alert="\n" in text)
         except TelegramError as err:  # too late (over 15 s) or already answered: nothing to repair
             log.info("a press could not be answered: %s", err.message)
 
