@@ -108,7 +108,11 @@ class Harness:
             await self.host.idle()
             await self.adapter.outbox.drain()
             await asyncio.sleep(0.01)
-            busy = self.tg.pending_updates() or self.adapter.outbox.pending() or len(self.tg.calls) != before
+            app = self.adapter.app
+            # An update the bot acknowledged may still wait in the application's queue or be in a handler.
+            handling = app.update_queue.qsize() or app.update_processor.current_concurrent_updates
+            busy = (self.tg.pending_updates() or handling or self.adapter.outbox.pending()
+                    or len(self.tg.calls) != before)
             quiet = 0 if busy else quiet + 1
 
     async def delivered(self) -> None:
