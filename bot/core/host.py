@@ -54,8 +54,9 @@ from .agents import make_agent_factory
 from .clock import Clock, SystemClock
 from .live import LiveTable, NotStored, turn_of
 from .messages import Answer, ChatRef, OutMessage, UserRef
-from .payload import READ_ONLY, PayloadError, decode
+from .payload import PayloadError, decode
 from .seating import Seating
+from .stale import stale_refusal
 from .table import EXTRA_KEYS, OptionError, Table, TableError, check_option, replay
 from .turns import Turns
 
@@ -117,6 +118,8 @@ class Host(Seating, Turns):
         self._background: set[asyncio.Task[None]] = set()
         # (seconds) of every action: apply + store + render; bot thinking excluded. Read by the benchmark.
         self.latencies: list[float] | None = None
+        # (seconds) each bot decision waited before its thinking began. Read by the benchmark.
+        self.think_waits: list[float] | None = None
 
     # --- lifecycle ---
 
@@ -362,10 +365,10 @@ class Host(Seating, Turns):
             seat = table.seat_of(user.user_id)
             if not table.open:
                 return Answer(tr.gettext("This table is closed."), ok=False, table_id=p.table_id)
-            if p.action not in READ_ONLY and p.nonce != table.version:
-                return self._answer(
-                    live, user, tr.gettext("This button is out of date; use the newest message."), ok=False
-                )
+            # Judged against the table as it is now, not the version the message showed (``stale``).
+            refusal = stale_refusal(table, user.user_id, p.nonce, p.action, tr)
+            if refusal is not None:
+                return self._answer(live, user, refusal, ok=False)
             try:
                 return await self._press(live, user, seat, p.action, tr)
             except NotStored:
@@ -536,7 +539,7 @@ class Host(Seating, Turns):
             self._tables[table_id] = live
             self._by_chat[chat] = table_id
         async with live.lock:
-            await self._commit(live, {"e": "open", "options": options})
+            await self._commit(live, {"e": "open", "options": options, "user": user.user_id})
             answer = await self._join(live, user, None, tr)
         return Answer(tr.gettext("Table {table} is open.", table=table_id), True, answer.view, table_id, True)
 

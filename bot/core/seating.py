@@ -105,7 +105,7 @@ class Seating:
                     level = check_option("level", arg, tuple(self.settings.agents))
                 except OptionError as exc:
                     return self._answer(live, user, self._option_problem(exc, tr), ok=False)
-        await self._commit(live, {"e": "bot", "seat": where, "level": level})
+        await self._commit(live, {"e": "bot", "seat": where, "level": level, "user": user.user_id})
         return self._answer(live, user, "")
 
     async def _remove_bot(
@@ -121,7 +121,7 @@ class Seating:
             bots = [i for i in bots if i == int(args[0]) - 1]
         if not bots:
             return self._answer(live, user, tr.gettext("There is no bot to remove."), ok=False)
-        await self._commit(live, {"e": "unbot", "seat": bots[-1]})
+        await self._commit(live, {"e": "unbot", "seat": bots[-1], "user": user.user_id})
         return self._answer(live, user, "")
 
     async def _set(
@@ -142,7 +142,7 @@ class Seating:
             checked = check_option(key, value, tuple(self.settings.agents))
         except OptionError as exc:
             return self._answer(live, user, self._option_problem(exc, tr), ok=False)
-        await self._commit(live, {"e": "set", "key": key, "value": checked})
+        await self._commit(live, {"e": "set", "key": key, "value": checked, "user": user.user_id})
         return self._answer(live, user, "")
 
     async def _lobby_press(
@@ -182,9 +182,10 @@ class Seating:
         if not humans and user.user_id != table.creator:
             return self._answer(live, user, tr.gettext("Someone must sit at the table to start it."), ok=False)
         for empty in free:
-            await self._commit(live, {"e": "bot", "seat": empty, "level": table.options.level})
+            await self._commit(live, {"e": "bot", "seat": empty, "level": table.options.level,
+                                      "user": user.user_id})
         seed = secrets.randbelow(2**31)
-        await self._commit(live, {"e": "start", "seed": seed, "dealer": secrets.randbelow(4)})
+        await self._commit(live, {"e": "start", "seed": seed, "dealer": secrets.randbelow(4), "user": user.user_id})
         return self._answer(live, user, tr.gettext("The match begins."))
 
     async def _back(self, live: LiveTable, user: UserRef, tr: Translator) -> Answer:

@@ -152,6 +152,12 @@ class Table:
     stopped_by: str = ""
     hints: dict[str, str] = field(default_factory=dict)  # user id -> their platform's language hint
     last_event: dict[str, Any] = field(default_factory=dict)
+    # What a press made on an older message is judged by (``bot.core.stale``): the version after each person's
+    # latest action, after the latest change of the seats, of each option, and of the turn (start, call, card).
+    acted: dict[str, int] = field(default_factory=dict)
+    seats_changed: int = 0
+    options_changed: dict[str, int] = field(default_factory=dict)
+    moved: int = 0
 
     # --- queries ---
 
@@ -193,9 +199,32 @@ class Table:
         handler = getattr(self, f"_on_{kind}", None)
         if handler is None:
             raise TableError(f"unknown event {kind!r}")
+        actor = self._actor(event)
         handler(event)
         self.version += 1
         self.last_event = event
+        if actor:
+            self.acted[actor] = self.version
+        if kind in ("sit", "leave", "bot", "unbot", "start"):
+            self.seats_changed = self.version
+        if kind in ("start", "bid", "play"):
+            self.moved = self.version
+        if kind == "set":
+            self.options_changed[str(event["key"])] = self.version
+        elif kind == "open":
+            self.options_changed = dict.fromkeys((*RULE_KEYS, *EXTRA_KEYS), self.version)
+
+    def _actor(self, event: dict[str, Any]) -> str:
+        """The person whose action the event is ("" for a bot's, a timer's or the host's): a seat's own action, or
+        the ``user`` the event names (the host writes it into every event a person's press or command makes)."""
+        kind = event.get("e")
+        seat = event.get("seat")
+        seated = self.seats[seat] if isinstance(seat, int) and 0 <= seat <= 3 else None
+        if kind in ("leave", "toggle", "back") or (kind in ("bid", "play") and event.get("by") == "human"):
+            return seated.user_id if seated is not None and seated.kind == "human" else ""
+        if kind == "stop":
+            return "" if event.get("by") == "vote" else str(event.get("by", ""))
+        return str(event.get("user", ""))
 
     def _seat(self, event: dict[str, Any]) -> int:
         seat = event.get("seat")

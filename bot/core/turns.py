@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +34,7 @@ class Turns:
         bot_pause: float
         agent_factory: Callable[[str, int], Agent]
         _closing: bool
+        think_waits: list[float] | None
 
         async def _commit(self, live: LiveTable, event: dict[str, Any], notice: str = "") -> None: ...
 
@@ -114,7 +116,15 @@ class Turns:
         obs: Observation = observe(match.deal, seat, (match.totals[0], match.totals[1]), match.hanging)
         try:
             agent = await self._agent(live, seat)
-            action = await asyncio.to_thread(agent.act, obs)
+            asked = time.perf_counter()
+            waits = self.think_waits
+
+            def act() -> Bid | Play:
+                if waits is not None:
+                    waits.append(time.perf_counter() - asked)
+                return agent.act(obs)
+
+            action = await asyncio.to_thread(act)
         except asyncio.CancelledError:
             raise
         except Exception:
