@@ -43,6 +43,7 @@ import pytest
 import bot.core.host as host_module
 import bot.core.seating as seating_module
 from bot.config import Settings
+from bot.core import views
 from bot.core.clock import ManualClock
 from bot.core.host import Host
 from bot.core.live import WAITING, LiveTable
@@ -92,6 +93,15 @@ MAX_ANSWER = 200  # characters: a press's answer is a toast, not a page
 
 class ChaosFailure(AssertionError):
     pass
+
+
+@dataclass(frozen=True)
+class StalePress:
+    """What the rule says of a press on an older message: why it must be refused ("" if it may be taken), and
+    whether it must be taken."""
+
+    refuse: str
+    must_work: bool
 
 
 @dataclass
@@ -144,6 +154,8 @@ class World:
         self.restarts = 0
         self.refused = 0
         self.presses = 0
+        self.stale_taken = 0  # presses on an older message that acted
+        self.crowd_joins = 0  # people seated by an older lobby's Join pressed in a crowd
         self.chosen: dict[str, str] = {}  # user id -> the language they chose
         self.chats = list(CHATS)  # a group that got a new id is here under it
         self.moves = 0
@@ -415,14 +427,67 @@ class World:
                 if t.status == "playing" and t.to_act == s and not t.seats[s].away]
 
     async def press(self, user: UserRef, payload: str, must_work: bool = False, alone: bool = True) -> str:
-        """``alone``: nothing else happens meanwhile, so a refusal must leave every table as it was."""
+        """``alone``: nothing else happens meanwhile, so a refusal must leave every table as it was, and a press on
+        an older message is taken exactly when the rule for such presses allows it."""
         before = self._versions() if alone else None
+        stale = await self.stale_press(user, payload) if alone else None
+        if stale is not None and stale.must_work:
+            must_work = True
         answer = await self.call(f"press {payload!r} by {user.name}", self.host.press(user, payload))
         self.presses += 1
         self.check_answer(user, answer, before, press=True)
         if must_work and not answer.ok:
             self.fail(f"{user.name} pressed {payload!r} from their current view and was refused: {answer.text!r}")
+        if stale is not None and before is not None and self._versions() != before:
+            self.stale_taken += 1
+            if stale.refuse:
+                self.fail(f"{user.name}'s press of {payload!r} from an older message was taken, but {stale.refuse}")
         return f"{user.name} presses {payload!r}: {'ok' if answer.ok else 'refused'} {answer.text!r}"
+
+    async def stale_press(self, user: UserRef, payload: str) -> StalePress | None:
+        """For a press on an older message of an open table: what the rule says of it, from the stored log alone."""
+        try:
+            p = decode(payload)
+        except ValueError:
+            return None
+        table = self.host.table(p.table_id)
+        if table is None or not table.open or user.platform != PLATFORM or p.nonce >= table.version:
+            return None
+        events = [e.data for e in await self.storage.events(p.table_id)]
+        then = replay(p.table_id, table.chat, table.creator, events[: p.nonce])
+        acted = False
+        kinds: set[str] = set()
+        options: set[str] = set()
+        for event in events[p.nonce :]:
+            kind = event["e"]
+            seat = event.get("seat")
+            holder = then.seats[seat] if isinstance(seat, int) else None
+            mine = holder is not None and holder.kind == "human" and holder.user_id == user.user_id
+            named = event.get("user") == user.user_id or (kind == "stop" and event.get("by") == user.user_id)
+            own_seat = mine and (kind in ("leave", "toggle", "back") or event.get("by") == "human")
+            acted = acted or named or own_seat
+            kinds.add(kind)
+            if kind == "set":
+                options.add(event["key"])
+            then.apply(event)
+        action, _, arg = p.action.partition(":")
+        refuse = ""
+        if p.action == "h":
+            return None
+        if acted:
+            refuse = "the person acted on the table after that message"
+        elif action in ("c", "p", "d", "b") and kinds & {"start", "bid", "play"}:
+            refuse = f"the turn moved on since ({sorted(kinds)})"
+        elif action == "s" and (options or (table.free_seats() and kinds & {"sit", "leave", "bot", "unbot"})):
+            refuse = f"the options or the seats changed since ({sorted(kinds)}, {sorted(options)})"
+        elif action == "o" and arg and any(views.MENU_CODES.get(k) == arg for k in options):
+            refuse = f"that option was changed since ({sorted(options)})"
+        elif action == "l" and table.status != "lobby" and "start" in kinds:
+            refuse = "the match started since"
+        # An old Join of a person who did not act since, on a lobby with a free seat: it must seat them.
+        must_work = (not refuse and p.action == "j" and table.status == "lobby" and bool(table.free_seats())
+                     and table.seat_of(user.user_id) is None)
+        return StalePress(refuse, must_work)
 
     def _versions(self) -> dict[str, int]:
         return {tid: live.table.version for tid, live in self.host._tables.items()}
@@ -504,11 +569,13 @@ class World:
         if closing and r.random() < 0.25:
             return await self.restart(r.choice(closing))
         kind = r.choices(
-            ["bot", "play", "press", "command", "burst", "clock", "language", "view", "restart", "move"],
-            [24 if thinking else 0, 20 if moves else 0, 18, 18, 4, 6, 3, 5, 1.2, 0.6],
+            ["bot", "play", "press", "command", "burst", "clock", "language", "view", "restart", "move", "crowd"],
+            [24 if thinking else 0, 20 if moves else 0, 18, 18, 4, 6, 3, 5, 1.2, 0.6, 3],
         )[0]
         if kind == "burst":
             return await self.burst()
+        if kind == "crowd":
+            return await self.crowd()
         if kind == "move":
             return await self.move_chat()
         if kind == "bot":
@@ -608,6 +675,43 @@ class World:
                 actions.append(self.command(chat, user, name, args, alone=False))
         done = await asyncio.gather(*actions)
         return "at once: " + " | ".join(done)
+
+    async def crowd(self) -> str:
+        """A busy group: people press buttons of a lobby message a few versions old at the same instant. Everyone
+        pressing its Join while seats are free (and who did not act since) sits down; a press the rule refuses from
+        what the log held before the crowd (the person acted since, the turn or an option moved on) is refused."""
+        r = self.rng
+        lobbies = [t for t in self._open_tables().values() if t.status == "lobby"]
+        if not lobbies:
+            return await self.burst()
+        table = r.choice(lobbies)
+        old = [m for m in self.sent.messages if m.key == f"{table.table_id}:lobby" and m.buttons]
+        if not old:
+            return await self.burst()
+        shown = r.choice(old[-4:])
+        payloads = {decode(b.payload).action: b.payload for row in shown.buttons for b in row}
+        joiners: list[UserRef] = []
+        for user in r.sample(PEOPLE, len(PEOPLE)):
+            verdict = await self.stale_press(user, payloads["j"])
+            if verdict is not None and verdict.must_work and len(joiners) < len(table.free_seats()):
+                joiners.append(user)
+        others = [(u, r.choice(list(payloads.values()))) for u in r.sample(PEOPLE, r.randint(0, 2)) if u not in joiners]
+        verdicts = [await self.stale_press(u, p) for u, p in others]
+        answers = await asyncio.gather(*(self.call("crowd press", self.host.press(u, payloads["j"])) for u in joiners),
+                                       *(self.call("crowd press", self.host.press(u, p)) for u, p in others))
+        self.presses += len(answers)
+        for user, answer in zip(joiners, answers, strict=False):
+            self.check_answer(user, answer, None, press=True)
+            if not answer.ok or table.seat_of(user.user_id) is None:
+                self.fail(f"{user.name} pressed Join on the lobby they were shown, with a seat free, and was "
+                          f"refused: {answer.text!r}")
+        for (user, payload), verdict, answer in zip(others, verdicts, answers[len(joiners) :], strict=True):
+            self.check_answer(user, answer, None, press=True)
+            if verdict is not None and verdict.refuse and answer.ok:
+                self.fail(f"{user.name}'s press of {payload!r} in a crowd was taken, but {verdict.refuse}")
+        self.crowd_joins += len(joiners)
+        names = ", ".join(u.name for u in joiners)
+        return f"a crowd at {table.table_id} presses its lobby v{decode(payloads['j']).nonce}: {names} join"
 
     async def double_press(self, user: UserRef, payload: str) -> str:
         """A double tap: the same move arrives twice at once. It is made once; the second press is refused."""
@@ -856,7 +960,9 @@ async def test_chaos_at_many_tables_keeps_every_invariant(
 ) -> None:
     world = await chaos(seed, tmp_path / "chaos.sqlite3", caplog, monkeypatch, STEPS)
     assert world.ended, "the run ended no table, so nothing was checked at the end"
-    print(f"\nseed {seed} (run {world.digest.hexdigest()[:12]}): {world.presses} presses, {world.refused} refusals, "
+    print(f"\nseed {seed} (run {world.digest.hexdigest()[:12]}): {world.presses} presses "
+          f"({world.stale_taken} taken from an older message, {world.crowd_joins} crowd joins), "
+          f"{world.refused} refusals, "
           f"{world.gate.thoughts} bot moves, {world.restarts} restarts, {len(world.ended)} tables ended, "
           f"{world.records_checked} records replayed; logged: {dict(sorted(world.coverage.items()))}")
 
