@@ -534,19 +534,19 @@ class World:
         if name == "new":
             pool = ["timer=0", "timer=5", "timer=30", "away=bot_turn", "away=bot_seat", "away=wait",
                     "target_score=1", "target_score=51", "auto_declarations=true", "must_undertrump=on",
-                    "timer=-1", "lang=xx", "nonsense", "level=hard"]
+                    "timer=-1", "lang=xx", "nonsense", "level=hard", "timer=³", "target_score=²"]
             return name, r.sample(pool, r.randint(0, 3))
         if name == "join":
-            return name, r.choice([[], ["1"], ["2"], ["3"], ["4"], ["5"], ["Ana"], ["@boris"], ["Nobody"]])
+            return name, r.choice([[], ["1"], ["2"], ["3"], ["4"], ["5"], ["Ana"], ["@boris"], ["Nobody"], ["²"]])
         if name == "addbot":
-            return name, r.choice([[], [], ["2"], ["4"], ["easy"], ["3", "hard"], ["wizard"]])
+            return name, r.choice([[], [], ["2"], ["4"], ["easy"], ["3", "hard"], ["wizard"], ["²"]])
         if name == "removebot":
-            return name, r.choice([[], ["1"], ["3"], ["x"]])
+            return name, r.choice([[], ["1"], ["3"], ["x"], ["²"]])
         if name == "set":
             return name, r.choice([
-                ["timer", r.choice(["0", "5", "20", "90s", "-3", "x"])],
+                ["timer", r.choice(["0", "5", "20", "90s", "-3", "x", "²"])],
                 ["away", r.choice(["bot_turn", "bot_seat", "wait", "sleep"])],
-                ["target_score", r.choice(["1", "51", "101", "abc"])],
+                ["target_score", r.choice(["1", "51", "101", "abc", "³", "9" * 4000])],
                 ["lang", r.choice(["bg", "en", "fr"])],
                 ["auto_declarations", r.choice(["true", "off", "maybe"])],
                 ["contra_blocks_bidding", "on"],

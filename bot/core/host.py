@@ -57,7 +57,7 @@ from .messages import Answer, ChatRef, OutMessage, UserRef
 from .payload import PayloadError, decode
 from .seating import Seating
 from .stale import stale_refusal
-from .table import EXTRA_KEYS, OptionError, Table, TableError, check_option, replay
+from .table import EXTRA_KEYS, OptionError, Table, TableError, ascii_number, check_option, replay
 from .turns import Turns
 
 log = logging.getLogger(__name__)
@@ -242,7 +242,11 @@ class Host(Seating, Turns):
         current = translator(await self.chat_language(chat))
         if language not in LANGUAGES:
             return Answer(current.gettext("Languages: {list}.", list=", ".join(LANGUAGES)), ok=False)
-        await self.storage.set_chat_language(chat.platform, chat.key, language)
+        try:
+            await self.storage.set_chat_language(chat.platform, chat.key, language)
+        except Exception:
+            log.exception("the language of chat %s could not be stored", chat.key)
+            return Answer(self._not_stored(current), ok=False)
         self._chat_langs[(chat.platform, chat.key)] = language
         tr = translator(language)
         table_id = self._by_chat.get(chat)
@@ -250,7 +254,8 @@ class Host(Seating, Turns):
             live = self._tables[table_id]
             async with live.lock:
                 if live.table.open and live.table.options.lang != language:
-                    await self._commit(live, {"e": "set", "key": "lang", "value": language})
+                    with contextlib.suppress(NotStored):  # logged; the table keeps its language
+                        await self._commit(live, {"e": "set", "key": "lang", "value": language})
         return Answer(tr.gettext("The chat's language is now {lang}.", lang=names.language_name(language, tr)))
 
     async def set_user_language(self, user: UserRef, language: str) -> Answer:
@@ -258,7 +263,11 @@ class Host(Seating, Turns):
         if language not in LANGUAGES:
             tr = translator(await self.user_language(user))
             return Answer(tr.gettext("Languages: {list}.", list=", ".join(LANGUAGES)), ok=False)
-        await self.storage.set_player_language(user.platform, user.user_id, language)
+        try:
+            await self.storage.set_player_language(user.platform, user.user_id, language)
+        except Exception:
+            log.exception("the language of player %s could not be stored", user.user_id)
+            return Answer(self._not_stored(translator(await self.user_language(user))), ok=False)
         self._user_langs[(user.platform, user.user_id)] = language
         for live in list(self._tables.values()):
             if user.platform == live.table.chat.platform and live.table.seat_of(user.user_id) is not None:
@@ -419,7 +428,7 @@ class Host(Seating, Turns):
             except ValueError:
                 return self._answer(live, user, tr.gettext("That is not a card."), ok=False)
             event = table.action_event(seat, table.chosen_play(seat, card), "human")
-        elif kind == "d" and arg.isdigit() and int(arg) < len(deal.declarable(seat)):
+        elif kind == "d" and (index := ascii_number(arg, 2)) is not None and index < len(deal.declarable(seat)):
             await self._commit(live, {"e": "toggle", "seat": seat, "what": f"d{arg}"})
             return self._answer(live, user, "")
         elif kind == "b" and deal.belote_cards():
@@ -469,8 +478,9 @@ class Host(Seating, Turns):
             wanted: int | None = None
             if args:
                 arg = " ".join(args).strip()
-                if arg.isdigit() and 1 <= int(arg) <= 4:
-                    wanted = int(arg) - 1
+                number = ascii_number(arg)
+                if number is not None and 1 <= number <= 4:
+                    wanted = number - 1
                 else:
                     partners = [i for i, s in enumerate(table.seats) if s.kind == "human"
                                 and s.name.lower() == arg.lower().lstrip("@")]
@@ -532,15 +542,32 @@ class Host(Seating, Turns):
                     options["rules"][key.strip()] = checked
             table_id = await self._new_id()
             now = self.clock.now()
-            await self.storage.create_table(TableRow(table_id, chat.platform, chat.key, user.user_id, "lobby", None,
-                                                     now, now))
+            try:
+                await self.storage.create_table(TableRow(table_id, chat.platform, chat.key, user.user_id, "lobby",
+                                                         None, now, now))
+            except Exception:
+                log.exception("a new table in chat %s could not be stored", chat.key)
+                return Answer(self._not_stored(tr), ok=False)
             table = Table(table_id, chat, user.user_id)
             live = LiveTable(table)
             self._tables[table_id] = live
             self._by_chat[chat] = table_id
         async with live.lock:
-            await self._commit(live, {"e": "open", "options": options, "user": user.user_id})
-            answer = await self._join(live, user, None, tr)
+            try:
+                await self._commit(live, {"e": "open", "options": options, "user": user.user_id})
+            except NotStored:
+                # Nothing of the table is stored: let it go, so that the chat can open one when storage works.
+                async with self._open_lock:
+                    self._tables.pop(table_id, None)
+                    if self._by_chat.get(chat) == table_id:
+                        del self._by_chat[chat]
+                await self._store_quietly(self.storage.set_table_status(table_id, "stopped"), table_id)
+                return Answer(self._not_stored(tr), ok=False)
+            try:
+                answer = await self._join(live, user, None, tr)
+            except NotStored:
+                return Answer(tr.gettext("Table {table} is open.", table=table_id) + " " + self._not_stored(tr),
+                              False, None, table_id)
         return Answer(tr.gettext("Table {table} is open.", table=table_id), True, answer.view, table_id, True)
 
     async def _new_id(self) -> str:
@@ -565,7 +592,10 @@ class Host(Seating, Turns):
                 live.shown.pop(f"{table_id}:h{mine}:{user.user_id}", None)
                 await self._emit(live, [self._hand(live, mine)])
                 return self._answer(live, user, tr.gettext("You sit at seat {n}.", n=mine + 1))
-            return await self._join(live, user, seat, tr)
+            try:
+                return await self._join(live, user, seat, tr)
+            except NotStored:
+                return Answer(self._not_stored(tr), ok=False, table_id=table_id)
 
     # --- the one path that changes a table ---
 
@@ -588,7 +618,8 @@ class Host(Seating, Turns):
             live.lobby = None
             raise NotStored from exc
         if table.status != before_status and table.open:  # an ended table's status is stored by _finish
-            await self.storage.set_table_status(table.table_id, table.status)
+            # The log is stored, and it alone rebuilds the table: a status that cannot be written is only logged.
+            await self._store_quietly(self.storage.set_table_status(table.table_id, table.status), table.table_id)
         extras: list[OutMessage] = []
         gtr = self._group_tr(live)
         match = table.match
@@ -616,6 +647,15 @@ class Host(Seating, Turns):
             await self._finish(live)
         else:
             self._schedule(live)
+
+    @staticmethod
+    async def _store_quietly(write: Awaitable[None], table_id: str) -> None:
+        """A write whose loss the table's log makes good at the next start (a status, a deadline): log a failure
+        instead of failing the action that is already stored."""
+        try:
+            await write
+        except Exception:
+            log.exception("table %s: a status or deadline could not be stored", table_id)
 
     def _group_tr(self, live: LiveTable) -> Translator:
         return translator(live.table.options.lang)
@@ -680,7 +720,7 @@ class Host(Seating, Turns):
             live.timer_task.cancel()
         if live.deadline is not None:
             live.deadline = None
-            await self.storage.set_deadline(table.table_id, None)
+            await self._store_quietly(self.storage.set_deadline(table.table_id, None), table.table_id)
         match = table.match
         if table.status == "finished" and match is not None and await self.storage.match_record(
             table.table_id
@@ -693,7 +733,7 @@ class Host(Seating, Turns):
             )
         # Stored last: a stop before this point leaves the table "playing" in storage, so the next start replays
         # its log, finds it ended and comes back here to store what is missing, instead of losing the match.
-        await self.storage.set_table_status(table.table_id, table.status)
+        await self._store_quietly(self.storage.set_table_status(table.table_id, table.status), table.table_id)
         self._close_agents(live)
         if self._by_chat.get(table.chat) == table.table_id:
             del self._by_chat[table.chat]

@@ -5,6 +5,7 @@ Every method is called with the table's lock held and changes the table only thr
 
 from __future__ import annotations
 
+import logging
 import secrets
 from typing import TYPE_CHECKING, Any
 
@@ -13,9 +14,11 @@ from bot.i18n import Translator
 from bot.storage.base import Storage
 
 from . import views
-from .live import LiveTable
+from .live import LiveTable, NotStored
 from .messages import Answer, ChatRef, OutMessage, UserRef
-from .table import EXTRA_KEYS, RULE_KEYS, OptionError, Table, check_option
+from .table import EXTRA_KEYS, RULE_KEYS, OptionError, Table, ascii_number, check_option
+
+log = logging.getLogger(__name__)
 
 
 class Seating:
@@ -53,10 +56,14 @@ class Seating:
         if not free:
             return self._answer(live, user, tr.gettext("The table is full."), ok=False)
         seat = wanted if wanted is not None else free[0]
+        name = user.name or user.user_id
+        try:
+            await self.storage.save_player(user.platform, user.user_id, name)
+        except Exception as exc:
+            log.exception("player %s could not be stored; not seated", user.user_id)
+            raise NotStored from exc
         if mine is not None:
             await self._commit(live, {"e": "leave", "seat": mine})
-        name = user.name or user.user_id
-        await self.storage.save_player(user.platform, user.user_id, name)
         live.langs[user.user_id] = await self._lang_for(table, user.user_id, user.language)
         event: dict[str, Any] = {"e": "sit", "seat": seat, "user": user.user_id, "name": name}
         if user.language:
@@ -96,10 +103,13 @@ class Seating:
             return self._answer(live, user, tr.gettext("The table is full."), ok=False)
         where, level = free[0], table.options.level
         for arg in args:
-            if arg.isdigit() and 1 <= int(arg) <= 4:
-                if int(arg) - 1 not in free:
-                    return self._answer(live, user, tr.gettext("Seat {n} is taken.", n=int(arg)), ok=False)
-                where = int(arg) - 1
+            number = ascii_number(arg)
+            if number is not None and not 1 <= number <= 4:
+                return self._answer(live, user, tr.gettext("Name a seat 1-4 or a bot level."), ok=False)
+            if number is not None:
+                if number - 1 not in free:
+                    return self._answer(live, user, tr.gettext("Seat {n} is taken.", n=number), ok=False)
+                where = number - 1
             else:
                 try:
                     level = check_option("level", arg, tuple(self.settings.agents))
@@ -117,8 +127,11 @@ class Seating:
         if not self._may_manage(live, user, seat):
             return self._answer(live, user, tr.gettext("Only seated players manage the table."), ok=False)
         bots = [i for i, s in enumerate(table.seats) if s.is_bot]
-        if args and args[0].isdigit():
-            bots = [i for i in bots if i == int(args[0]) - 1]
+        if args:
+            number = ascii_number(args[0])
+            if number is None or not 1 <= number <= 4:
+                return self._answer(live, user, tr.gettext("Name a seat 1-4."), ok=False)
+            bots = [i for i in bots if i == number - 1]
         if not bots:
             return self._answer(live, user, tr.gettext("There is no bot to remove."), ok=False)
         await self._commit(live, {"e": "unbot", "seat": bots[-1], "user": user.user_id})

@@ -29,6 +29,15 @@ RULE_KEYS = tuple(Rules.model_fields)
 EXTRA_KEYS = ("timer", "away", "level", "lang")
 
 
+def ascii_number(text: str, digits: int = 9) -> int | None:
+    """A whole number written in ASCII digits (at most ``digits`` of them), else None. ``str.isdigit`` alone also
+    accepts superscripts and other digits ``int`` refuses ("²"), and any length."""
+    text = text.strip()
+    if not text or len(text) > digits or not (text.isascii() and text.isdigit()):
+        return None
+    return int(text)
+
+
 class TableError(ValueError):
     """An event that does not fit the table (a corrupt or foreign log)."""
 
@@ -94,10 +103,9 @@ def check_option(key: str, value: Any, agents: tuple[str, ...] = ()) -> Any:
     """The option's value, validated; raises OptionError naming what would be valid."""
     if key == "timer":
         if isinstance(value, str):
-            value = value.strip().removesuffix("s")
-            if not value.isdigit():
+            value = ascii_number(value.strip().removesuffix("s"))
+            if value is None:
                 raise OptionError(key, "0-86400")
-            value = int(value)
         if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 86400:
             raise OptionError(key, "0-86400")
         return value
@@ -122,10 +130,11 @@ def check_option(key: str, value: Any, agents: tuple[str, ...] = ()) -> Any:
             if text not in ("true", "false", "on", "off", "yes", "no", "1", "0"):
                 raise OptionError(key, _allowed_values(key))
             value = text in ("true", "on", "yes", "1")
-        elif isinstance(default, int) and not text.isdigit():
-            raise OptionError(key, _allowed_values(key))
         elif isinstance(default, int):
-            value = int(text)
+            number = ascii_number(text)
+            if number is None:
+                raise OptionError(key, _allowed_values(key))
+            value = number
         else:
             value = text
     try:
@@ -312,8 +321,8 @@ class Table:
         what = str(event["what"])
         if what == "b":
             self.belote_off[seat] = not self.belote_off[seat]
-        elif what.startswith("d") and what[1:].isdigit():
-            self.declare_off[seat] ^= {int(what[1:])}
+        elif what.startswith("d") and (index := ascii_number(what[1:], 2)) is not None:
+            self.declare_off[seat] ^= {index}
         else:
             raise TableError(f"bad toggle {what!r}")
 

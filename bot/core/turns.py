@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from bot.ai.base import Agent
@@ -42,6 +42,9 @@ class Turns:
 
         def _group_tr(self, live: LiveTable) -> Translator: ...
 
+        @staticmethod
+        async def _store_quietly(write: Awaitable[None], table_id: str) -> None: ...
+
         def _user_tr(self, live: LiveTable, user_id: str) -> Translator: ...
 
     # --- turns, timers and bots ---
@@ -67,7 +70,7 @@ class Turns:
         deadline = self.clock.now() + table.options.timer if self._timed(live) else None
         if deadline != live.deadline:
             live.deadline = deadline
-            await self.storage.set_deadline(table.table_id, deadline)
+            await self._store_quietly(self.storage.set_deadline(table.table_id, deadline), table.table_id)
 
     def _schedule(self, live: LiveTable, resume: bool = False) -> None:
         """Start the bot's move or the turn timer, whichever the current turn needs."""
@@ -196,7 +199,7 @@ class Turns:
                 if turn_of(table) != turn:
                     return
                 live.deadline = WAITING
-                await self.storage.set_deadline(table.table_id, WAITING)
+                await self._store_quietly(self.storage.set_deadline(table.table_id, WAITING), table.table_id)
                 await self._emit(live, [views.notice(table, gtr.gettext("Time is up for {name}; the table waits.",
                                                                         name=name))])
 
