@@ -11,6 +11,7 @@ from bot.core.host import Host
 from bot.core.messages import OutMessage, UserRef
 from bot.core.payload import decode
 from bot.core.table import Table
+from bot.i18n import translator
 from bot.storage.sqlite import SqliteStorage
 
 from .core_helpers import ANA, BORIS, CHAT, GEORGI, PLATFORM, VERA, Outbox, Passer, make_host, shut
@@ -58,7 +59,7 @@ async def test_a_double_tap_or_a_replay_of_an_old_join_acts_once(tmp_path: Path)
     version = table.version
     twice = await asyncio.gather(host.press(BORIS, join), host.press(BORIS, join))
     assert [a.ok for a in twice] == [True, False]
-    assert twice[1].text == "You acted after this message was shown; use the newest message."
+    assert twice[1].text == translator("bg").gettext("You acted after this message was shown; use the newest message.")
     assert table.version == version + 1
     # Boris leaves with the newest lobby, then his old Join arrives again (a replay): he pressed it already.
     assert (await host.press(BORIS, button(outbox.latest[f"{table.table_id}:lobby"], "l"))).ok
