@@ -40,6 +40,11 @@ class Settings(BaseSettings):
     away_policy: AwayPolicy = "bot_turn"
     bot_level: BotLevel = "medium"
     bot_move_seconds: float = Field(default=1.0, gt=0, le=60)
+    # Threads bots think on: searching bots (hard, external agents) and the quick rule-based levels apart.
+    bot_threads: int = Field(default=2, ge=1, le=64)
+    quick_bot_threads: int = Field(default=4, ge=1, le=64)
+    # Tables of four bots and no person may be started in chats (a load test's tables; the terminal always may).
+    bot_only_tables: bool = False
     # Named external agents: a JSON object, name -> command line (seated by name with "addbot <name>").
     agents: dict[str, str] = Field(default_factory=dict)
 

@@ -168,6 +168,7 @@ class World:
             away_policy=s.choice(["bot_turn", "bot_seat", "wait"]),
             bot_level="random",
             language=s.choice(["bg", "en"]),
+            quick_bot_threads=32,  # a bot parked at the gate holds its thread: one for each that may be thinking
         )
         self.host: Host
         self.storage: SqliteStorage

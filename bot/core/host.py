@@ -58,6 +58,7 @@ from .payload import PayloadError, decode
 from .seating import Seating
 from .stale import stale_refusal
 from .table import EXTRA_KEYS, OptionError, Table, TableError, ascii_number, check_option, replay
+from .thinking import ThinkPool
 from .turns import Turns
 
 log = logging.getLogger(__name__)
@@ -107,6 +108,7 @@ class Host(Seating, Turns):
             self.settings.agents, self.settings.bot_move_seconds
         )
         self.bot_pause = bot_pause
+        self.thinking = ThinkPool(self.settings.bot_threads, self.settings.quick_bot_threads)
         self._sinks: dict[str, Sink] = {}
         self._tables: dict[str, LiveTable] = {}
         self._by_chat: dict[ChatRef, str] = {}
@@ -185,6 +187,7 @@ class Host(Seating, Turns):
         for live in self._tables.values():
             async with live.lock:
                 self._close_agents(live)
+        self.thinking.close()
         await self.storage.flush()
 
     def add_sink(self, platform: str, sink: Sink) -> None:

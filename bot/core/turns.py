@@ -23,6 +23,7 @@ from . import views
 from .clock import Clock
 from .live import WAITING, LiveTable, NotStored, turn_of
 from .messages import OutMessage, UserRef
+from .thinking import ThinkPool
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +36,7 @@ class Turns:
         agent_factory: Callable[[str, int], Agent]
         _closing: bool
         think_waits: list[float] | None
+        thinking: ThinkPool
 
         async def _commit(self, live: LiveTable, event: dict[str, Any], notice: str = "") -> None: ...
 
@@ -127,7 +129,9 @@ class Turns:
                     waits.append(time.perf_counter() - asked)
                 return agent.act(obs)
 
-            action = await asyncio.to_thread(act)
+            s = table.seats[seat]
+            level = s.level if s.is_bot else table.options.level
+            action = await self.thinking.think(table.table_id, level, act)
         except asyncio.CancelledError:
             raise
         except Exception:
