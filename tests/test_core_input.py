@@ -20,7 +20,7 @@ SUPERSCRIPTS = ["²", "³", "¹", "٣", "𝟐", "1²"]  # str.isdigit says yes t
 async def test_superscript_and_foreign_digits_are_answered_not_raised(tmp_path: Path, digit: str) -> None:
     host, storage, _outbox = await make_host(tmp_path / "db.sqlite3")
     opened = await host.command(CHAT, ANA, "new", [f"timer={digit}"])
-    assert not opened.ok and opened.text == "timer takes one of: 0-86400.", opened.text
+    assert not opened.ok and opened.text == "timer takes one of: 0-3600.", opened.text
     opened = await host.command(CHAT, ANA, "new", [f"target_score={digit}"])
     assert not opened.ok and opened.text.startswith("target_score takes one of: "), opened.text
     opened = await host.command(CHAT, ANA, "new")

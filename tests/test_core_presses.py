@@ -225,5 +225,7 @@ async def test_an_old_call_of_a_timed_out_turn_is_refused_with_the_call_made_sin
     version = table.version
     late = await host.press(user, button(hand, "c:pass"))
     assert not late.ok and table.version == version
-    assert late.text.startswith(("The auction has moved on: ", "A new deal has begun.")), late.text
+    tr = translator(user.language or "en")
+    said = tr.gettext("The auction has moved on: {name} said {call}.").split("{")[0]
+    assert late.text.startswith((said, tr.gettext("A new deal has begun."))), late.text
     await shut(host, storage)

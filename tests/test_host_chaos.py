@@ -102,6 +102,7 @@ class StalePress:
 
     refuse: str
     must_work: bool
+    lasting: bool = True  # the reason to refuse holds whatever else happens (the table can only move further on)
 
 
 @dataclass
@@ -169,6 +170,9 @@ class World:
             bot_level="random",
             language=s.choice(["bg", "en"]),
             quick_bot_threads=32,  # a bot parked at the gate holds its thread: one for each that may be thinking
+            lobby_minutes=s.choice([5, 20]),  # short enough that lobbies close and idle matches stop in a run
+            idle_minutes=s.choice([10, 30]),
+            max_tables_per_user=s.choice([2, 3]),
         )
         self.host: Host
         self.storage: SqliteStorage
@@ -245,6 +249,7 @@ class World:
                 if time.monotonic() - started > 10:
                     self.fail("a released bot never moved")
         before = {tid: snapshot(t) for tid, t in self._open_tables().items()}
+        expiring = {tid: self.host._expires_at(live) for tid, live in self.host._tables.items()}
         await self.shut(settled=midway is None)
         down = self.rng.choice([0, 0, 5, 45, 400])  # the process may be down past a turn's deadline
         await self.clock.advance(down)
@@ -252,6 +257,14 @@ class World:
         self.restarts += 1
         for tid, state in before.items():
             table = self.host.table(tid)
+            due = expiring.get(tid)
+            if table is None and due is not None and due <= self.clock.now():
+                # It expired while the bot was down: its log is the old one and the stop, nothing else.
+                events = [e.data for e in await self.storage.events(tid)]
+                if len(events) != state["version"] + 1 or events[-1] != {"e": "stop", "by": "expired"}:
+                    self.fail(f"table {tid} expired at the restart with the log tail {events[state['version']:]}")
+                self.known[tid] = replay(tid, state["chat"], state["creator"], events)
+                continue
             if table is None:
                 self.fail(f"table {tid} was open before the restart and is gone after it")
                 return ""
@@ -473,22 +486,28 @@ class World:
             then.apply(event)
         action, _, arg = p.action.partition(":")
         refuse = ""
+        lasting = True
         if p.action == "h":
             return None
         if acted:
             refuse = "the person acted on the table after that message"
         elif action in ("c", "p", "d", "b") and kinds & {"start", "bid", "play"}:
             refuse = f"the turn moved on since ({sorted(kinds)})"
-        elif action == "s" and (options or (table.free_seats() and kinds & {"sit", "leave", "bot", "unbot"})):
-            refuse = f"the options or the seats changed since ({sorted(kinds)}, {sorted(options)})"
+        elif action == "s" and options:
+            refuse = f"the options changed since ({sorted(options)})"
+        elif action == "s" and table.free_seats() and kinds & {"sit", "leave", "bot", "unbot"}:
+            refuse = f"the seats changed since and the table is not full ({sorted(kinds)})"
+            lasting = False  # others pressing at the same instant may fill it
         elif action == "o" and arg and any(views.MENU_CODES.get(k) == arg for k in options):
             refuse = f"that option was changed since ({sorted(options)})"
         elif action == "l" and table.status != "lobby" and "start" in kinds:
             refuse = "the match started since"
         # An old Join of a person who did not act since, on a lobby with a free seat: it must seat them.
+        theirs = [t for t in self._open_tables().values() if t.table_id != table.table_id
+                  and (t.creator == user.user_id or t.seat_of(user.user_id) is not None)]
         must_work = (not refuse and p.action == "j" and table.status == "lobby" and bool(table.free_seats())
-                     and table.seat_of(user.user_id) is None)
-        return StalePress(refuse, must_work)
+                     and table.seat_of(user.user_id) is None and len(theirs) < self.settings.max_tables_per_user)
+        return StalePress(refuse, must_work, lasting)
 
     def _versions(self) -> dict[str, int]:
         return {tid: live.table.version for tid, live in self.host._tables.items()}
@@ -708,7 +727,7 @@ class World:
                           f"refused: {answer.text!r}")
         for (user, payload), verdict, answer in zip(others, verdicts, answers[len(joiners) :], strict=True):
             self.check_answer(user, answer, None, press=True)
-            if verdict is not None and verdict.refuse and answer.ok:
+            if verdict is not None and verdict.refuse and verdict.lasting and answer.ok:
                 self.fail(f"{user.name}'s press of {payload!r} in a crowd was taken, but {verdict.refuse}")
         self.crowd_joins += len(joiners)
         names = ", ".join(u.name for u in joiners)
@@ -760,6 +779,8 @@ class World:
         for _, table in sorted(self._open_tables().items()):
             if table.status == "lobby":
                 creator = next(u for u in PEOPLE if u.user_id == table.creator)
+                if not table.humans() and self.rng.random() < 0.5:
+                    return await self.command(table.chat, creator, "join", [])  # a table needs a person to start
                 return await self.command(table.chat, creator, "start", [])
         await self.clock.advance(301)
         return "clock +301s"
@@ -770,7 +791,8 @@ class World:
         for tid in self.known:
             for event in await self.storage.events(tid):
                 kind = str(event.data.get("e"))
-                counts[f"{kind}/{event.data['by']}" if "by" in event.data and kind != "stop" else kind] += 1
+                by = event.data.get("by")
+                counts[f"{kind}/{by}" if by is not None and (kind != "stop" or by == "expired") else kind] += 1
         return counts
 
     # --- what must hold after every step ---
@@ -869,6 +891,8 @@ class World:
             rebuilt = replay(tid, table.chat, table.creator, events)
             if snapshot(rebuilt) != snapshot(table):
                 self.fail(f"table {tid}: the stored log does not replay to the table as it ended")
+            if events and events[-1] == {"e": "stop", "by": "expired"}:
+                self.check_expired(tid, table, events)
             record = await self.storage.match_record(tid)
             if table.status == "stopped":
                 if record is not None:
@@ -890,6 +914,19 @@ class World:
                 self.expected_stats[table.seats[seat].user_id] += Counter(
                     matches=1, wins=won, points=match.totals[team], deals=len(match.deals)
                 )
+
+    def check_expired(self, tid: str, table: Table, events: list[dict[str, Any]]) -> None:
+        """A table stopped for want of people only once its time was up: the lobby's since it was opened, the
+        match's since a person last acted (every person's event carries its time)."""
+        before = replay(tid, table.chat, table.creator, events[:-1])
+        times = [float(e["at"]) for e in events[:-1] if "at" in e]
+        if before.status == "lobby":
+            due = float(events[0]["at"]) + self.settings.lobby_minutes * 60
+        else:
+            due = max(times) + self.settings.idle_minutes * 60
+        if due > self.clock.now():
+            self.fail(f"table {tid} ({before.status}) was stopped for want of people at {self.clock.now()}, "
+                      f"its time was up only at {due}")
 
     async def check_stats(self) -> None:
         """Each person's statistics count every finished match they played to the end, once."""

@@ -20,11 +20,13 @@ Commands (``Host.command`` names; ``args`` as a user typed them, already split):
 - ``join [seat|partner]``: take a seat: a seat number 1-4, or a seated player's name to sit opposite them.
 - ``leave``: leave your seat (before the match; during it, a bot takes over the seat).
 - ``addbot [seat] [level|agent name]``, ``removebot [seat]``: seat or remove a bot.
-- ``set <key> <value>``: a table option before the start: every key of formats.md §2, plus ``timer`` (seconds,
-  0 = none), ``away`` (``bot_turn``: a bot plays that turn; ``bot_seat``: a bot takes the seat until the player
-  presses "I'm back"; ``wait``), ``level`` (random, easy, medium, hard) and ``lang`` (bg, en).
+- ``set <key> <value>``: a table option before the start: every key of formats.md §2 (``target_score`` 1-3000),
+  plus ``timer`` (seconds, 0-3600, 0 = none), ``away`` (``bot_turn``: a bot plays that turn; ``bot_seat``: a bot
+  takes the seat until the player presses "I'm back"; ``wait``), ``level`` (random, easy, medium, hard) and ``lang``
+  (bg, en).
 - ``options``: show the options menu; ``rules``: the table's options as text.
-- ``start``: start the match (empty seats are filled with bots).
+- ``start``: start the match (empty seats are filled with bots; someone must sit at the table, unless the
+  platform is the terminal or ``bot_only_tables`` is set).
 - ``stop``: stop the table (its creator at once; anyone seated votes, a majority of the seated people stops it).
 - ``view``: show the table again (the group message, and the caller's hand).
 - ``back``: "I'm back" (take your seat back from the bot).
@@ -52,6 +54,7 @@ from bot.storage.base import Storage, TableRow
 from . import names, views
 from .agents import make_agent_factory
 from .clock import Clock, SystemClock
+from .expiry import Expiry
 from .live import LiveTable, NotStored, turn_of
 from .messages import Answer, ChatRef, OutMessage, UserRef
 from .payload import PayloadError, decode
@@ -86,7 +89,7 @@ COMMANDS = (
 
 
 
-class Host(Seating, Turns):
+class Host(Seating, Turns, Expiry):
     """Hosts every table of every platform in one asyncio loop."""
 
     def __init__(
@@ -120,8 +123,8 @@ class Host(Seating, Turns):
         self._background: set[asyncio.Task[None]] = set()
         # (seconds) of every action: apply + store + render; bot thinking excluded. Read by the benchmark.
         self.latencies: list[float] | None = None
-        # (seconds) each bot decision waited before its thinking began. Read by the benchmark.
-        self.think_waits: list[float] | None = None
+        # (table, seconds) each bot decision waited before its thinking began. Read by the benchmark.
+        self.think_waits: list[tuple[str, float]] | None = None
 
     # --- lifecycle ---
 
@@ -136,7 +139,7 @@ class Host(Seating, Turns):
                 log.error("table %s cannot be rebuilt from its log (%s); marking it stopped", row.table_id, exc)
                 await self.storage.set_table_status(row.table_id, "stopped")
                 continue
-            live = LiveTable(table, deadline=row.deadline)
+            live = LiveTable(table, deadline=row.deadline, since=self.clock.now())
             for seat in table.seats:
                 if seat.kind == "human":
                     live.langs[seat.user_id] = await self._lang_for(table, seat.user_id)
@@ -158,6 +161,7 @@ class Host(Seating, Turns):
                         # of date, and nothing would render it again: close it (Options opens it anew).
                         await self._emit(live, [views.options_closed(table, self._group_tr(live))])
                     self._schedule(live, resume=True)
+                    self._schedule_expiry(live)
 
     def _ending(self, live: LiveTable) -> list[OutMessage]:
         """The messages of a table that has just ended: the last deal and its result (a finished match), the end."""
@@ -177,7 +181,7 @@ class Host(Seating, Turns):
         self._closing = True
         tasks = []
         for live in self._tables.values():
-            for task in (live.bot_task, live.timer_task):
+            for task in (live.bot_task, live.timer_task, live.expiry_task):
                 if task is not None and not task.done():
                     task.cancel()
                     tasks.append(task)
@@ -526,6 +530,8 @@ class Host(Seating, Turns):
         async with self._open_lock:
             if chat in self._by_chat:
                 return Answer(tr.gettext("A table is already open here."), ok=False, table_id=self._by_chat[chat])
+            if refusal := self._too_many_here(chat, tr) or self._too_many_tables(user, tr):
+                return Answer(refusal, ok=False)
             s = self.settings
             options: dict[str, Any] = {
                 "rules": {}, "timer": s.turn_seconds, "away": s.away_policy, "level": s.bot_level,
@@ -552,7 +558,7 @@ class Host(Seating, Turns):
                 log.exception("a new table in chat %s could not be stored", chat.key)
                 return Answer(self._not_stored(tr), ok=False)
             table = Table(table_id, chat, user.user_id)
-            live = LiveTable(table)
+            live = LiveTable(table, since=now)
             self._tables[table_id] = live
             self._by_chat[chat] = table_id
         async with live.lock:
@@ -610,6 +616,8 @@ class Host(Seating, Turns):
         before_status = table.status
         deals_before = len(table.match.deals) if table.match is not None else 0
         was_to_act = live.turn
+        if "at" not in event and table.actor_of(event):
+            event["at"] = self.clock.now()  # a person acted: the table is not idle (``expiry``)
         table.apply(event)
         try:
             await self.storage.append_event(table.table_id, table.version, event)
@@ -650,6 +658,7 @@ class Host(Seating, Turns):
             await self._finish(live)
         else:
             self._schedule(live)
+            self._schedule_expiry(live)
 
     @staticmethod
     async def _store_quietly(write: Awaitable[None], table_id: str) -> None:
@@ -719,8 +728,9 @@ class Host(Seating, Turns):
     async def _finish(self, live: LiveTable) -> None:
         """The match is over or the table stopped: store the record and statistics, close the bots."""
         table = live.table
-        if live.timer_task is not None and live.timer_task is not asyncio.current_task():
-            live.timer_task.cancel()
+        for task in (live.timer_task, live.expiry_task):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
         if live.deadline is not None:
             live.deadline = None
             await self._store_quietly(self.storage.set_deadline(table.table_id, None), table.table_id)

@@ -15,7 +15,7 @@ from bot.storage.base import Storage
 
 from . import views
 from .live import LiveTable, NotStored
-from .messages import Answer, ChatRef, OutMessage, UserRef
+from .messages import TERMINAL, Answer, ChatRef, OutMessage, UserRef
 from .table import EXTRA_KEYS, RULE_KEYS, OptionError, Table, ascii_number, check_option
 
 log = logging.getLogger(__name__)
@@ -25,6 +25,7 @@ class Seating:
     if TYPE_CHECKING:  # provided by Host
         storage: Storage
         settings: Settings
+        _tables: dict[str, LiveTable]
 
         async def _commit(self, live: LiveTable, event: dict[str, Any], notice: str = "") -> None: ...
 
@@ -55,6 +56,8 @@ class Seating:
             return self._answer(live, user, tr.gettext("You sit at seat {n}.", n=mine + 1))
         if not free:
             return self._answer(live, user, tr.gettext("The table is full."), ok=False)
+        if mine is None and (refusal := self._too_many_tables(user, tr, but=table.table_id)):
+            return self._answer(live, user, refusal, ok=False)
         seat = wanted if wanted is not None else free[0]
         name = user.name or user.user_id
         try:
@@ -70,6 +73,29 @@ class Seating:
             event["lang"] = user.language
         await self._commit(live, event)
         return self._answer(live, user, tr.gettext("You sit at seat {n}.", n=seat + 1), joined=True)
+
+    def _too_many_tables(self, user: UserRef, tr: Translator, but: str = "") -> str:
+        """Why this person may not open or join one more table ("" if they may): the open tables they opened or sit
+        at, besides ``but``, are as many as one person may have (``max_tables_per_user``)."""
+        cap = self.settings.max_tables_per_user
+        theirs = sum(1 for lv in self._tables.values() if lv.table.open and lv.table.table_id != but
+                     and lv.table.chat.platform == user.platform
+                     and (lv.table.creator == user.user_id or lv.table.seat_of(user.user_id) is not None))
+        if theirs < cap:
+            return ""
+        return tr.ngettext("You have {n} open table, the most one person may have; finish or stop it first.",
+                           "You have {n} open tables, the most one person may have; finish or stop one first.", cap)
+
+    def _too_many_here(self, chat: ChatRef, tr: Translator) -> str:
+        """Why the chat may not open one more table ("" if it may): its open tables, in all its topics, are as many
+        as one chat may have (``max_tables_per_chat``)."""
+        cap = self.settings.max_tables_per_chat
+        here = sum(1 for lv in self._tables.values() if lv.table.open and lv.table.chat.platform == chat.platform
+                   and lv.table.chat.chat_id == chat.chat_id)
+        if here < cap:
+            return ""
+        return tr.ngettext("This chat has {n} open table, the most it may have; finish or stop it first.",
+                           "This chat has {n} open tables, the most it may have; finish or stop one first.", cap)
 
     async def _leave(self, live: LiveTable, user: UserRef, tr: Translator) -> Answer:
         seat = live.table.seat_of(user.user_id)
@@ -192,7 +218,8 @@ class Seating:
         # start
         free = table.free_seats()
         humans = table.humans()
-        if not humans and user.user_id != table.creator:
+        if not humans and not (table.chat.platform == TERMINAL or self.settings.bot_only_tables):
+            # Four bots and nobody to watch for them would only spend the processor.
             return self._answer(live, user, tr.gettext("Someone must sit at the table to start it."), ok=False)
         for empty in free:
             await self._commit(live, {"e": "bot", "seat": empty, "level": table.options.level,

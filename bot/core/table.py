@@ -87,6 +87,12 @@ class OptionError(ValueError):
         super().__init__(f"{key}: must be {allowed}" if allowed else f"{key}: unknown option")
 
 
+# A table's numeric options and the ranges a chat may set (the rules themselves allow any target; a chat's match to
+# a 4,000-digit score would never end, and a turn of a day keeps a table waiting as long).
+TARGET_SCORE_RANGE = (1, 3000)
+TIMER_RANGE = (0, 3600)
+
+
 def _allowed_values(key: str) -> str:
     """What a rule option takes, in the words of formats.md §2 (language-neutral codes)."""
     annotation = Rules.model_fields[key].annotation
@@ -96,18 +102,17 @@ def _allowed_values(key: str) -> str:
     args = getattr(annotation, "__args__", ())
     if args:
         return ", ".join(str(a).lower() if isinstance(a, bool) else str(a) for a in args)
-    return "1, 2, 3, ..."
+    return f"{TARGET_SCORE_RANGE[0]}-{TARGET_SCORE_RANGE[1]}"
 
 
 def check_option(key: str, value: Any, agents: tuple[str, ...] = ()) -> Any:
     """The option's value, validated; raises OptionError naming what would be valid."""
     if key == "timer":
+        low, high = TIMER_RANGE
         if isinstance(value, str):
             value = ascii_number(value.strip().removesuffix("s"))
-            if value is None:
-                raise OptionError(key, "0-86400")
-        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 86400:
-            raise OptionError(key, "0-86400")
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            raise OptionError(key, f"{low}-{high}")
         return value
     if key == "away":
         if value not in AWAY_POLICIES:
@@ -137,6 +142,9 @@ def check_option(key: str, value: Any, agents: tuple[str, ...] = ()) -> Any:
             value = number
         else:
             value = text
+    low, high = TARGET_SCORE_RANGE
+    if key == "target_score" and (not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high):
+        raise OptionError(key, _allowed_values(key))
     try:
         parse_rules({key: value})
     except ValueError:
@@ -167,6 +175,9 @@ class Table:
     seats_changed: int = 0
     options_changed: dict[str, int] = field(default_factory=dict)
     moved: int = 0
+    # When a person last acted ("at" of their events, the host's clock), and when the table was opened.
+    person_at: float = 0.0
+    opened_at: float = 0.0
 
     # --- queries ---
 
@@ -208,12 +219,16 @@ class Table:
         handler = getattr(self, f"_on_{kind}", None)
         if handler is None:
             raise TableError(f"unknown event {kind!r}")
-        actor = self._actor(event)
+        actor = self.actor_of(event)
         handler(event)
         self.version += 1
         self.last_event = event
         if actor:
             self.acted[actor] = self.version
+            if isinstance(event.get("at"), int | float):
+                self.person_at = float(event["at"])
+                if kind == "open":
+                    self.opened_at = self.person_at
         if kind in ("sit", "leave", "bot", "unbot", "start"):
             self.seats_changed = self.version
         if kind in ("start", "bid", "play"):
@@ -223,7 +238,7 @@ class Table:
         elif kind == "open":
             self.options_changed = dict.fromkeys((*RULE_KEYS, *EXTRA_KEYS), self.version)
 
-    def _actor(self, event: dict[str, Any]) -> str:
+    def actor_of(self, event: dict[str, Any]) -> str:
         """The person whose action the event is ("" for a bot's, a timer's or the host's): a seat's own action, or
         the ``user`` the event names (the host writes it into every event a person's press or command makes)."""
         kind = event.get("e")
@@ -231,8 +246,9 @@ class Table:
         seated = self.seats[seat] if isinstance(seat, int) and 0 <= seat <= 3 else None
         if kind in ("leave", "toggle", "back") or (kind in ("bid", "play") and event.get("by") == "human"):
             return seated.user_id if seated is not None and seated.kind == "human" else ""
-        if kind == "stop":
-            return "" if event.get("by") == "vote" else str(event.get("by", ""))
+        if kind == "stop":  # by the creator's id, or by "vote" / "expired" (nobody's own action)
+            by = str(event.get("by", ""))
+            return "" if by in ("vote", "expired") else by
         return str(event.get("user", ""))
 
     def _seat(self, event: dict[str, Any]) -> int:

@@ -35,7 +35,7 @@ class Turns:
         bot_pause: float
         agent_factory: Callable[[str, int], Agent]
         _closing: bool
-        think_waits: list[float] | None
+        think_waits: list[tuple[str, float]] | None
         thinking: ThinkPool
 
         async def _commit(self, live: LiveTable, event: dict[str, Any], notice: str = "") -> None: ...
@@ -126,7 +126,7 @@ class Turns:
 
             def act() -> Bid | Play:
                 if waits is not None:
-                    waits.append(time.perf_counter() - asked)
+                    waits.append((table.table_id, time.perf_counter() - asked))
                 return agent.act(obs)
 
             s = table.seats[seat]
