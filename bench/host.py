@@ -28,10 +28,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.ai.base import Agent
 from bot.cli.run import SWITCH_INTERVAL
 from bot.config import Settings
+from bot.core.agents import make_agent_factory
 from bot.core.host import Host
 from bot.core.messages import ChatRef, OutMessage, UserRef
+from bot.engine import Action, Observation
 from bot.storage.sqlite import SqliteStorage
 
 
@@ -128,7 +131,26 @@ async def run_fair(hard_tables: int, watched_level: str, seconds: float, pause: 
     await storage.open()
     settings = Settings(_env_file=None, turn_seconds=0, bot_level="hard", bot_only_tables=True,
                         max_tables_per_user=1000, max_tables_per_chat=1000)  # type: ignore[call-arg]
-    host = Host(storage, settings, bot_pause=pause)
+    make = make_agent_factory(settings.agents, settings.bot_move_seconds)
+    hard_cpu: list[float] = []  # processor seconds each hard decision got within its time budget
+
+    def factory(level: str, seed: int) -> Agent:
+        agent = make(level, seed)
+        if level != "hard":
+            return agent
+        act = agent.act
+
+        def timed(observation: Observation) -> Action:
+            started = time.thread_time()
+            try:
+                return act(observation)
+            finally:
+                hard_cpu.append(time.thread_time() - started)
+
+        agent.act = timed  # type: ignore[method-assign]
+        return agent
+
+    host = Host(storage, settings, bot_pause=pause, agent_factory=factory)
     host.add_sink("bench", _discard)
     await host.start()
     host.think_waits = []
@@ -190,6 +212,11 @@ async def run_fair(hard_tables: int, watched_level: str, seconds: float, pause: 
                   f"ms, p95 {p95:.0f} ms over {len(seconds)} decisions")
     lags.sort()
     print(f"event loop lag p99: {lags[int(len(lags) * 0.99)] * 1000:.1f} ms; hard tables' log entries: {hard_moves}")
+    if hard_cpu:
+        hard_cpu.sort()
+        print(f"processor time per hard decision: p50 {statistics.median(hard_cpu) * 1000:.0f} ms, "
+              f"p10 {hard_cpu[len(hard_cpu) // 10] * 1000:.0f} ms over {len(hard_cpu)} decisions "
+              f"(time budget {0.8 * settings.bot_move_seconds * 1000:.0f} ms of the clock)")
     return 0
 
 
