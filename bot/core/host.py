@@ -48,11 +48,12 @@ from bot.ai.base import Agent
 from bot.config import Settings
 from bot.engine import Bid, IllegalAction, parse_card
 from bot.engine.record import match_to_record
-from bot.i18n import LANGUAGES, Translator, normalize_language, translator
+from bot.i18n import Translator, translator
 from bot.storage.base import Storage, TableRow
 
-from . import names, views
+from . import views
 from .agents import make_agent_factory
+from .chats import Chats
 from .clock import Clock, SystemClock
 from .expiry import Expiry
 from .live import LiveTable, NotStored, turn_of
@@ -89,7 +90,7 @@ COMMANDS = (
 
 
 
-class Host(Seating, Turns, Expiry):
+class Host(Chats, Seating, Turns, Expiry):
     """Hosts every table of every platform in one asyncio loop."""
 
     def __init__(
@@ -220,123 +221,6 @@ class Host(Seating, Turns, Expiry):
             await asyncio.sleep(0)  # a move that just finished may have scheduled the next one
             if all(lv.bot_task is None or lv.bot_task.done() for lv in self._tables.values()):
                 return
-
-    # --- languages ---
-
-    async def user_language(self, user: UserRef) -> str:
-        """The language of a person's private messages: their choice, else their platform's hint, else the
-        configured default (``BELOTE_LANGUAGE``)."""
-        key = (user.platform, user.user_id)
-        if key not in self._user_langs:
-            self._user_langs[key] = await self.storage.get_player_language(user.platform, user.user_id)
-        chosen = self._user_langs[key]
-        if chosen:
-            return chosen
-        if user.language:
-            return normalize_language(user.language)
-        return self.settings.language
-
-    async def chat_language(self, chat: ChatRef) -> str:
-        """The language of a chat's group messages."""
-        key = (chat.platform, chat.key)
-        if key not in self._chat_langs:
-            stored = await self.storage.get_chat_language(chat.platform, chat.key)
-            self._chat_langs[key] = stored or self.settings.language
-        return self._chat_langs[key]
-
-    async def set_chat_language(self, chat: ChatRef, language: str) -> Answer:
-        """The chat's language (bg or en) for its group messages; the adapter checks who may change it."""
-        current = translator(await self.chat_language(chat))
-        if language not in LANGUAGES:
-            return Answer(current.gettext("Languages: {list}.", list=", ".join(LANGUAGES)), ok=False)
-        try:
-            await self.storage.set_chat_language(chat.platform, chat.key, language)
-        except Exception:
-            log.exception("the language of chat %s could not be stored", chat.key)
-            return Answer(self._not_stored(current), ok=False)
-        self._chat_langs[(chat.platform, chat.key)] = language
-        tr = translator(language)
-        table_id = self._by_chat.get(chat)
-        if table_id is not None:
-            live = self._tables[table_id]
-            async with live.lock:
-                if live.table.open and live.table.options.lang != language:
-                    with contextlib.suppress(NotStored):  # logged; the table keeps its language
-                        await self._commit(live, {"e": "set", "key": "lang", "value": language})
-        return Answer(tr.gettext("The chat's language is now {lang}.", lang=names.language_name(language, tr)))
-
-    async def set_user_language(self, user: UserRef, language: str) -> Answer:
-        """The language of this person's private messages, overriding their platform's hint."""
-        if language not in LANGUAGES:
-            tr = translator(await self.user_language(user))
-            return Answer(tr.gettext("Languages: {list}.", list=", ".join(LANGUAGES)), ok=False)
-        try:
-            await self.storage.set_player_language(user.platform, user.user_id, language)
-        except Exception:
-            log.exception("the language of player %s could not be stored", user.user_id)
-            return Answer(self._not_stored(translator(await self.user_language(user))), ok=False)
-        self._user_langs[(user.platform, user.user_id)] = language
-        for live in list(self._tables.values()):
-            if user.platform == live.table.chat.platform and live.table.seat_of(user.user_id) is not None:
-                async with live.lock:
-                    live.langs[user.user_id] = language
-                    await self._emit(live, self._current(live))
-        tr = translator(language)
-        return Answer(tr.gettext("Your language is now {lang}.", lang=names.language_name(language, tr)))
-
-    # --- a chat that got a new id ---
-
-    async def move_chat(self, platform: str, old_chat_id: str, new_chat_id: str, title: str = "") -> list[str]:
-        """The platform gave a chat a new id (a Telegram group upgraded to a supergroup). Its tables (any topic),
-        language, score sheet and statistics move to the new id, and each moved table's group messages are posted
-        again there (the old chat's messages cannot be edited any more). Returns the ids of the tables moved; a
-        second call for the same move finds nothing left to move."""
-        if old_chat_id == new_chat_id:
-            return []
-        await self.storage.move_chat(platform, old_chat_id, new_chat_id)
-        stale = (old_chat_id, new_chat_id)
-        for key in [k for k in self._chat_langs if k[0] == platform and k[1].partition("/")[0] in stale]:
-            del self._chat_langs[key]  # the new chat's language is the old one's now: read it again
-        moved: list[str] = []
-        for live in list(self._tables.values()):
-            if live.table.chat.platform != platform or live.table.chat.chat_id != old_chat_id:
-                continue
-            async with live.lock:
-                table = live.table  # read under the lock: a refused write may have rebuilt it
-                old = table.chat
-                if old.chat_id != old_chat_id:
-                    continue
-                new = ChatRef(platform, new_chat_id, old.thread_id, title or old.title)
-                async with self._open_lock:
-                    if self._by_chat.get(old) == table.table_id:
-                        del self._by_chat[old]
-                        if new in self._by_chat:  # a table was opened there before the move was known
-                            log.warning("table %s moved to chat %s, which has table %s open; its buttons still work",
-                                        table.table_id, new.key, self._by_chat[new])
-                        else:
-                            self._by_chat[new] = table.table_id
-                    table.chat = new
-                live.lobby = None  # rendered for the old chat
-                private = (f"{table.table_id}:h", f"{table.table_id}:p")
-                for shown in [k for k in live.shown if not k.startswith(private)]:
-                    del live.shown[shown]  # shown in the old chat only: post it again
-                await self._emit(live, self._current(live))
-            moved.append(table.table_id)
-        return moved
-
-    async def _lang_for(self, table: Table, user_id: str, hint: str | None = None) -> str:
-        """A seated person's own language (chosen, else their platform's); "" when they have none, so their
-        messages follow the table's language, also when it changes."""
-        key = (table.chat.platform, user_id)
-        if key not in self._user_langs:
-            self._user_langs[key] = await self.storage.get_player_language(*key)
-        chosen = self._user_langs[key]
-        if chosen:
-            return chosen
-        hint = hint or table.hints.get(user_id)
-        if hint:
-            return normalize_language(hint)
-        return ""
 
     # --- queries ---
 
