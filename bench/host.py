@@ -6,6 +6,12 @@ Target: 500 tables finish without an error, p99 under 50 ms.
 
     python bench/host.py            # 500 tables
     python bench/host.py -n 50 --level medium
+
+Fairness of bot thinking: one ordinary table watched while many hard-bot tables play beside it, with the pause
+chats use before each bot move. Prints the watched table's moves per 30 s (compare with ``--hard-tables 0``), how
+long bot decisions waited before their thinking began (p95, watched table and all), and the loop's lag p99.
+
+    python bench/host.py --hard-tables 40 --watch-table medium --seconds 90
 """
 
 from __future__ import annotations
@@ -22,10 +28,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.ai.base import Agent
 from bot.cli.run import SWITCH_INTERVAL
 from bot.config import Settings
+from bot.core.agents import make_agent_factory
 from bot.core.host import Host
 from bot.core.messages import ChatRef, OutMessage, UserRef
+from bot.engine import Action, Observation
 from bot.storage.sqlite import SqliteStorage
 
 
@@ -42,7 +51,8 @@ def rss_bytes() -> int:
 async def run(n: int, level: str, database: Path, pause: float = 0.0) -> int:
     storage = SqliteStorage(database)
     await storage.open()
-    settings = Settings(_env_file=None, turn_seconds=0, bot_level=level)  # type: ignore[call-arg]
+    settings = Settings(_env_file=None, turn_seconds=0, bot_level=level, bot_only_tables=True,
+                        max_tables_per_user=1000, max_tables_per_chat=1000)  # type: ignore[call-arg]
     host = Host(storage, settings, bot_pause=pause)
     messages = 0
 
@@ -116,6 +126,104 @@ async def run(n: int, level: str, database: Path, pause: float = 0.0) -> int:
     return 0 if ok else 1
 
 
+async def run_fair(hard_tables: int, watched_level: str, seconds: float, pause: float, database: Path) -> int:
+    storage = SqliteStorage(database)
+    await storage.open()
+    settings = Settings(_env_file=None, turn_seconds=0, bot_level="hard", bot_only_tables=True,
+                        max_tables_per_user=1000, max_tables_per_chat=1000)  # type: ignore[call-arg]
+    make = make_agent_factory(settings.agents, settings.bot_move_seconds)
+    hard_cpu: list[float] = []  # processor seconds each hard decision got within its time budget
+
+    def factory(level: str, seed: int) -> Agent:
+        agent = make(level, seed)
+        if level != "hard":
+            return agent
+        act = agent.act
+
+        def timed(observation: Observation) -> Action:
+            started = time.thread_time()
+            try:
+                return act(observation)
+            finally:
+                hard_cpu.append(time.thread_time() - started)
+
+        agent.act = timed  # type: ignore[method-assign]
+        return agent
+
+    host = Host(storage, settings, bot_pause=pause, agent_factory=factory)
+    host.add_sink("bench", _discard)
+    await host.start()
+    host.think_waits = []
+    opener = UserRef("bench", "0", "Bench")
+
+    async def open_table(chat: ChatRef, level: str) -> str:
+        opened = await host.command(chat, opener, "new", [f"level={level}"])
+        await host.command(chat, opener, "leave")
+        for _ in range(4):
+            await host.command(chat, opener, "addbot", [level])
+        return opened.table_id
+
+    lags: list[float] = []
+
+    async def watch_the_loop() -> None:
+        while True:
+            due = time.perf_counter() + 0.01
+            await asyncio.sleep(0.01)
+            lags.append(time.perf_counter() - due)
+
+    watched_chat = ChatRef("bench", "-1")
+    watched = await open_table(watched_chat, watched_level)
+    hard_chats = [ChatRef("bench", str(-i)) for i in range(2, hard_tables + 2)]
+    await asyncio.gather(*(open_table(c, "hard") for c in hard_chats))
+    watcher = asyncio.create_task(watch_the_loop())
+    rng = random.Random(1)
+
+    async def start(chat: ChatRef, delay: float) -> None:
+        await asyncio.sleep(delay)
+        await host.command(chat, opener, "start")
+
+    await asyncio.gather(*(start(c, rng.uniform(0, 1)) for c in hard_chats))
+    await asyncio.sleep(5)  # the hard tables are thinking: now the watched table starts among them
+    host.think_waits.clear()
+    lags.clear()
+    await host.command(watched_chat, opener, "start")
+    table = host.table(watched)
+    assert table is not None
+    windows: list[int] = []
+    load_before = os.getloadavg()[0]
+    for _ in range(max(1, int(seconds // 30))):
+        version = table.version
+        await asyncio.sleep(30)
+        windows.append(table.version - version)  # a bot-only table logs nothing but calls and cards
+    hard_moves = sum(t.version for c in hard_chats if (t := host.table(host.table_for_chat(c) or "")) is not None)
+    watcher.cancel()
+    waits = host.think_waits
+    await host.close()
+    await storage.close()
+    print(f"hard-bot tables: {hard_tables}, watched table: {watched_level} bots, pause per bot move: {pause} s, "
+          f"load average at the start: {load_before:.2f}, {os.cpu_count()} cores")
+    print(f"watched table: moves per 30 s {windows} (mean {statistics.mean(windows):.1f})")
+    for who, seconds in (("watched table", [w for t, w in waits if t == watched]),
+                         ("hard tables", [w for t, w in waits if t != watched])):
+        if seconds:
+            seconds.sort()
+            p95 = seconds[min(len(seconds) - 1, int(len(seconds) * 0.95))] * 1000
+            print(f"bot queue wait (asked -> thinking starts), {who}: p50 {statistics.median(seconds) * 1000:.0f} "
+                  f"ms, p95 {p95:.0f} ms over {len(seconds)} decisions")
+    lags.sort()
+    print(f"event loop lag p99: {lags[int(len(lags) * 0.99)] * 1000:.1f} ms; hard tables' log entries: {hard_moves}")
+    if hard_cpu:
+        hard_cpu.sort()
+        print(f"processor time per hard decision: p50 {statistics.median(hard_cpu) * 1000:.0f} ms, "
+              f"p10 {hard_cpu[len(hard_cpu) // 10] * 1000:.0f} ms over {len(hard_cpu)} decisions "
+              f"(time budget {0.8 * settings.bot_move_seconds * 1000:.0f} ms of the clock)")
+    return 0
+
+
+async def _discard(msg: OutMessage) -> None:
+    return None
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("-n", "--tables", type=int, default=500, help="concurrent tables (default 500)")
@@ -129,8 +237,18 @@ def main() -> int:
         "--switch-interval", type=float, default=SWITCH_INTERVAL, metavar="SECONDS",
         help=f"the interpreter's thread switch interval (default {SWITCH_INTERVAL}, as belote-bot run sets it)",
     )
+    parser.add_argument("--hard-tables", type=int, metavar="N",
+                        help="fairness scenario: N hard-bot tables beside one watched table")
+    parser.add_argument("--watch-table", default="medium", choices=("random", "easy", "medium", "hard"),
+                        help="the watched table's bot level in the fairness scenario (default medium)")
+    parser.add_argument("--seconds", type=float, default=90, help="fairness scenario: seconds watched (default 90)")
     args = parser.parse_args()
     sys.setswitchinterval(args.switch_interval)
+    if args.hard_tables is not None:
+        pause = args.pause or 1.0
+        with tempfile.TemporaryDirectory() as tmp:
+            return asyncio.run(run_fair(args.hard_tables, args.watch_table, args.seconds, pause,
+                                        args.database or Path(tmp) / "bench.sqlite3"))
     if args.database is not None:
         return asyncio.run(run(args.tables, args.level, args.database, args.pause))
     with tempfile.TemporaryDirectory() as tmp:

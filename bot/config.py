@@ -81,6 +81,17 @@ class Settings(BaseSettings):
     away_policy: AwayPolicy = "bot_turn"
     bot_level: BotLevel = "medium"
     bot_move_seconds: float = Field(default=1.0, gt=0, le=60)
+    # Threads bots think on: searching bots (hard, external agents) and the quick rule-based levels apart.
+    bot_threads: int = Field(default=2, ge=1, le=64)
+    quick_bot_threads: int = Field(default=4, ge=1, le=64)
+    # Tables of four bots and no person may be started in chats (a load test's tables; the terminal always may).
+    bot_only_tables: bool = False
+    # A lobby nobody started closes after this many minutes; a match in which no person acted for this many
+    # minutes stops. Open tables a chat (all its topics) and one person (opened or seated at) may have.
+    lobby_minutes: int = Field(default=180, ge=1, le=10080)
+    idle_minutes: int = Field(default=360, ge=1, le=10080)
+    max_tables_per_chat: int = Field(default=5, ge=1, le=1000)
+    max_tables_per_user: int = Field(default=3, ge=1, le=1000)
     # Named external agents: a JSON object, name -> command line (seated by name with "addbot <name>").
     agents: dict[str, str] = Field(default_factory=dict)
 

@@ -193,7 +193,7 @@ def parked_on(task: asyncio.Task[Any], gate: Gate, clock: ManualClock) -> Parked
         if isinstance(deadline, float | int) and deadline > clock.now():
             return Parked(task, live, deadline=float(deadline))
         return None
-    if "_think" in names and names[-1] == "to_thread" and "_agent" not in names:
+    if "_think" in names and names[-1] == "think" and "_agent" not in names:  # on a thread of the bots' pool
         observation = frame_local(chain, "_think", "obs")
         if observation is not None and gate.is_waiting(observation):
             return Parked(task, live, observation=observation)

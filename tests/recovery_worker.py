@@ -21,7 +21,8 @@ OPENER = UserRef("test", "1", "Ana")
 async def main(database: str, pause: float) -> int:
     storage = SqliteStorage(database)
     await storage.open()
-    host = Host(storage, Settings(_env_file=None, turn_seconds=0, bot_level="random"), bot_pause=pause)  # type: ignore[call-arg]
+    settings = Settings(_env_file=None, turn_seconds=0, bot_level="random", bot_only_tables=True)  # type: ignore[call-arg]
+    host = Host(storage, settings, bot_pause=pause)
 
     async def sink(msg: OutMessage) -> None:
         return None

@@ -59,7 +59,7 @@ async def bots_only_match(host: Host, chat: ChatRef = CHAT) -> str:
 
 
 async def test_four_bots_finish_a_match_and_the_record_replays_to_the_same_score(tmp_path: Path) -> None:
-    host, storage, outbox = await make_host(tmp_path / "db.sqlite3")
+    host, storage, outbox = await make_host(tmp_path / "db.sqlite3", bot_only_tables=True)
     table_id = await bots_only_match(host)
     end = outbox.latest[f"{table_id}:end"]
     assert end.notify and "Match over" in end.text
@@ -76,7 +76,7 @@ async def test_four_bots_finish_a_match_and_the_record_replays_to_the_same_score
 
 
 async def test_many_tables_run_at_once_without_blocking_each_other(tmp_path: Path) -> None:
-    host, storage, outbox = await make_host(tmp_path / "db.sqlite3")
+    host, storage, outbox = await make_host(tmp_path / "db.sqlite3", bot_only_tables=True, max_tables_per_user=8)
     import asyncio
 
     chats = [ChatRef(PLATFORM, str(-i)) for i in range(1, 9)]
@@ -386,7 +386,8 @@ async def test_an_external_agent_that_cannot_start_is_replaced_once_and_the_matc
         asked.append(level)
         return real(level, seed)
 
-    host, storage, _ = await make_host(tmp_path / "db.sqlite3", agent_factory=factory, agents={"broken": "x"})
+    host, storage, _ = await make_host(tmp_path / "db.sqlite3", agent_factory=factory, agents={"broken": "x"},
+                                       bot_only_tables=True)
     opened = await host.command(CHAT, ANA, "new")
     assert (await host.command(CHAT, ANA, "leave")).ok
     assert (await host.command(CHAT, ANA, "addbot", ["broken"])).ok
@@ -481,7 +482,8 @@ async def test_a_change_committed_while_a_bot_thinks_does_not_stall_the_table(tm
                 assert go_on.wait(10), "the test never let the bot move"
             return super().act(observation)
 
-    host, storage, _ = await make_host(tmp_path / "db.sqlite3", agent_factory=lambda level, seed: SlowFirstMove(seed))
+    host, storage, _ = await make_host(tmp_path / "db.sqlite3", agent_factory=lambda level, seed: SlowFirstMove(seed),
+                                       bot_only_tables=True)
     opened = await host.command(CHAT, ANA, "new")
     await host.command(CHAT, ANA, "leave")
     for _ in range(4):
@@ -500,7 +502,7 @@ async def test_a_change_committed_while_a_bot_thinks_does_not_stall_the_table(tm
 
 async def test_a_match_whose_last_action_was_logged_but_not_followed_up_is_finished_at_start(tmp_path: Path) -> None:
     path = tmp_path / "db.sqlite3"
-    host, storage, _ = await make_host(path)
+    host, storage, _ = await make_host(path, bot_only_tables=True)
     table_id = await bots_only_match(host)
     await shut(host, storage)
     # As if the process had been killed right after logging the match's last card: the table still says
@@ -577,7 +579,8 @@ async def test_a_stop_while_the_finished_match_is_being_stored_keeps_it_for_the_
             return super().act(observation)
 
     path = tmp_path / "db.sqlite3"
-    host, storage, _ = await make_host(path, agent_factory=lambda level, seed: OneMoveAtATime(seed))
+    host, storage, _ = await make_host(path, agent_factory=lambda level, seed: OneMoveAtATime(seed),
+                                       bot_only_tables=True)
     opened = await host.command(CHAT, ANA, "new", ["target_score=1"])
     await host.command(CHAT, ANA, "leave")
     for _ in range(4):

@@ -45,7 +45,8 @@ async def test_the_commitment_shows_at_the_start_and_the_seed_only_in_the_end_vi
 ) -> None:
     caplog.set_level(logging.DEBUG)
     Watcher.seen = []
-    host, storage, outbox = await make_host(tmp_path / "db.sqlite3", agent_factory=lambda level, seed: Watcher(seed))
+    host, storage, outbox = await make_host(tmp_path / "db.sqlite3", agent_factory=lambda level, seed: Watcher(seed),
+                                           bot_only_tables=True)  # four bots play the whole match
     opened = await host.command(CHAT, ANA, "new", ["target_score=51"])
     assert (await host.command(CHAT, ANA, "leave")).ok
     for _ in range(4):

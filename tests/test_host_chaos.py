@@ -43,6 +43,7 @@ import pytest
 import bot.core.host as host_module
 import bot.core.seating as seating_module
 from bot.config import Settings
+from bot.core import views
 from bot.core.clock import ManualClock
 from bot.core.host import Host
 from bot.core.live import WAITING, LiveTable
@@ -92,6 +93,16 @@ MAX_ANSWER = 200  # characters: a press's answer is a toast, not a page
 
 class ChaosFailure(AssertionError):
     pass
+
+
+@dataclass(frozen=True)
+class StalePress:
+    """What the rule says of a press on an older message: why it must be refused ("" if it may be taken), and
+    whether it must be taken."""
+
+    refuse: str
+    must_work: bool
+    lasting: bool = True  # the reason to refuse holds whatever else happens (the table can only move further on)
 
 
 @dataclass
@@ -144,6 +155,8 @@ class World:
         self.restarts = 0
         self.refused = 0
         self.presses = 0
+        self.stale_taken = 0  # presses on an older message that acted
+        self.crowd_joins = 0  # people seated by an older lobby's Join pressed in a crowd
         self.chosen: dict[str, str] = {}  # user id -> the language they chose
         self.chats = list(CHATS)  # a group that got a new id is here under it
         self.moves = 0
@@ -156,6 +169,10 @@ class World:
             away_policy=s.choice(["bot_turn", "bot_seat", "wait"]),
             bot_level="random",
             language=s.choice(["bg", "en"]),
+            quick_bot_threads=32,  # a bot parked at the gate holds its thread: one for each that may be thinking
+            lobby_minutes=s.choice([5, 20]),  # short enough that lobbies close and idle matches stop in a run
+            idle_minutes=s.choice([10, 30]),
+            max_tables_per_user=s.choice([2, 3]),
         )
         self.host: Host
         self.storage: SqliteStorage
@@ -232,6 +249,7 @@ class World:
                 if time.monotonic() - started > 10:
                     self.fail("a released bot never moved")
         before = {tid: snapshot(t) for tid, t in self._open_tables().items()}
+        expiring = {tid: self.host._expires_at(live) for tid, live in self.host._tables.items()}
         await self.shut(settled=midway is None)
         down = self.rng.choice([0, 0, 5, 45, 400])  # the process may be down past a turn's deadline
         await self.clock.advance(down)
@@ -239,6 +257,14 @@ class World:
         self.restarts += 1
         for tid, state in before.items():
             table = self.host.table(tid)
+            due = expiring.get(tid)
+            if table is None and due is not None and due <= self.clock.now():
+                # It expired while the bot was down: its log is the old one and the stop, nothing else.
+                events = [e.data for e in await self.storage.events(tid)]
+                if len(events) != state["version"] + 1 or events[-1] != {"e": "stop", "by": "expired"}:
+                    self.fail(f"table {tid} expired at the restart with the log tail {events[state['version']:]}")
+                self.known[tid] = replay(tid, state["chat"], state["creator"], events)
+                continue
             if table is None:
                 self.fail(f"table {tid} was open before the restart and is gone after it")
                 return ""
@@ -415,14 +441,73 @@ class World:
                 if t.status == "playing" and t.to_act == s and not t.seats[s].away]
 
     async def press(self, user: UserRef, payload: str, must_work: bool = False, alone: bool = True) -> str:
-        """``alone``: nothing else happens meanwhile, so a refusal must leave every table as it was."""
+        """``alone``: nothing else happens meanwhile, so a refusal must leave every table as it was, and a press on
+        an older message is taken exactly when the rule for such presses allows it."""
         before = self._versions() if alone else None
+        stale = await self.stale_press(user, payload) if alone else None
+        if stale is not None and stale.must_work:
+            must_work = True
         answer = await self.call(f"press {payload!r} by {user.name}", self.host.press(user, payload))
         self.presses += 1
         self.check_answer(user, answer, before, press=True)
         if must_work and not answer.ok:
             self.fail(f"{user.name} pressed {payload!r} from their current view and was refused: {answer.text!r}")
+        if stale is not None and before is not None and self._versions() != before:
+            self.stale_taken += 1
+            if stale.refuse:
+                self.fail(f"{user.name}'s press of {payload!r} from an older message was taken, but {stale.refuse}")
         return f"{user.name} presses {payload!r}: {'ok' if answer.ok else 'refused'} {answer.text!r}"
+
+    async def stale_press(self, user: UserRef, payload: str) -> StalePress | None:
+        """For a press on an older message of an open table: what the rule says of it, from the stored log alone."""
+        try:
+            p = decode(payload)
+        except ValueError:
+            return None
+        table = self.host.table(p.table_id)
+        if table is None or not table.open or user.platform != PLATFORM or p.nonce >= table.version:
+            return None
+        events = [e.data for e in await self.storage.events(p.table_id)]
+        then = replay(p.table_id, table.chat, table.creator, events[: p.nonce])
+        acted = False
+        kinds: set[str] = set()
+        options: set[str] = set()
+        for event in events[p.nonce :]:
+            kind = event["e"]
+            seat = event.get("seat")
+            holder = then.seats[seat] if isinstance(seat, int) else None
+            mine = holder is not None and holder.kind == "human" and holder.user_id == user.user_id
+            named = event.get("user") == user.user_id or (kind == "stop" and event.get("by") == user.user_id)
+            own_seat = mine and (kind in ("leave", "toggle", "back") or event.get("by") == "human")
+            acted = acted or named or own_seat
+            kinds.add(kind)
+            if kind == "set":
+                options.add(event["key"])
+            then.apply(event)
+        action, _, arg = p.action.partition(":")
+        refuse = ""
+        lasting = True
+        if p.action == "h":
+            return None
+        if acted:
+            refuse = "the person acted on the table after that message"
+        elif action in ("c", "p", "d", "b") and kinds & {"start", "bid", "play"}:
+            refuse = f"the turn moved on since ({sorted(kinds)})"
+        elif action == "s" and options:
+            refuse = f"the options changed since ({sorted(options)})"
+        elif action == "s" and table.free_seats() and kinds & {"sit", "leave", "bot", "unbot"}:
+            refuse = f"the seats changed since and the table is not full ({sorted(kinds)})"
+            lasting = False  # others pressing at the same instant may fill it
+        elif action == "o" and arg and any(views.MENU_CODES.get(k) == arg for k in options):
+            refuse = f"that option was changed since ({sorted(options)})"
+        elif action == "l" and table.status != "lobby" and "start" in kinds:
+            refuse = "the match started since"
+        # An old Join of a person who did not act since, on a lobby with a free seat: it must seat them.
+        theirs = [t for t in self._open_tables().values() if t.table_id != table.table_id
+                  and (t.creator == user.user_id or t.seat_of(user.user_id) is not None)]
+        must_work = (not refuse and p.action == "j" and table.status == "lobby" and bool(table.free_seats())
+                     and table.seat_of(user.user_id) is None and len(theirs) < self.settings.max_tables_per_user)
+        return StalePress(refuse, must_work, lasting)
 
     def _versions(self) -> dict[str, int]:
         return {tid: live.table.version for tid, live in self.host._tables.items()}
@@ -469,19 +554,19 @@ class World:
         if name == "new":
             pool = ["timer=0", "timer=5", "timer=30", "away=bot_turn", "away=bot_seat", "away=wait",
                     "target_score=1", "target_score=51", "auto_declarations=true", "must_undertrump=on",
-                    "timer=-1", "lang=xx", "nonsense", "level=hard"]
+                    "timer=-1", "lang=xx", "nonsense", "level=hard", "timer=³", "target_score=²"]
             return name, r.sample(pool, r.randint(0, 3))
         if name == "join":
-            return name, r.choice([[], ["1"], ["2"], ["3"], ["4"], ["5"], ["Ana"], ["@boris"], ["Nobody"]])
+            return name, r.choice([[], ["1"], ["2"], ["3"], ["4"], ["5"], ["Ana"], ["@boris"], ["Nobody"], ["²"]])
         if name == "addbot":
-            return name, r.choice([[], [], ["2"], ["4"], ["easy"], ["3", "hard"], ["wizard"]])
+            return name, r.choice([[], [], ["2"], ["4"], ["easy"], ["3", "hard"], ["wizard"], ["²"]])
         if name == "removebot":
-            return name, r.choice([[], ["1"], ["3"], ["x"]])
+            return name, r.choice([[], ["1"], ["3"], ["x"], ["²"]])
         if name == "set":
             return name, r.choice([
-                ["timer", r.choice(["0", "5", "20", "90s", "-3", "x"])],
+                ["timer", r.choice(["0", "5", "20", "90s", "-3", "x", "²"])],
                 ["away", r.choice(["bot_turn", "bot_seat", "wait", "sleep"])],
-                ["target_score", r.choice(["1", "51", "101", "abc"])],
+                ["target_score", r.choice(["1", "51", "101", "abc", "³", "9" * 4000])],
                 ["lang", r.choice(["bg", "en", "fr"])],
                 ["auto_declarations", r.choice(["true", "off", "maybe"])],
                 ["contra_blocks_bidding", "on"],
@@ -504,11 +589,13 @@ class World:
         if closing and r.random() < 0.25:
             return await self.restart(r.choice(closing))
         kind = r.choices(
-            ["bot", "play", "press", "command", "burst", "clock", "language", "view", "restart", "move"],
-            [24 if thinking else 0, 20 if moves else 0, 18, 18, 4, 6, 3, 5, 1.2, 0.6],
+            ["bot", "play", "press", "command", "burst", "clock", "language", "view", "restart", "move", "crowd"],
+            [24 if thinking else 0, 20 if moves else 0, 18, 18, 4, 6, 3, 5, 1.2, 0.6, 3],
         )[0]
         if kind == "burst":
             return await self.burst()
+        if kind == "crowd":
+            return await self.crowd()
         if kind == "move":
             return await self.move_chat()
         if kind == "bot":
@@ -609,6 +696,43 @@ class World:
         done = await asyncio.gather(*actions)
         return "at once: " + " | ".join(done)
 
+    async def crowd(self) -> str:
+        """A busy group: people press buttons of a lobby message a few versions old at the same instant. Everyone
+        pressing its Join while seats are free (and who did not act since) sits down; a press the rule refuses from
+        what the log held before the crowd (the person acted since, the turn or an option moved on) is refused."""
+        r = self.rng
+        lobbies = [t for t in self._open_tables().values() if t.status == "lobby"]
+        if not lobbies:
+            return await self.burst()
+        table = r.choice(lobbies)
+        old = [m for m in self.sent.messages if m.key == f"{table.table_id}:lobby" and m.buttons]
+        if not old:
+            return await self.burst()
+        shown = r.choice(old[-4:])
+        payloads = {decode(b.payload).action: b.payload for row in shown.buttons for b in row}
+        joiners: list[UserRef] = []
+        for user in r.sample(PEOPLE, len(PEOPLE)):
+            verdict = await self.stale_press(user, payloads["j"])
+            if verdict is not None and verdict.must_work and len(joiners) < len(table.free_seats()):
+                joiners.append(user)
+        others = [(u, r.choice(list(payloads.values()))) for u in r.sample(PEOPLE, r.randint(0, 2)) if u not in joiners]
+        verdicts = [await self.stale_press(u, p) for u, p in others]
+        answers = await asyncio.gather(*(self.call("crowd press", self.host.press(u, payloads["j"])) for u in joiners),
+                                       *(self.call("crowd press", self.host.press(u, p)) for u, p in others))
+        self.presses += len(answers)
+        for user, answer in zip(joiners, answers, strict=False):
+            self.check_answer(user, answer, None, press=True)
+            if not answer.ok or table.seat_of(user.user_id) is None:
+                self.fail(f"{user.name} pressed Join on the lobby they were shown, with a seat free, and was "
+                          f"refused: {answer.text!r}")
+        for (user, payload), verdict, answer in zip(others, verdicts, answers[len(joiners) :], strict=True):
+            self.check_answer(user, answer, None, press=True)
+            if verdict is not None and verdict.refuse and verdict.lasting and answer.ok:
+                self.fail(f"{user.name}'s press of {payload!r} in a crowd was taken, but {verdict.refuse}")
+        self.crowd_joins += len(joiners)
+        names = ", ".join(u.name for u in joiners)
+        return f"a crowd at {table.table_id} presses its lobby v{decode(payloads['j']).nonce}: {names} join"
+
     async def double_press(self, user: UserRef, payload: str) -> str:
         """A double tap: the same move arrives twice at once. It is made once; the second press is refused."""
         table = self.host.table(decode(payload).table_id)
@@ -655,6 +779,8 @@ class World:
         for _, table in sorted(self._open_tables().items()):
             if table.status == "lobby":
                 creator = next(u for u in PEOPLE if u.user_id == table.creator)
+                if not table.humans() and self.rng.random() < 0.5:
+                    return await self.command(table.chat, creator, "join", [])  # a table needs a person to start
                 return await self.command(table.chat, creator, "start", [])
         await self.clock.advance(301)
         return "clock +301s"
@@ -665,7 +791,8 @@ class World:
         for tid in self.known:
             for event in await self.storage.events(tid):
                 kind = str(event.data.get("e"))
-                counts[f"{kind}/{event.data['by']}" if "by" in event.data and kind != "stop" else kind] += 1
+                by = event.data.get("by")
+                counts[f"{kind}/{by}" if by is not None and (kind != "stop" or by == "expired") else kind] += 1
         return counts
 
     # --- what must hold after every step ---
@@ -764,6 +891,8 @@ class World:
             rebuilt = replay(tid, table.chat, table.creator, events)
             if snapshot(rebuilt) != snapshot(table):
                 self.fail(f"table {tid}: the stored log does not replay to the table as it ended")
+            if events and events[-1] == {"e": "stop", "by": "expired"}:
+                self.check_expired(tid, table, events)
             record = await self.storage.match_record(tid)
             if table.status == "stopped":
                 if record is not None:
@@ -785,6 +914,19 @@ class World:
                 self.expected_stats[table.seats[seat].user_id] += Counter(
                     matches=1, wins=won, points=match.totals[team], deals=len(match.deals)
                 )
+
+    def check_expired(self, tid: str, table: Table, events: list[dict[str, Any]]) -> None:
+        """A table stopped for want of people only once its time was up: the lobby's since it was opened, the
+        match's since a person last acted (every person's event carries its time)."""
+        before = replay(tid, table.chat, table.creator, events[:-1])
+        times = [float(e["at"]) for e in events[:-1] if "at" in e]
+        if before.status == "lobby":
+            due = float(events[0]["at"]) + self.settings.lobby_minutes * 60
+        else:
+            due = max(times) + self.settings.idle_minutes * 60
+        if due > self.clock.now():
+            self.fail(f"table {tid} ({before.status}) was stopped for want of people at {self.clock.now()}, "
+                      f"its time was up only at {due}")
 
     async def check_stats(self) -> None:
         """Each person's statistics count every finished match they played to the end, once."""
@@ -856,7 +998,9 @@ async def test_chaos_at_many_tables_keeps_every_invariant(
 ) -> None:
     world = await chaos(seed, tmp_path / "chaos.sqlite3", caplog, monkeypatch, STEPS)
     assert world.ended, "the run ended no table, so nothing was checked at the end"
-    print(f"\nseed {seed} (run {world.digest.hexdigest()[:12]}): {world.presses} presses, {world.refused} refusals, "
+    print(f"\nseed {seed} (run {world.digest.hexdigest()[:12]}): {world.presses} presses "
+          f"({world.stale_taken} taken from an older message, {world.crowd_joins} crowd joins), "
+          f"{world.refused} refusals, "
           f"{world.gate.thoughts} bot moves, {world.restarts} restarts, {len(world.ended)} tables ended, "
           f"{world.records_checked} records replayed; logged: {dict(sorted(world.coverage.items()))}")
 

@@ -132,7 +132,7 @@ def test_sigterm_stops_run_cleanly_and_a_restart_resumes_every_logged_action(tmp
 
     db = tmp_path / "run.sqlite3"
     env = {**os.environ, "PYTHONPATH": str(ROOT), "BELOTE_TELEGRAM_TOKEN": "1:x", "BELOTE_DATABASE": str(db),
-           "BELOTE_BOT_LEVEL": "random", "BELOTE_TURN_SECONDS": "0"}
+           "BELOTE_BOT_LEVEL": "random", "BELOTE_TURN_SECONDS": "0", "BELOTE_BOT_ONLY_TABLES": "1"}
     env.pop("BELOTE_DISCORD_TOKEN", None)
     proc = subprocess.Popen([sys.executable, "-c", SIGTERM_SCRIPT], cwd=tmp_path, env=env, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -164,7 +164,7 @@ def test_sigterm_stops_run_cleanly_and_a_restart_resumes_every_logged_action(tmp
     async def resume() -> tuple[int, int]:
         storage = SqliteStorage(db)
         await storage.open()
-        host = Host(storage, Settings(_env_file=None, turn_seconds=0, bot_level="random"))  # type: ignore[call-arg]
+        host = Host(storage, Settings(_env_file=None, turn_seconds=0, bot_level="random", bot_only_tables=True))  # type: ignore[call-arg]
         await host.start()
         from bot.core.messages import ChatRef
 

@@ -184,3 +184,41 @@ async def test_four_people_play_a_whole_match_by_pressing_buttons(tg: FakeTelegr
         assert not any("Your hand" in t for t in tg.texts_seen(ALICE.user_id))
     finally:
         await h.stop()
+
+
+async def test_three_people_pressing_join_on_the_same_lobby_at_once_all_sit(tg: FakeTelegram, tmp_path: Path) -> None:
+    """A busy group: Alice changes an option, and before the group's lobby is edited Bob, Carol and Dave press its
+    Join at the same instant. All three are seated, and each is answered."""
+    import asyncio
+    import copy
+
+    from bot.core.payload import decode
+
+    h = Harness(tg, tmp_path / "belote.sqlite3", POLICY)
+    await h.start()
+    try:
+        for person in PEOPLE:
+            tg.start_private(person.user_id)
+        tg.send_text(ALICE.user_id, GROUP, "/belot")
+        await h.settle()
+        [lobby] = [m for m in tg.in_chat(GROUP) if buttons_with(m, "j")]
+        shown = copy.deepcopy(lobby)  # the lobby as the three saw it
+        join = next(d for _, d in buttons_with(shown, "j") if action_of(d) == "j")
+        table_id = decode(join).table_id
+        tg.send_text(ALICE.user_id, GROUP, "/set target_score 101")
+        await h.settle()
+        assert await h.version(table_id) > decode(join).nonce, "the option moved the table on"
+        queries = [tg.press(p.user_id, shown, join) for p in (BOB, CAROL, DAVE)]
+        answers = await asyncio.gather(*(tg.answer_of(q) for q in queries))
+        await h.settle()
+        oracle = await h.oracle(table_id)
+        assert sorted(s.user_id for s in oracle.seats) == sorted(str(p.user_id) for p in PEOPLE), [
+            a.text for a in answers
+        ]
+        assert oracle.options.rules.get("target_score") == 101
+        # The same old Join pressed again by Bob (a replay) seats nobody twice and is answered.
+        version = await h.version(table_id)
+        again = await h.press(BOB, shown, join)
+        assert again.text and await h.version(table_id) == version
+    finally:
+        await h.stop()

@@ -20,11 +20,13 @@ Commands (``Host.command`` names; ``args`` as a user typed them, already split):
 - ``join [seat|partner]``: take a seat: a seat number 1-4, or a seated player's name to sit opposite them.
 - ``leave``: leave your seat (before the match; during it, a bot takes over the seat).
 - ``addbot [seat] [level|agent name]``, ``removebot [seat]``: seat or remove a bot.
-- ``set <key> <value>``: a table option before the start: every key of formats.md §2, plus ``timer`` (seconds,
-  0 = none), ``away`` (``bot_turn``: a bot plays that turn; ``bot_seat``: a bot takes the seat until the player
-  presses "I'm back"; ``wait``), ``level`` (random, easy, medium, hard) and ``lang`` (bg, en).
+- ``set <key> <value>``: a table option before the start: every key of formats.md §2 (``target_score`` 1-3000),
+  plus ``timer`` (seconds, 0-3600, 0 = none), ``away`` (``bot_turn``: a bot plays that turn; ``bot_seat``: a bot
+  takes the seat until the player presses "I'm back"; ``wait``), ``level`` (random, easy, medium, hard) and ``lang``
+  (bg, en).
 - ``options``: show the options menu; ``rules``: the table's options as text.
-- ``start``: start the match (empty seats are filled with bots).
+- ``start``: start the match (empty seats are filled with bots; someone must sit at the table, unless the
+  platform is the terminal or ``bot_only_tables`` is set).
 - ``stop``: stop the table (its creator at once; anyone seated votes, a majority of the seated people stops it).
 - ``view``: show the table again (the group message, and the caller's hand).
 - ``back``: "I'm back" (take your seat back from the bot).
@@ -47,17 +49,21 @@ from bot.ai.base import Agent
 from bot.config import Settings
 from bot.engine import Bid, IllegalAction, parse_card
 from bot.engine.record import match_to_record
-from bot.i18n import LANGUAGES, Translator, normalize_language, translator
+from bot.i18n import Translator, translator
 from bot.storage.base import Storage, TableRow
 
-from . import names, views
+from . import views
 from .agents import make_agent_factory
+from .chats import Chats
 from .clock import Clock, SystemClock
+from .expiry import Expiry
 from .live import LiveTable, NotStored, turn_of
 from .messages import Answer, ChatRef, OutMessage, UserRef
-from .payload import READ_ONLY, PayloadError, decode
+from .payload import PayloadError, decode
 from .seating import Seating
-from .table import EXTRA_KEYS, OptionError, Table, TableError, check_option, replay
+from .stale import stale_refusal
+from .table import EXTRA_KEYS, OptionError, Table, TableError, ascii_number, check_option, replay
+from .thinking import ThinkPool
 from .tracker import TRACKER_ACTION, tracker_text
 from .turns import Turns
 
@@ -88,7 +94,7 @@ COMMANDS = (
 
 
 
-class Host(Seating, Turns):
+class Host(Chats, Seating, Turns, Expiry):
     """Hosts every table of every platform in one asyncio loop."""
 
     def __init__(
@@ -110,6 +116,7 @@ class Host(Seating, Turns):
             self.settings.agents, self.settings.bot_move_seconds
         )
         self.bot_pause = bot_pause
+        self.thinking = ThinkPool(self.settings.bot_threads, self.settings.quick_bot_threads)
         self._sinks: dict[str, Sink] = {}
         self._titles: dict[str, TitleSource] = {}
         self._tables: dict[str, LiveTable] = {}
@@ -122,6 +129,8 @@ class Host(Seating, Turns):
         self._background: set[asyncio.Task[None]] = set()
         # (seconds) of every action: apply + store + render; bot thinking excluded. Read by the benchmark.
         self.latencies: list[float] | None = None
+        # (table, seconds) each bot decision waited before its thinking began. Read by the benchmark.
+        self.think_waits: list[tuple[str, float]] | None = None
 
     # --- lifecycle ---
 
@@ -139,7 +148,7 @@ class Host(Seating, Turns):
                 log.error("table %s cannot be rebuilt from its log (%s); marking it stopped", row.table_id, exc)
                 await self.storage.set_table_status(row.table_id, "stopped")
                 continue
-            live = LiveTable(table, deadline=row.deadline)
+            live = LiveTable(table, deadline=row.deadline, since=self.clock.now())
             for seat in table.seats:
                 if seat.kind == "human":
                     live.langs[seat.user_id] = await self._lang_for(table, seat.user_id)
@@ -161,6 +170,7 @@ class Host(Seating, Turns):
                         # of date, and nothing would render it again: close it (Options opens it anew).
                         await self._emit(live, [views.options_closed(table, self._group_tr(live))])
                     self._schedule(live, resume=True)
+                    self._schedule_expiry(live)
 
     def _ending(self, live: LiveTable) -> list[OutMessage]:
         """The messages of a table that has just ended: the last deal and its result (a finished match), the end."""
@@ -180,7 +190,7 @@ class Host(Seating, Turns):
         self._closing = True
         tasks = []
         for live in self._tables.values():
-            for task in (live.bot_task, live.timer_task):
+            for task in (live.bot_task, live.timer_task, live.expiry_task):
                 if task is not None and not task.done():
                     task.cancel()
                     tasks.append(task)
@@ -190,6 +200,7 @@ class Host(Seating, Turns):
         for live in self._tables.values():
             async with live.lock:
                 self._close_agents(live)
+        self.thinking.close()
         await self.storage.flush()
 
     def add_sink(self, platform: str, sink: Sink) -> None:
@@ -222,120 +233,6 @@ class Host(Seating, Turns):
             await asyncio.sleep(0)  # a move that just finished may have scheduled the next one
             if all(lv.bot_task is None or lv.bot_task.done() for lv in self._tables.values()):
                 return
-
-    # --- languages ---
-
-    async def user_language(self, user: UserRef) -> str:
-        """The language of a person's private messages: their choice, else their platform's hint, else the
-        configured default (``BELOTE_LANGUAGE``)."""
-        key = (user.platform, user.user_id)
-        if key not in self._user_langs:
-            self._user_langs[key] = await self.storage.get_player_language(user.platform, user.user_id)
-        chosen = self._user_langs[key]
-        if chosen:
-            return chosen
-        if user.language:
-            return normalize_language(user.language)
-        return self.settings.language
-
-    async def chat_language(self, chat: ChatRef) -> str:
-        """The language of a chat's group messages."""
-        key = (chat.platform, chat.key)
-        if key not in self._chat_langs:
-            stored = await self.storage.get_chat_language(chat.platform, chat.key)
-            self._chat_langs[key] = stored or self.settings.language
-        return self._chat_langs[key]
-
-    async def set_chat_language(self, chat: ChatRef, language: str) -> Answer:
-        """The chat's language (bg or en) for its group messages; the adapter checks who may change it."""
-        current = translator(await self.chat_language(chat))
-        if language not in LANGUAGES:
-            return Answer(current.gettext("Languages: {list}.", list=", ".join(LANGUAGES)), ok=False)
-        await self.storage.set_chat_language(chat.platform, chat.key, language)
-        self._chat_langs[(chat.platform, chat.key)] = language
-        tr = translator(language)
-        # Chats that follow this one (a Discord server's channels without a language of their own) follow it now.
-        followers = await self.storage.chats_following(chat.platform, chat.key)
-        for key in followers:
-            self._chat_langs[(chat.platform, key)] = language
-        for place in [chat, *(ChatRef.from_key(chat.platform, key) for key in followers)]:
-            table_id = self._by_chat.get(place)
-            if table_id is None:
-                continue
-            live = self._tables[table_id]
-            async with live.lock:
-                if live.table.open and live.table.options.lang != language:
-                    await self._commit(live, {"e": "set", "key": "lang", "value": language})
-        return Answer(tr.gettext("The chat's language is now {lang}.", lang=names.language_name(language, tr)))
-
-    async def set_user_language(self, user: UserRef, language: str) -> Answer:
-        """The language of this person's private messages, overriding their platform's hint."""
-        if language not in LANGUAGES:
-            tr = translator(await self.user_language(user))
-            return Answer(tr.gettext("Languages: {list}.", list=", ".join(LANGUAGES)), ok=False)
-        await self.storage.set_player_language(user.platform, user.user_id, language)
-        self._user_langs[(user.platform, user.user_id)] = language
-        for live in list(self._tables.values()):
-            if user.platform == live.table.chat.platform and live.table.seat_of(user.user_id) is not None:
-                async with live.lock:
-                    live.langs[user.user_id] = language
-                    await self._emit(live, self._current(live))
-        tr = translator(language)
-        return Answer(tr.gettext("Your language is now {lang}.", lang=names.language_name(language, tr)))
-
-    # --- a chat that got a new id ---
-
-    async def move_chat(self, platform: str, old_chat_id: str, new_chat_id: str, title: str = "") -> list[str]:
-        """The platform gave a chat a new id (a Telegram group upgraded to a supergroup). Its tables (any topic),
-        language, score sheet and statistics move to the new id, and each moved table's group messages are posted
-        again there (the old chat's messages cannot be edited any more). Returns the ids of the tables moved; a
-        second call for the same move finds nothing left to move."""
-        if old_chat_id == new_chat_id:
-            return []
-        await self.storage.move_chat(platform, old_chat_id, new_chat_id)
-        stale = (old_chat_id, new_chat_id)
-        for key in [k for k in self._chat_langs if k[0] == platform and k[1].partition("/")[0] in stale]:
-            del self._chat_langs[key]  # the new chat's language is the old one's now: read it again
-        moved: list[str] = []
-        for live in list(self._tables.values()):
-            if live.table.chat.platform != platform or live.table.chat.chat_id != old_chat_id:
-                continue
-            async with live.lock:
-                table = live.table  # read under the lock: a refused write may have rebuilt it
-                old = table.chat
-                if old.chat_id != old_chat_id:
-                    continue
-                new = ChatRef(platform, new_chat_id, old.thread_id, title or old.title)
-                async with self._open_lock:
-                    if self._by_chat.get(old) == table.table_id:
-                        del self._by_chat[old]
-                        if new in self._by_chat:  # a table was opened there before the move was known
-                            log.warning("table %s moved to chat %s, which has table %s open; its buttons still work",
-                                        table.table_id, new.key, self._by_chat[new])
-                        else:
-                            self._by_chat[new] = table.table_id
-                    table.chat = new
-                live.lobby = None  # rendered for the old chat
-                private = (f"{table.table_id}:h", f"{table.table_id}:p")
-                for shown in [k for k in live.shown if not k.startswith(private)]:
-                    del live.shown[shown]  # shown in the old chat only: post it again
-                await self._emit(live, self._current(live))
-            moved.append(table.table_id)
-        return moved
-
-    async def _lang_for(self, table: Table, user_id: str, hint: str | None = None) -> str:
-        """A seated person's own language (chosen, else their platform's); "" when they have none, so their
-        messages follow the table's language, also when it changes."""
-        key = (table.chat.platform, user_id)
-        if key not in self._user_langs:
-            self._user_langs[key] = await self.storage.get_player_language(*key)
-        chosen = self._user_langs[key]
-        if chosen:
-            return chosen
-        hint = hint or table.hints.get(user_id)
-        if hint:
-            return normalize_language(hint)
-        return ""
 
     # --- queries ---
 
@@ -380,10 +277,10 @@ class Host(Seating, Turns):
             seat = table.seat_of(user.user_id)
             if not table.open:
                 return Answer(tr.gettext("This table is closed."), ok=False, table_id=p.table_id)
-            if p.action not in READ_ONLY and p.nonce != table.version:
-                return self._answer(
-                    live, user, tr.gettext("This button is out of date; use the newest message."), ok=False
-                )
+            # Judged against the table as it is now, not the version the message showed (``stale``).
+            refusal = stale_refusal(table, user.user_id, p.nonce, p.action, tr)
+            if refusal is not None:
+                return self._answer(live, user, refusal, ok=False)
             try:
                 return await self._press(live, user, seat, p.action, tr)
             except NotStored:
@@ -447,7 +344,7 @@ class Host(Seating, Turns):
             except ValueError:
                 return self._answer(live, user, tr.gettext("That is not a card."), ok=False)
             event = table.action_event(seat, table.chosen_play(seat, card), "human")
-        elif kind == "d" and arg.isdigit() and int(arg) < len(deal.declarable(seat)):
+        elif kind == "d" and (index := ascii_number(arg, 2)) is not None and index < len(deal.declarable(seat)):
             await self._commit(live, {"e": "toggle", "seat": seat, "what": f"d{arg}"})
             return self._answer(live, user, "")
         elif kind == "b" and deal.belote_cards():
@@ -497,8 +394,9 @@ class Host(Seating, Turns):
             wanted: int | None = None
             if args:
                 arg = " ".join(args).strip()
-                if arg.isdigit() and 1 <= int(arg) <= 4:
-                    wanted = int(arg) - 1
+                number = ascii_number(arg)
+                if number is not None and 1 <= number <= 4:
+                    wanted = number - 1
                 else:
                     partners = [i for i, s in enumerate(table.seats) if s.kind == "human"
                                 and s.name.lower() == arg.lower().lstrip("@")]
@@ -541,6 +439,8 @@ class Host(Seating, Turns):
         async with self._open_lock:
             if chat in self._by_chat:
                 return Answer(tr.gettext("A table is already open here."), ok=False, table_id=self._by_chat[chat])
+            if refusal := self._too_many_here(chat, tr) or self._too_many_tables(user, tr):
+                return Answer(refusal, ok=False)
             s = self.settings
             options: dict[str, Any] = {
                 "rules": {}, "timer": s.turn_seconds, "away": s.away_policy, "level": s.bot_level,
@@ -560,15 +460,32 @@ class Host(Seating, Turns):
                     options["rules"][key.strip()] = checked
             table_id = await self._new_id()
             now = self.clock.now()
-            await self.storage.create_table(TableRow(table_id, chat.platform, chat.key, user.user_id, "lobby", None,
-                                                     now, now))
+            try:
+                await self.storage.create_table(TableRow(table_id, chat.platform, chat.key, user.user_id, "lobby",
+                                                         None, now, now))
+            except Exception:
+                log.exception("a new table in chat %s could not be stored", chat.key)
+                return Answer(self._not_stored(tr), ok=False)
             table = Table(table_id, chat, user.user_id)
-            live = LiveTable(table)
+            live = LiveTable(table, since=now)
             self._tables[table_id] = live
             self._by_chat[chat] = table_id
         async with live.lock:
-            await self._commit(live, {"e": "open", "options": options})
-            answer = await self._join(live, user, None, tr)
+            try:
+                await self._commit(live, {"e": "open", "options": options, "user": user.user_id})
+            except NotStored:
+                # Nothing of the table is stored: let it go, so that the chat can open one when storage works.
+                async with self._open_lock:
+                    self._tables.pop(table_id, None)
+                    if self._by_chat.get(chat) == table_id:
+                        del self._by_chat[chat]
+                await self._store_quietly(self.storage.set_table_status(table_id, "stopped"), table_id)
+                return Answer(self._not_stored(tr), ok=False)
+            try:
+                answer = await self._join(live, user, None, tr)
+            except NotStored:
+                return Answer(tr.gettext("Table {table} is open.", table=table_id) + " " + self._not_stored(tr),
+                              False, None, table_id)
         return Answer(tr.gettext("Table {table} is open.", table=table_id), True, answer.view, table_id, True)
 
     async def _new_id(self) -> str:
@@ -593,7 +510,10 @@ class Host(Seating, Turns):
                 live.shown.pop(f"{table_id}:h{mine}:{user.user_id}", None)
                 await self._emit(live, [self._hand(live, mine)])
                 return self._answer(live, user, tr.gettext("You sit at seat {n}.", n=mine + 1))
-            return await self._join(live, user, seat, tr)
+            try:
+                return await self._join(live, user, seat, tr)
+            except NotStored:
+                return Answer(self._not_stored(tr), ok=False, table_id=table_id)
 
     # --- the one path that changes a table ---
 
@@ -605,6 +525,8 @@ class Host(Seating, Turns):
         before_status = table.status
         deals_before = len(table.match.deals) if table.match is not None else 0
         was_to_act = live.turn
+        if "at" not in event and table.actor_of(event):
+            event["at"] = self.clock.now()  # a person acted: the table is not idle (``expiry``)
         table.apply(event)
         try:
             await self.storage.append_event(table.table_id, table.version, event)
@@ -616,7 +538,8 @@ class Host(Seating, Turns):
             live.lobby = None
             raise NotStored from exc
         if table.status != before_status and table.open:  # an ended table's status is stored by _finish
-            await self.storage.set_table_status(table.table_id, table.status)
+            # The log is stored, and it alone rebuilds the table: a status that cannot be written is only logged.
+            await self._store_quietly(self.storage.set_table_status(table.table_id, table.status), table.table_id)
         done: list[OutMessage] = []  # a finished deal's last trick and result go before the next deal's view
         extras: list[OutMessage] = []
         gtr = self._group_tr(live)
@@ -645,6 +568,16 @@ class Host(Seating, Turns):
             await self._finish(live)
         else:
             self._schedule(live)
+            self._schedule_expiry(live)
+
+    @staticmethod
+    async def _store_quietly(write: Awaitable[None], table_id: str) -> None:
+        """A write whose loss the table's log makes good at the next start (a status, a deadline): log a failure
+        instead of failing the action that is already stored."""
+        try:
+            await write
+        except Exception:
+            log.exception("table %s: a status or deadline could not be stored", table_id)
 
     def _group_tr(self, live: LiveTable) -> Translator:
         return translator(live.table.options.lang)
@@ -705,11 +638,12 @@ class Host(Seating, Turns):
     async def _finish(self, live: LiveTable) -> None:
         """The match is over or the table stopped: store the record and statistics, close the bots."""
         table = live.table
-        if live.timer_task is not None and live.timer_task is not asyncio.current_task():
-            live.timer_task.cancel()
+        for task in (live.timer_task, live.expiry_task):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
         if live.deadline is not None:
             live.deadline = None
-            await self.storage.set_deadline(table.table_id, None)
+            await self._store_quietly(self.storage.set_deadline(table.table_id, None), table.table_id)
         match = table.match
         if table.status == "finished" and match is not None and await self.storage.match_record(
             table.table_id
@@ -723,7 +657,7 @@ class Host(Seating, Turns):
             )
         # Stored last: a stop before this point leaves the table "playing" in storage, so the next start replays
         # its log, finds it ended and comes back here to store what is missing, instead of losing the match.
-        await self.storage.set_table_status(table.table_id, table.status)
+        await self._store_quietly(self.storage.set_table_status(table.table_id, table.status), table.table_id)
         self._close_agents(live)
         if self._by_chat.get(table.chat) == table.table_id:
             del self._by_chat[table.chat]

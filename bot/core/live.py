@@ -30,6 +30,9 @@ class LiveTable:
     langs: dict[str, str] = field(default_factory=dict)  # user id -> language of their private messages
     bot_task: asyncio.Task[None] | None = None
     timer_task: asyncio.Task[None] | None = None
+    expiry_task: asyncio.Task[None] | None = None
+    expires: float | None = None  # when the lobby closes or the idle match stops (``bot.core.expiry``)
+    since: float = 0.0  # when this host took the table up: the idle time of a log that does not say
     deadline: float | None = None
     turn: tuple[int, int, int] | None = None  # (deal, actions in the deal, seat) the deadline belongs to
     options_open: bool = False

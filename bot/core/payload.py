@@ -1,7 +1,8 @@
 """Button payloads: ``v1:<table>:<nonce>:<action>``, at most 64 bytes, decoded only here.
 
 The table id is a short base-36 string; the nonce is the table's version (the number of entries in its log) in
-base 36, so every state change makes every older button stale, and a restart keeps the buttons that were current.
+base 36, when the message was rendered, so a restart keeps the buttons that were current. A press with an older
+nonce is judged against the table as it is now (``bot.core.stale``): a replay or a double tap never acts twice.
 
 Actions: ``j`` join any seat, ``j0``..``j3`` a given seat, ``l`` leave, ``a`` add a bot, ``r`` remove a bot,
 ``s`` start, ``o`` the options menu, ``o:<key>`` cycle an option, ``od`` close the menu, ``c:<call>`` a call,

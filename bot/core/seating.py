@@ -5,6 +5,7 @@ Every method is called with the table's lock held and changes the table only thr
 
 from __future__ import annotations
 
+import logging
 import secrets
 from typing import TYPE_CHECKING, Any
 
@@ -14,15 +15,18 @@ from bot.i18n import Translator
 from bot.storage.base import Storage
 
 from . import views
-from .live import LiveTable
-from .messages import Answer, ChatRef, OutMessage, UserRef
-from .table import EXTRA_KEYS, RULE_KEYS, OptionError, Table, check_option
+from .live import LiveTable, NotStored
+from .messages import TERMINAL, Answer, ChatRef, OutMessage, UserRef
+from .table import EXTRA_KEYS, RULE_KEYS, OptionError, Table, ascii_number, check_option
+
+log = logging.getLogger(__name__)
 
 
 class Seating:
     if TYPE_CHECKING:  # provided by Host
         storage: Storage
         settings: Settings
+        _tables: dict[str, LiveTable]
 
         async def _commit(self, live: LiveTable, event: dict[str, Any], notice: str = "") -> None: ...
 
@@ -53,17 +57,46 @@ class Seating:
             return self._answer(live, user, tr.gettext("You sit at seat {n}.", n=mine + 1))
         if not free:
             return self._answer(live, user, tr.gettext("The table is full."), ok=False)
+        if mine is None and (refusal := self._too_many_tables(user, tr, but=table.table_id)):
+            return self._answer(live, user, refusal, ok=False)
         seat = wanted if wanted is not None else free[0]
+        name = user.name or user.user_id
+        try:
+            await self.storage.save_player(user.platform, user.user_id, name)
+        except Exception as exc:
+            log.exception("player %s could not be stored; not seated", user.user_id)
+            raise NotStored from exc
         if mine is not None:
             await self._commit(live, {"e": "leave", "seat": mine})
-        name = user.name or user.user_id
-        await self.storage.save_player(user.platform, user.user_id, name)
         live.langs[user.user_id] = await self._lang_for(table, user.user_id, user.language)
         event: dict[str, Any] = {"e": "sit", "seat": seat, "user": user.user_id, "name": name}
         if user.language:
             event["lang"] = user.language
         await self._commit(live, event)
         return self._answer(live, user, tr.gettext("You sit at seat {n}.", n=seat + 1), joined=True)
+
+    def _too_many_tables(self, user: UserRef, tr: Translator, but: str = "") -> str:
+        """Why this person may not open or join one more table ("" if they may): the open tables they opened or sit
+        at, besides ``but``, are as many as one person may have (``max_tables_per_user``)."""
+        cap = self.settings.max_tables_per_user
+        theirs = sum(1 for lv in self._tables.values() if lv.table.open and lv.table.table_id != but
+                     and lv.table.chat.platform == user.platform
+                     and (lv.table.creator == user.user_id or lv.table.seat_of(user.user_id) is not None))
+        if theirs < cap:
+            return ""
+        return tr.ngettext("You have {n} open table, the most one person may have; finish or stop it first.",
+                           "You have {n} open tables, the most one person may have; finish or stop one first.", cap)
+
+    def _too_many_here(self, chat: ChatRef, tr: Translator) -> str:
+        """Why the chat may not open one more table ("" if it may): its open tables, in all its topics, are as many
+        as one chat may have (``max_tables_per_chat``)."""
+        cap = self.settings.max_tables_per_chat
+        here = sum(1 for lv in self._tables.values() if lv.table.open and lv.table.chat.platform == chat.platform
+                   and lv.table.chat.chat_id == chat.chat_id)
+        if here < cap:
+            return ""
+        return tr.ngettext("This chat has {n} open table, the most it may have; finish or stop it first.",
+                           "This chat has {n} open tables, the most it may have; finish or stop one first.", cap)
 
     async def _leave(self, live: LiveTable, user: UserRef, tr: Translator) -> Answer:
         seat = live.table.seat_of(user.user_id)
@@ -97,16 +130,19 @@ class Seating:
             return self._answer(live, user, tr.gettext("The table is full."), ok=False)
         where, level = free[0], table.options.level
         for arg in args:
-            if arg.isdigit() and 1 <= int(arg) <= 4:
-                if int(arg) - 1 not in free:
-                    return self._answer(live, user, tr.gettext("Seat {n} is taken.", n=int(arg)), ok=False)
-                where = int(arg) - 1
+            number = ascii_number(arg)
+            if number is not None and not 1 <= number <= 4:
+                return self._answer(live, user, tr.gettext("Name a seat 1-4 or a bot level."), ok=False)
+            if number is not None:
+                if number - 1 not in free:
+                    return self._answer(live, user, tr.gettext("Seat {n} is taken.", n=number), ok=False)
+                where = number - 1
             else:
                 try:
                     level = check_option("level", arg, tuple(self.settings.agents))
                 except OptionError as exc:
                     return self._answer(live, user, self._option_problem(exc, tr), ok=False)
-        await self._commit(live, {"e": "bot", "seat": where, "level": level})
+        await self._commit(live, {"e": "bot", "seat": where, "level": level, "user": user.user_id})
         return self._answer(live, user, "")
 
     async def _remove_bot(
@@ -118,11 +154,14 @@ class Seating:
         if not self._may_manage(live, user, seat):
             return self._answer(live, user, tr.gettext("Only seated players manage the table."), ok=False)
         bots = [i for i, s in enumerate(table.seats) if s.is_bot]
-        if args and args[0].isdigit():
-            bots = [i for i in bots if i == int(args[0]) - 1]
+        if args:
+            number = ascii_number(args[0])
+            if number is None or not 1 <= number <= 4:
+                return self._answer(live, user, tr.gettext("Name a seat 1-4."), ok=False)
+            bots = [i for i in bots if i == number - 1]
         if not bots:
             return self._answer(live, user, tr.gettext("There is no bot to remove."), ok=False)
-        await self._commit(live, {"e": "unbot", "seat": bots[-1]})
+        await self._commit(live, {"e": "unbot", "seat": bots[-1], "user": user.user_id})
         return self._answer(live, user, "")
 
     async def _set(
@@ -143,7 +182,7 @@ class Seating:
             checked = check_option(key, value, tuple(self.settings.agents))
         except OptionError as exc:
             return self._answer(live, user, self._option_problem(exc, tr), ok=False)
-        await self._commit(live, {"e": "set", "key": key, "value": checked})
+        await self._commit(live, {"e": "set", "key": key, "value": checked, "user": user.user_id})
         return self._answer(live, user, "")
 
     async def _lobby_press(
@@ -180,13 +219,16 @@ class Seating:
         # start
         free = table.free_seats()
         humans = table.humans()
-        if not humans and user.user_id != table.creator:
+        if not humans and not (table.chat.platform == TERMINAL or self.settings.bot_only_tables):
+            # Four bots and nobody to watch for them would only spend the processor.
             return self._answer(live, user, tr.gettext("Someone must sit at the table to start it."), ok=False)
         for empty in free:
-            await self._commit(live, {"e": "bot", "seat": empty, "level": table.options.level})
+            await self._commit(live, {"e": "bot", "seat": empty, "level": table.options.level,
+                                      "user": user.user_id})
         # 256 secret bits; the group sees only their commitment until the match ends (docs/fairness.md).
         seed = secrets.token_hex(32)
-        await self._commit(live, {"e": "start", "seed": seed, "scheme": SCHEME, "dealer": secrets.randbelow(4)})
+        await self._commit(live, {"e": "start", "seed": seed, "scheme": SCHEME, "dealer": secrets.randbelow(4),
+                                  "user": user.user_id})
         return self._answer(live, user, tr.gettext("The match begins."))
 
     async def _back(self, live: LiveTable, user: UserRef, tr: Translator) -> Answer:

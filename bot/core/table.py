@@ -32,6 +32,15 @@ RULE_KEYS = tuple(Rules.model_fields)
 EXTRA_KEYS = ("timer", "away", "level", "lang", "tracker")
 
 
+def ascii_number(text: str, digits: int = 9) -> int | None:
+    """A whole number written in ASCII digits (at most ``digits`` of them), else None. ``str.isdigit`` alone also
+    accepts superscripts and other digits ``int`` refuses ("²"), and any length."""
+    text = text.strip()
+    if not text or len(text) > digits or not (text.isascii() and text.isdigit()):
+        return None
+    return int(text)
+
+
 class TableError(ValueError):
     """An event that does not fit the table (a corrupt or foreign log)."""
 
@@ -82,6 +91,12 @@ class OptionError(ValueError):
         super().__init__(f"{key}: must be {allowed}" if allowed else f"{key}: unknown option")
 
 
+# A table's numeric options and the ranges a chat may set (the rules themselves allow any target; a chat's match to
+# a 4,000-digit score would never end, and a turn of a day keeps a table waiting as long).
+TARGET_SCORE_RANGE = (1, 3000)
+TIMER_RANGE = (0, 3600)
+
+
 def _allowed_values(key: str) -> str:
     """What a rule option takes, in the words of formats.md §2 (language-neutral codes)."""
     annotation = Rules.model_fields[key].annotation
@@ -91,19 +106,17 @@ def _allowed_values(key: str) -> str:
     args = getattr(annotation, "__args__", ())
     if args:
         return ", ".join(str(a).lower() if isinstance(a, bool) else str(a) for a in args)
-    return "1, 2, 3, ..."
+    return f"{TARGET_SCORE_RANGE[0]}-{TARGET_SCORE_RANGE[1]}"
 
 
 def check_option(key: str, value: Any, agents: tuple[str, ...] = ()) -> Any:
     """The option's value, validated; raises OptionError naming what would be valid."""
     if key == "timer":
+        low, high = TIMER_RANGE
         if isinstance(value, str):
-            value = value.strip().removesuffix("s")
-            if not value.isdigit():
-                raise OptionError(key, "0-86400")
-            value = int(value)
-        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 86400:
-            raise OptionError(key, "0-86400")
+            value = ascii_number(value.strip().removesuffix("s"))
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            raise OptionError(key, f"{low}-{high}")
         return value
     if key == "away":
         if value not in AWAY_POLICIES:
@@ -133,12 +146,16 @@ def check_option(key: str, value: Any, agents: tuple[str, ...] = ()) -> Any:
             if text not in ("true", "false", "on", "off", "yes", "no", "1", "0"):
                 raise OptionError(key, _allowed_values(key))
             value = text in ("true", "on", "yes", "1")
-        elif isinstance(default, int) and not text.isdigit():
-            raise OptionError(key, _allowed_values(key))
         elif isinstance(default, int):
-            value = int(text)
+            number = ascii_number(text)
+            if number is None:
+                raise OptionError(key, _allowed_values(key))
+            value = number
         else:
             value = text
+    low, high = TARGET_SCORE_RANGE
+    if key == "target_score" and (not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high):
+        raise OptionError(key, _allowed_values(key))
     try:
         parse_rules({key: value})
     except ValueError:
@@ -163,6 +180,15 @@ class Table:
     stopped_by: str = ""
     hints: dict[str, str] = field(default_factory=dict)  # user id -> their platform's language hint
     last_event: dict[str, Any] = field(default_factory=dict)
+    # What a press made on an older message is judged by (``bot.core.stale``): the version after each person's
+    # latest action, after the latest change of the seats, of each option, and of the turn (start, call, card).
+    acted: dict[str, int] = field(default_factory=dict)
+    seats_changed: int = 0
+    options_changed: dict[str, int] = field(default_factory=dict)
+    moved: int = 0
+    # When a person last acted ("at" of their events, the host's clock), and when the table was opened.
+    person_at: float = 0.0
+    opened_at: float = 0.0
 
     # --- queries ---
 
@@ -204,9 +230,37 @@ class Table:
         handler = getattr(self, f"_on_{kind}", None)
         if handler is None:
             raise TableError(f"unknown event {kind!r}")
+        actor = self.actor_of(event)
         handler(event)
         self.version += 1
         self.last_event = event
+        if actor:
+            self.acted[actor] = self.version
+            if isinstance(event.get("at"), int | float):
+                self.person_at = float(event["at"])
+                if kind == "open":
+                    self.opened_at = self.person_at
+        if kind in ("sit", "leave", "bot", "unbot", "start"):
+            self.seats_changed = self.version
+        if kind in ("start", "bid", "play"):
+            self.moved = self.version
+        if kind == "set":
+            self.options_changed[str(event["key"])] = self.version
+        elif kind == "open":
+            self.options_changed = dict.fromkeys((*RULE_KEYS, *EXTRA_KEYS), self.version)
+
+    def actor_of(self, event: dict[str, Any]) -> str:
+        """The person whose action the event is ("" for a bot's, a timer's or the host's): a seat's own action, or
+        the ``user`` the event names (the host writes it into every event a person's press or command makes)."""
+        kind = event.get("e")
+        seat = event.get("seat")
+        seated = self.seats[seat] if isinstance(seat, int) and 0 <= seat <= 3 else None
+        if kind in ("leave", "toggle", "back") or (kind in ("bid", "play") and event.get("by") == "human"):
+            return seated.user_id if seated is not None and seated.kind == "human" else ""
+        if kind == "stop":  # by the creator's id, or by "vote" / "expired" (nobody's own action)
+            by = str(event.get("by", ""))
+            return "" if by in ("vote", "expired") else by
+        return str(event.get("user", ""))
 
     def _seat(self, event: dict[str, Any]) -> int:
         seat = event.get("seat")
@@ -301,8 +355,8 @@ class Table:
         what = str(event["what"])
         if what == "b":
             self.belote_off[seat] = not self.belote_off[seat]
-        elif what.startswith("d") and what[1:].isdigit():
-            self.declare_off[seat] ^= {int(what[1:])}
+        elif what.startswith("d") and (index := ascii_number(what[1:], 2)) is not None:
+            self.declare_off[seat] ^= {index}
         else:
             raise TableError(f"bad toggle {what!r}")
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from bot.ai.base import Agent
@@ -22,6 +23,7 @@ from . import views
 from .clock import Clock
 from .live import WAITING, LiveTable, NotStored, turn_of
 from .messages import OutMessage, UserRef
+from .thinking import ThinkPool
 
 log = logging.getLogger(__name__)
 
@@ -33,12 +35,17 @@ class Turns:
         bot_pause: float
         agent_factory: Callable[[str, int], Agent]
         _closing: bool
+        think_waits: list[tuple[str, float]] | None
+        thinking: ThinkPool
 
         async def _commit(self, live: LiveTable, event: dict[str, Any], notice: str = "") -> None: ...
 
         async def _emit(self, live: LiveTable, messages: list[OutMessage]) -> None: ...
 
         def _group_tr(self, live: LiveTable) -> Translator: ...
+
+        @staticmethod
+        async def _store_quietly(write: Awaitable[None], table_id: str) -> None: ...
 
         def _user_tr(self, live: LiveTable, user_id: str) -> Translator: ...
 
@@ -65,7 +72,7 @@ class Turns:
         deadline = self.clock.now() + table.options.timer if self._timed(live) else None
         if deadline != live.deadline:
             live.deadline = deadline
-            await self.storage.set_deadline(table.table_id, deadline)
+            await self._store_quietly(self.storage.set_deadline(table.table_id, deadline), table.table_id)
 
     def _schedule(self, live: LiveTable, resume: bool = False) -> None:
         """Start the bot's move or the turn timer, whichever the current turn needs."""
@@ -114,7 +121,17 @@ class Turns:
         obs: Observation = observe(match.deal, seat, (match.totals[0], match.totals[1]), match.hanging)
         try:
             agent = await self._agent(live, seat)
-            action = await asyncio.to_thread(agent.act, obs)
+            asked = time.perf_counter()
+            waits = self.think_waits
+
+            def act() -> Bid | Play:
+                if waits is not None:
+                    waits.append((table.table_id, time.perf_counter() - asked))
+                return agent.act(obs)
+
+            s = table.seats[seat]
+            level = s.level if s.is_bot else table.options.level
+            action = await self.thinking.think(table.table_id, level, act)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -186,7 +203,7 @@ class Turns:
                 if turn_of(table) != turn:
                     return
                 live.deadline = WAITING
-                await self.storage.set_deadline(table.table_id, WAITING)
+                await self._store_quietly(self.storage.set_deadline(table.table_id, WAITING), table.table_id)
                 await self._emit(live, [views.notice(table, gtr.gettext("Time is up for {name}; the table waits.",
                                                                         name=name))])
 
