@@ -15,9 +15,9 @@ from tests.test_discord_adapter import start_bot
 
 async def open_lobbies(fake: FakeDiscord, db: Path, count: int) -> list[dict[str, object]]:
     running = await start_bot(fake, db)
-    ana = FakeUser(fake.next_id(), "Ana", "en-US")
-    for _ in range(count):
-        await fake.command(ana, fake.add_channel(), "belot", "new")
+    for n in range(count):  # one person each: a person may have only a few tables open
+        opener = FakeUser(fake.next_id(), f"Player {n}", "en-US")
+        await fake.command(opener, fake.add_channel(), "belot", "new")
     await running.settle()
     await running.stop()
     return [m for m in fake.messages.values() if m["components"]]

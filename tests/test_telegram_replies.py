@@ -29,8 +29,8 @@ async def test_a_long_calculator_error_keeps_the_problem_and_its_reason(tmp_path
             lines = reply.text.split("\n")
             assert lines[0] == "I could not score that:"
             assert lines[1].startswith("• text: 'xxxx") and " … " in lines[1]
-            assert lines[1].endswith("is not understood; a score line has a contract, points, контра, teams, "
-                                     "declarations, капо and висящи (see the grammar)")
+            assert lines[1].endswith("is not understood; a score line has a contract, points, contra, teams (we, "
+                                     "you), declarations, capot and hanging (see the grammar)")
             assert lines[2].startswith("Example: /score")
         finally:
             await h.stop()
