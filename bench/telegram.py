@@ -39,6 +39,7 @@ sys.path.insert(0, str(_HERE.parent))
 
 from bot.adapters.telegram.outbox import FloodPolicy  # noqa: E402
 from bot.core import views  # noqa: E402
+from bot.core.messages import TELEGRAM, UserRef  # noqa: E402
 from bot.i18n import translator  # noqa: E402
 from tests.fake_telegram import FLOOD_METHODS, FakeTelegram, Sent  # noqa: E402
 from tests.telegram.harness import Harness, Person, action_of, buttons_with, cards_in, limits_of  # noqa: E402
@@ -170,6 +171,7 @@ class GroupBench:
         self.rng = random.Random(seed)
         self.deals = deals
         self.outage = outage
+        self.stalled = False
 
     async def run(self, scenario: str) -> None:
         async with FakeTelegram(limits_of(self.policy)) as tg:
@@ -200,13 +202,21 @@ class GroupBench:
         """Every person presses a random offered move the moment their hand offers it, until ``deals`` deals were
         played (or the ``until`` time)."""
 
+        moved = [time.perf_counter(), -1]  # when the table last changed, its version then
+
         async def person(p: Person) -> None:
             pressed: set[str] = set()
             while True:
                 table = h.host.table(table_id)
                 if table is None or table.match is None or len(table.match.results) >= self.deals:
                     return
-                if until is not None and time.perf_counter() > until:
+                now = time.perf_counter()
+                if until is not None and now > until:
+                    return
+                if table.version != moved[1]:
+                    moved[:] = [now, table.version]
+                elif now - moved[0] > 120 * self.scale:
+                    self.stalled = True  # nobody has been offered a move for two minutes: the chats lost it
                     return
                 seat = table.seat_of(str(p.user_id))
                 ref = await h.adapter.refs.get(f"{table_id}:h{seat}:{p.user_id}")
@@ -278,17 +288,23 @@ class GroupBench:
         print(f"outage: {self.outage:g} s of 5xx mid-match, {len(table.match.results)} deals, "
               f"flood windows x{self.scale:g}")
         print(f"messages lost: {len(lost)} {lost}; refused with 5xx: "
-              f"{sum(1 for _, code, _ in tg.errors_served if code >= 500)}")
+              f"{sum(1 for _, code, _ in tg.errors_served if code >= 500)}"
+              + ("; the game stalled: nobody was offered a move for two minutes" if self.stalled else ""))
 
 
 async def lost_messages(h: Harness, tg: FakeTelegram, table_id: str) -> list[str]:
     """What the chats should show by the table's log and do not: each deal's result and final table, the current
     table and each person's hand (by key)."""
-    table = await h.oracle(table_id)
+    table = h.host.table(table_id) or await h.oracle(table_id)  # the live one knows the chat's title
     match = table.match
     assert match is not None
     tr = translator(table.options.lang)
     expected = [views.finished_deal_view(table, i, tr) for i in range(len(match.results))]
+    if table.status == "playing":
+        expected += [
+            views.hand_view(table, seat, UserRef(TELEGRAM, s.user_id, s.name), tr)
+            for seat, s in enumerate(table.seats)
+        ]
     expected += [m for i in range(len(match.results)) if (m := views.result_view(table, i, tr)) is not None]
     if table.status == "playing":
         current = views.table_view(table, tr)

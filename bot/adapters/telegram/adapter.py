@@ -112,6 +112,8 @@ class TelegramAdapter:
         self._private_open: set[str] = set()
         # (user id, table id) already told in the group to open the bot, so the group is told once.
         self._told_to_open: set[tuple[str, str]] = set()
+        # Tables whose settled messages were compared with their group since this process started.
+        self._converged: set[str] = set()
         self._add_handlers()
         # Registered at once (before any await), so tables re-rendered by ``Host.start`` reach the outbox, which
         # holds them until the bot is connected.
@@ -192,8 +194,19 @@ class TelegramAdapter:
 
     async def deliver(self, message: OutMessage) -> None:
         post = post_of(message)
-        if post is not None:
-            self.outbox.put(post)
+        if post is None:
+            return
+        if message.table_id and message.table_id not in self._converged:
+            # The first message of a table in this process (a start, a recovered table): what its group should
+            # show by the table's log goes too, and the outbox sends only what the group does not show (results
+            # a killed process never posted).
+            self._converged.add(message.table_id)
+            for settled in self.host.settled_messages(message.table_id):
+                restated = post_of(settled)
+                if restated is not None:
+                    restated.restated = True
+                    self.outbox.put(restated)
+        self.outbox.put(post)
 
     def say(
         self,
