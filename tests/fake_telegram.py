@@ -178,6 +178,7 @@ class FakeTelegram:
         self.webhook: tuple[str, str | None] | None = None  # (url, secret token) set by setWebhook
         self._chat_events: dict[int, asyncio.Event] = {}
         self._outage: tuple[float, int, frozenset[str]] | None = None  # (until, status, methods)
+        self._outage_left: int | None = None  # requests the outage still fails, when counted
 
     # --- lifecycle ---
 
@@ -352,18 +353,28 @@ class FakeTelegram:
             }.get(code, "injected")
         self._injected.append(Injected(method, chat_id, code, description, retry_after))
 
-    def outage(self, seconds: float, code: int = 502, methods: frozenset[str] = SEND_METHODS) -> None:
-        """For the next ``seconds``, every request of ``methods`` is answered ``code`` (a 5xx: Telegram's servers
-        are in trouble), and nothing reaches the chat."""
+    def outage(
+        self,
+        seconds: float = float("inf"),
+        code: int = 502,
+        methods: frozenset[str] = SEND_METHODS,
+        requests: int | None = None,
+    ) -> None:
+        """For the next ``seconds`` (or the next ``requests`` of them, whichever ends first), every request of
+        ``methods`` is answered ``code`` (a 5xx: Telegram's servers are in trouble) and nothing reaches the chat.
+        ``outage(0)`` ends it."""
         self._outage = (time.monotonic() + seconds, code, methods)
+        self._outage_left = requests
 
     def _raise_outage(self, method: str) -> None:
         if self._outage is None:
             return
         until, code, methods = self._outage
-        if time.monotonic() >= until:
+        if time.monotonic() >= until or self._outage_left == 0:
             self._outage = None
         elif method in methods:
+            if self._outage_left is not None:
+                self._outage_left -= 1
             raise ApiError(code, {500: "Internal Server Error", 502: "Bad Gateway"}.get(code, "Server Error"))
 
     # --- reading what chats received ---
