@@ -154,6 +154,7 @@ class _ChatQueue:
     last_edit: float = float("-inf")  # when a group's message was last edited (monotonic)
     spent: deque[float] = field(default_factory=deque)  # a group's request times (wall clock), as stored
     loaded: bool = False  # the stored request times were read
+    attempt: float | None = None  # the stored time of the request in flight
     paused_until: float = 0.0
     worker: asyncio.Task[None] | None = None
     empty: asyncio.Event = field(default_factory=asyncio.Event)
@@ -446,7 +447,15 @@ class Outbox:
         while queue.spent and queue.spent[0] <= wall - self.policy.group_window:
             queue.spent.popleft()
         queue.spent.append(wall)
+        queue.attempt = wall
         await self.refs.save_spent(chat_id, list(queue.spent))
+
+    async def _not_spent(self, chat_id: int, queue: _ChatQueue) -> None:
+        """Telegram answered the last request with a server error: it did not count, nor shall the next process."""
+        if chat_id < 0 and queue.attempt is not None and queue.attempt in queue.spent:
+            queue.spent.remove(queue.attempt)
+            queue.attempt = None
+            await self.refs.save_spent(chat_id, list(queue.spent))
 
     def _spent(self, chat_id: int, queue: _ChatQueue, edit: bool = False) -> None:
         now = time.monotonic()
@@ -508,6 +517,8 @@ class Outbox:
                 # Telegram's servers are in trouble (5xx) or slow: the message is still owed to the chat.
                 failures += 1
                 self.stats.retried += 1
+                if not isinstance(err, TimedOut):  # a timed-out request may have reached the chat
+                    await self._not_spent(post.chat_id, queue)
                 if failures == 1 or failures % 20 == 0:
                     log.warning("chat %s: Telegram did not take a message (%s); trying again", post.chat_id, err)
                 pause = self.policy.retry_pause
