@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import logging
 import random
 import sys
@@ -43,7 +44,7 @@ from bot.core.messages import TELEGRAM, UserRef  # noqa: E402
 from bot.core.table import Table  # noqa: E402
 from bot.i18n import translator  # noqa: E402
 from tests.fake_telegram import FLOOD_METHODS, FakeTelegram, Sent  # noqa: E402
-from tests.telegram.harness import Harness, Person, action_of, buttons_with, cards_in, limits_of  # noqa: E402
+from tests.telegram.harness import Harness, Person, buttons_with, cards_in, limits_of  # noqa: E402
 
 GROUP_BASE = -1_000_000_000_000
 PLAYER_BASE = 10_000
@@ -243,9 +244,10 @@ class GroupBench:
         sends = sum(1 for e in entries if e.method == "sendMessage")
         if self.verbose:
             for e in entries:
-                print(f"{(e.at - began) / self.scale:7.1f} s {e.method} {e.message_id} {(e.text or '').splitlines()[0]}")
+                first_line = (e.text or "").splitlines()[0]
+                print(f"{(e.at - began) / self.scale:7.1f} s {e.method} {e.message_id} {first_line}")
         shown = [began] + [e.at for e in entries if e.ok]
-        silence = max(b - a for a, b in zip(shown, shown[1:], strict=False))
+        silence = max(b - a for a, b in itertools.pairwise(shown))
         table = await h.oracle(table_id)
         assert table.match is not None
         seen = tg.texts_seen(self.GROUP)

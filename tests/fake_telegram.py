@@ -6,8 +6,9 @@ python-telegram-bot stack (``Bot``, ``Application``, ``AIORateLimiter``, polling
 button presses), read every message each chat received, inject errors (400, 403, 429 with ``retry_after``), make
 the server fail every message with a 5xx for a while (``outage``) and check the flood limits: every send or edit is
 counted per chat, and a chat that exceeds its limit is answered 429 with the seconds until its window frees a slot
-as ``retry_after`` (as Telegram does), and recorded as a violation. A basic group can be upgraded to a supergroup (``migrate``): its old
-id is then answered 400 with ``migrate_to_chat_id`` and both chats get the service messages Telegram sends.
+as ``retry_after`` (as Telegram does), and recorded as a violation. A basic group can be upgraded to a supergroup
+(``migrate``): its old id is then answered 400 with ``migrate_to_chat_id`` and both chats get the service messages
+Telegram sends.
 
 PTB posts parameters form-encoded, each non-string value JSON-encoded; the response is ``{"ok": true, "result":
 ...}`` or ``{"ok": false, "error_code": ..., "description": ..., "parameters": {...}}``.

@@ -5,6 +5,7 @@ Telegram's limits enforced, in scaled time."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 import time
 from pathlib import Path
@@ -118,7 +119,7 @@ async def test_four_people_pressing_at_once_stay_within_the_groups_budget_per_de
         assert len(requests) <= 12 * deals, f"{len(requests)} group requests for {deals} deals"
         assert sum(1 for e in requests if e.method == "sendMessage") <= 3 * deals
         updates = [began] + [e.at for e in requests if e.ok]
-        silence = max(b - a for a, b in zip(updates, updates[1:], strict=False)) / SCALE
+        silence = max(b - a for a, b in itertools.pairwise(updates)) / SCALE
         assert silence <= 10, f"the group saw nothing for {silence:.1f} s"
         seen = tg.texts_seen(GROUP)
         for n, deal in enumerate(table.match.deals[:deals], 1):

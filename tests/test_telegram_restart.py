@@ -9,8 +9,8 @@ from pathlib import Path
 from bot.adapters.telegram.outbox import FloodPolicy
 from bot.adapters.telegram.render import to_html
 from bot.core import views
-from bot.i18n import translator
 from bot.engine.record import replay_record
+from bot.i18n import translator
 from tests.fake_telegram import FakeTelegram
 from tests.telegram.harness import Harness, Person, buttons_with, limits_of
 
