@@ -34,8 +34,8 @@ class FloodPolicy:
     overall_messages: int = 30
     overall_window: float = 1.0
     # Two edits of a group's messages are at least this far apart: a busy table's view is merged into fewer
-    # edits, at most twelve a minute, which leaves eight for new messages (results) within the group's twenty.
-    group_edit_gap: float = 5.0
+    # edits, at most ten a minute, which leaves ten for new messages (results) within the group's twenty.
+    group_edit_gap: float = 6.0
     # The longest pause between two attempts at a message the server failed (5xx, timeouts). It is tried again
     # until it is delivered or a newer version of it replaces it.
     retry_pause: float = 5.0

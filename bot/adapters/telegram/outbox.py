@@ -26,154 +26,39 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import hashlib
-import json
 import logging
 import time
-from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass
 
-from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, ReplyParameters
+from telegram import Bot, LinkPreviewOptions, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 
-from .flood import Budget, FloodPolicy, Gate, quiet_rate_limiter_log, retry_seconds
+from .chatqueue import ChatQueue, priority
+from .flood import FloodPolicy, Gate, quiet_rate_limiter_log, retry_seconds
+from .posts import MemoryRefs, MessageRefs, Post, digest_of, post_from_json, post_to_json
 
-__all__ = ["FloodPolicy", "MemoryRefs", "MessageRefs", "Outbox", "Post", "digest_of", "retry_seconds"]
+__all__ = [
+    "FloodPolicy",
+    "MemoryRefs",
+    "MessageRefs",
+    "Outbox",
+    "Post",
+    "digest_of",
+    "post_from_json",
+    "post_to_json",
+    "retry_seconds",
+]
 
 log = logging.getLogger(__name__)
 _NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
-
-
-@dataclass
-class Post:
-    """A message to put in a chat. With a ``key`` it is created once and then edited in place; ``fresh`` asks for a
-    new message even if one with that key exists (the old one is deleted first), so Telegram notifies."""
-
-    chat_id: int
-    text: str
-    markup: InlineKeyboardMarkup | None = None
-    key: str | None = None
-    thread_id: int | None = None
-    fresh: bool = False
-    reply_to: int | None = None
-    table_id: str = ""  # the table it is about ("" for none)
-    who: str = ""  # the person a private post is for (to name them if their chat refuses the bot)
-    # Given again so that the chat converges to the table's state: sent only when the chat does not show it.
-    restated: bool = False
-
-    @property
-    def is_reply(self) -> bool:
-        """An answer to a command (it waits behind the table's messages, and a newer equal one replaces it)."""
-        return self.reply_to is not None and self.key is None
-
-
-def post_to_json(post: Post) -> dict[str, Any]:
-    data = {f.name: getattr(post, f.name) for f in dataclasses.fields(post)}
-    data["markup"] = post.markup.to_dict() if post.markup is not None else None
-    return data
-
-
-def post_from_json(data: dict[str, Any]) -> Post:
-    fields = dict(data)
-    markup = fields.pop("markup", None)
-    return Post(**fields, markup=InlineKeyboardMarkup.de_json(markup, None) if markup else None)
-
-
-def digest_of(post: Post) -> str:
-    """A short fingerprint of what the post shows (text and buttons), to tell whether a chat shows it already."""
-    markup = json.dumps(post.markup.to_dict(), sort_keys=True) if post.markup is not None else ""
-    return hashlib.blake2b(f"{post.text}\0{markup}".encode(), digest_size=8).hexdigest()
-
-
-class MessageRefs(Protocol):
-    """Where the Telegram message behind each key is remembered (storage, so that edits survive restarts), with
-    what it shows, and each group's latest request times (so that the next process respects them)."""
-
-    async def get(self, key: str) -> tuple[int, int] | None:
-        """(chat id, message id) of the message with this key, if it was sent."""
-        ...
-
-    async def set(self, key: str, ref: tuple[int, int] | None, digest: str | None = None) -> None:
-        """Remember the message of a key and, if known, the digest of what it shows now."""
-        ...
-
-    async def digest(self, key: str) -> str | None:
-        """The digest of what the key's message shows, when it was recorded."""
-        ...
-
-    async def load_spent(self, chat_id: int) -> list[float]:
-        """Wall-clock times of the group's latest requests, as ``save_spent`` left them."""
-        ...
-
-    async def save_spent(self, chat_id: int, stamps: list[float]) -> None: ...
-
-
-class MemoryRefs:
-    def __init__(self) -> None:
-        self.refs: dict[str, tuple[int, int]] = {}
-        self.digests: dict[str, str] = {}
-        self.spent: dict[int, list[float]] = {}
-
-    async def get(self, key: str) -> tuple[int, int] | None:
-        return self.refs.get(key)
-
-    async def set(self, key: str, ref: tuple[int, int] | None, digest: str | None = None) -> None:
-        self.digests.pop(key, None)
-        if ref is None:
-            self.refs.pop(key, None)
-            return
-        self.refs[key] = ref
-        if digest is not None:
-            self.digests[key] = digest
-
-    async def digest(self, key: str) -> str | None:
-        return self.digests.get(key)
-
-    async def load_spent(self, chat_id: int) -> list[float]:
-        return list(self.spent.get(chat_id, []))
-
-    async def save_spent(self, chat_id: int, stamps: list[float]) -> None:
-        self.spent[chat_id] = list(stamps)
 
 
 # Called when a private chat refuses the bot (the user never opened it, or blocked it): (chat id, the post).
 ForbiddenHandler = Callable[[int, Post], Awaitable[None]]
 # Called when Telegram says a group became a supergroup with a new id: (old chat id, new chat id).
 MigratedHandler = Callable[[int, int], Awaitable[None]]
-
-
-@dataclass
-class _ChatQueue:
-    posts: deque[Post] = field(default_factory=deque)
-    busy: Post | None = None  # the post whose request is in flight (never merged into)
-    budget: Budget = field(default_factory=Budget)
-    group_budget: Budget = field(default_factory=Budget)
-    last_edit: float = float("-inf")  # when a group's message was last edited (monotonic)
-    spent: deque[float] = field(default_factory=deque)  # a group's request times (wall clock), as stored
-    loaded: bool = False  # the stored request times were read
-    attempt: float | None = None  # the stored time of the request in flight
-    paused_until: float = 0.0
-    worker: asyncio.Task[None] | None = None
-    empty: asyncio.Event = field(default_factory=asyncio.Event)
-
-    def next_post(self) -> Post | None:
-        """The post to send next: the table's messages first, then replies to commands, each in order."""
-        return next((p for p in self.posts if not p.is_reply), self.posts[0] if self.posts else None)
-
-    def idle_since(self) -> float:
-        return max(self.budget.last(), self.group_budget.last(), self.paused_until)
-
-
-def _priority(chat_id: int, post: Post) -> int:
-    """Who goes first when the bot as a whole is at its limit: what a person needs to act (their private hand,
-    their turn) before new group messages (results), and those before edits of a group's table, which lose
-    nothing by waiting (a newer state replaces them while they wait)."""
-    if chat_id > 0:
-        return 0
-    return 2 if post.key is not None and not post.fresh else 1
 
 
 @dataclass
@@ -208,7 +93,7 @@ class Outbox:
         self._moved: dict[int, int] = {}
         self.stats = OutboxStats()
         self._gate = Gate(self.policy.overall_messages, self.policy.overall_window)
-        self._chats: dict[int, _ChatQueue] = {}
+        self._chats: dict[int, ChatQueue] = {}
         self._swept = time.monotonic()
         # Posts may be queued before the bot is connected (a restart re-renders every table at once); they wait.
         self._open = asyncio.Event()
@@ -227,44 +112,26 @@ class Outbox:
         waiting reply equal to a new one is dropped (the new one answers the latest command)."""
         self._redirect(post)
         queue = self._queue(post.chat_id)
-        if post.key is not None:
-            for waiting in queue.posts:
-                if waiting.key == post.key and waiting is not queue.busy:
-                    waiting.text, waiting.markup = post.text, post.markup
-                    waiting.fresh = waiting.fresh or post.fresh
-                    waiting.restated = waiting.restated and post.restated
-                    waiting.thread_id = post.thread_id
-                    self.stats.coalesced += 1
-                    return
-        elif post.is_reply:
-            self._make_room_for_reply(queue, post)
+        if post.key is not None and queue.merge(post):
+            self.stats.coalesced += 1
+            return
+        if post.is_reply:
+            superseded, dropped = queue.make_room_for_reply(post, self.policy.waiting_replies)
+            self.stats.superseded += superseded
+            self.stats.dropped_replies += dropped
+            if dropped:
+                log.info("chat %s: too many replies waiting; the oldest is dropped", post.chat_id)
         queue.posts.append(post)
         self._wake(post.chat_id, queue)
 
-    def _make_room_for_reply(self, queue: _ChatQueue, post: Post) -> None:
-        same = [
-            p
-            for p in queue.posts
-            if p.is_reply and p is not queue.busy and (p.text, p.markup, p.thread_id) == (post.text, post.markup,
-                                                                                            post.thread_id)
-        ]
-        for old in same:
-            queue.posts.remove(old)
-            self.stats.superseded += 1
-        replies = [p for p in queue.posts if p.is_reply and p is not queue.busy]
-        for old in replies[: max(0, len(replies) - self.policy.waiting_replies + 1)]:
-            queue.posts.remove(old)
-            self.stats.dropped_replies += 1
-            log.info("chat %s: too many replies waiting; the oldest is dropped", post.chat_id)
-
-    def _queue(self, chat_id: int) -> _ChatQueue:
+    def _queue(self, chat_id: int) -> ChatQueue:
         queue = self._chats.get(chat_id)
         if queue is None:
             self._sweep()
-            queue = self._chats[chat_id] = _ChatQueue()
+            queue = self._chats[chat_id] = ChatQueue()
         return queue
 
-    def _wake(self, chat_id: int, queue: _ChatQueue) -> None:
+    def _wake(self, chat_id: int, queue: ChatQueue) -> None:
         if queue.posts:
             queue.empty.clear()
             if queue.worker is None or queue.worker.done():
@@ -370,15 +237,15 @@ class Outbox:
 
     # --- the worker side ---
 
-    async def _work(self, chat_id: int, queue: _ChatQueue) -> None:
+    async def _work(self, chat_id: int, queue: ChatQueue) -> None:
         try:
             await self._open.wait()
-            await self._load_spent(chat_id, queue)
+            await queue.load_spent(chat_id, self.refs, self.policy.group_window)
             while queue.posts:
                 head = await self._wait_budget(chat_id, queue)
                 if head is None:
                     break  # moved to another chat while it waited
-                await self._gate.acquire(_priority(chat_id, head))
+                await self._gate.acquire(priority(chat_id, head))
                 post = queue.next_post()
                 if post is None:
                     break
@@ -399,7 +266,7 @@ class Outbox:
             if not queue.posts:
                 queue.empty.set()
 
-    async def _wait_budget(self, chat_id: int, queue: _ChatQueue) -> Post | None:
+    async def _wait_budget(self, chat_id: int, queue: ChatQueue) -> Post | None:
         """Wait until the chat's budget lets its next post go; that post (None when nothing waits any more)."""
         while True:
             post = queue.next_post()
@@ -410,7 +277,7 @@ class Outbox:
                 return post
             await asyncio.sleep(delay)
 
-    async def _delay(self, chat_id: int, queue: _ChatQueue, post: Post) -> float:
+    async def _delay(self, chat_id: int, queue: ChatQueue, post: Post) -> float:
         p = self.policy
         now = time.monotonic()
         delay = max(queue.paused_until - now, queue.budget.wait(now, p.chat_messages, p.chat_window))
@@ -420,44 +287,7 @@ class Outbox:
                 delay = max(delay, queue.last_edit + p.group_edit_gap - now)  # an edit: merged into fewer
         return delay
 
-    async def _load_spent(self, chat_id: int, queue: _ChatQueue) -> None:
-        """A group's requests made by an earlier process (or before its queue was forgotten) count against it."""
-        if chat_id >= 0 or queue.loaded:
-            return
-        queue.loaded = True
-        wall, now = time.time(), time.monotonic()
-        window = self.policy.group_window
-        earlier = sorted(t for t in await self.refs.load_spent(chat_id) if 0 <= wall - t < window)
-        known = set(queue.spent)
-        for stamp in earlier:
-            if stamp not in known:
-                queue.spent.append(stamp)
-                queue.budget.spend(now - (wall - stamp))
-                queue.group_budget.spend(now - (wall - stamp))
-        queue.spent = deque(sorted(queue.spent))
-        queue.budget.stamps = deque(sorted(queue.budget.stamps))
-        queue.group_budget.stamps = deque(sorted(queue.group_budget.stamps))
-
-    async def _spending(self, chat_id: int, queue: _ChatQueue) -> None:
-        """About to send or edit in a group: store the time first, so that a process that follows (even after a
-        kill during this request) counts it."""
-        if chat_id >= 0:
-            return
-        wall = time.time()
-        while queue.spent and queue.spent[0] <= wall - self.policy.group_window:
-            queue.spent.popleft()
-        queue.spent.append(wall)
-        queue.attempt = wall
-        await self.refs.save_spent(chat_id, list(queue.spent))
-
-    async def _not_spent(self, chat_id: int, queue: _ChatQueue) -> None:
-        """Telegram answered the last request with a server error: it did not count, nor shall the next process."""
-        if chat_id < 0 and queue.attempt is not None and queue.attempt in queue.spent:
-            queue.spent.remove(queue.attempt)
-            queue.attempt = None
-            await self.refs.save_spent(chat_id, list(queue.spent))
-
-    def _spent(self, chat_id: int, queue: _ChatQueue, edit: bool = False) -> None:
+    def _spent(self, chat_id: int, queue: ChatQueue, edit: bool = False) -> None:
         now = time.monotonic()
         queue.budget.spend(now)
         if chat_id < 0:
@@ -465,22 +295,11 @@ class Outbox:
             if edit:
                 queue.last_edit = now
 
-    def _superseded(self, post: Post, queue: _ChatQueue) -> bool:
-        """A newer version of the post waits behind it (the same key, or the same reply)."""
-        for waiting in queue.posts:
-            if waiting is post:
-                continue
-            if post.key is not None and waiting.key == post.key:
-                return True
-            if post.is_reply and waiting.is_reply and (waiting.text, waiting.markup) == (post.text, post.markup):
-                return True
-        return False
-
-    async def _deliver(self, post: Post, queue: _ChatQueue) -> bool:
+    async def _deliver(self, post: Post, queue: ChatQueue) -> bool:
         """One attempt at a post; False means "try it again" (after a pause)."""
         failures = 0
         while True:
-            if failures and self._superseded(post, queue):
+            if failures and queue.superseded(post):
                 self.stats.superseded += 1
                 return True
             try:
@@ -518,7 +337,7 @@ class Outbox:
                 failures += 1
                 self.stats.retried += 1
                 if not isinstance(err, TimedOut):  # a timed-out request may have reached the chat
-                    await self._not_spent(post.chat_id, queue)
+                    await queue.not_spent(post.chat_id, self.refs)
                 if failures == 1 or failures % 20 == 0:
                     log.warning("chat %s: Telegram did not take a message (%s); trying again", post.chat_id, err)
                 pause = self.policy.retry_pause
@@ -533,7 +352,7 @@ class Outbox:
                 log.exception("chat %s: could not deliver a message", post.chat_id)
                 return True
 
-    async def _request(self, post: Post, queue: _ChatQueue) -> bool:
+    async def _request(self, post: Post, queue: ChatQueue) -> bool:
         """Edit the post's message, or send it; False when it must wait for the budget again first."""
         ref = await self.refs.get(post.key) if post.key is not None else None
         if ref is not None and ref[0] != post.chat_id:
@@ -551,7 +370,7 @@ class Outbox:
                 await self.bot.delete_message(ref[0], ref[1])
             ref = None
         if ref is not None:
-            await self._spending(post.chat_id, queue)
+            await queue.spending(post.chat_id, self.refs, self.policy.group_window)
             try:
                 await self.bot.edit_message_text(
                     post.text,
@@ -578,7 +397,7 @@ class Outbox:
             if post.key is not None and digest is not None:
                 await self.refs.set(post.key, ref, digest)
             return True
-        await self._spending(post.chat_id, queue)
+        await queue.spending(post.chat_id, self.refs, self.policy.group_window)
         message = await self.bot.send_message(
             post.chat_id,
             post.text,

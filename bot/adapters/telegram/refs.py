@@ -19,7 +19,7 @@ from typing import Final
 from bot.core.messages import TELEGRAM
 from bot.storage.base import Storage
 
-from .outbox import Post, post_from_json, post_to_json
+from .posts import Post, post_from_json, post_to_json
 
 log = logging.getLogger(__name__)
 
