@@ -192,7 +192,7 @@ class GroupBench:
                     await h.stop()
 
     async def _lobby(self, h: Harness, tg: FakeTelegram, seated: int) -> tuple[str, Sent]:
-        tg.send_text(self.PEOPLE[0].user_id, self.GROUP, "/belot")
+        tg.send_text(self.PEOPLE[0].user_id, self.GROUP, "/belot target_score=301")  # long enough for --deals
         await h.settle()
         [lobby] = [m for m in tg.in_chat(self.GROUP) if buttons_with(m, "s")]
         table_id = lobby.buttons()[0][1].split(":")[1]

@@ -197,16 +197,23 @@ class TelegramAdapter:
         if post is None:
             return
         if message.table_id and message.table_id not in self._converged:
-            # The first message of a table in this process (a start, a recovered table): what its group should
-            # show by the table's log goes too, and the outbox sends only what the group does not show (results
-            # a killed process never posted).
             self._converged.add(message.table_id)
-            for settled in self.host.settled_messages(message.table_id):
-                restated = post_of(settled)
+            await self._converge(message.table_id)
+        self.outbox.put(post)
+
+    async def _converge(self, table_id: str) -> None:
+        """The first message of a table in this process (a start, a recovered table): what its group should show
+        by the table's log and never got (results a killed process did not post) goes first. A chat's posts go in
+        order, so a deal whose result the group got was shown whole; the outbox skips what the group shows."""
+        for settled in self.host.settled_messages(table_id):
+            last = post_of(settled[-1])
+            if last is None or last.key is None or await self.refs.get(last.key) is not None:
+                continue
+            for message in settled:
+                restated = post_of(message)
                 if restated is not None:
                     restated.restated = True
                     self.outbox.put(restated)
-        self.outbox.put(post)
 
     def say(
         self,
