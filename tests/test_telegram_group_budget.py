@@ -171,3 +171,33 @@ async def test_telegram_failing_mid_match_loses_no_message(tg: FakeTelegram, tmp
         tg.assert_within_limits()
     finally:
         await h.stop()
+
+
+async def test_a_restart_does_not_post_a_shown_result_again_when_a_seat_changed_hands(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """Old deals render differently once a bot took a seat (its name changes): a restart compares them with the
+    group deal by deal and leaves a deal whose result the group got alone."""
+    database = tmp_path / "belote.sqlite3"
+    h = Harness(tg, database, POLICY, language="en")
+    await h.start()
+    table_id, lobby = await open_table(h, tg, 4)
+    await h.press(PEOPLE[0], lobby, buttons_with(lobby, "s")[0][1])
+    await press_instantly(h, tg, table_id, 1, random.Random(5))
+    tg.send_text(PEOPLE[1].user_id, GROUP, "/leave")  # a bot takes P2's seat: every deal's view names it anew
+    await h.settle()
+    await h.stop()
+    results = [m.message_id for m in tg.in_chat(GROUP) if "Deal 1:" in m.text]
+    first_deal = await h.adapter.refs.get(f"{table_id}:d1")
+    calls = len(tg.log[GROUP])
+
+    again = Harness(tg, database, POLICY, language="en")
+    await again.start()
+    try:
+        await again.settle()
+        assert [m.message_id for m in tg.in_chat(GROUP) if "Deal 1:" in m.text] == results
+        later = tg.log[GROUP][calls:]
+        assert first_deal is not None and not [e for e in later if e.message_id == first_deal[1]]
+        assert not [e for e in later if e.method == "sendMessage"], "a restart posted something again"
+    finally:
+        await again.stop()
