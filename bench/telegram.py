@@ -11,12 +11,21 @@ of flood-limit violations the server saw (the target is none).
 
 ``--scale`` multiplies every flood-limit window (0.1: ten times faster than Telegram allows, for a quick look).
 The first ``--warmup`` seconds, when every table deals and its bots bid at once, are reported apart.
+
+Other scenarios (``--scenario``), one group each, times printed in Telegram's seconds (divided by ``--scale``):
+
+- ``deal``: four people press their moves the instant they are offered, for ``--deals`` deals. Printed: group API
+  calls and new group messages per deal, the longest time the group went without an update, tricks never shown.
+- ``spam``: one member sends 60 ``/rules`` at once, then another presses Join: how long until the lobby shows it.
+- ``outage``: the Bot API answers 5xx to every message for ``--outage`` seconds in the middle of a match: messages
+  lost (deal results, the current table and hands not shown when the dust settles).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import logging
 import random
 import sys
@@ -30,8 +39,13 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
 from bot.adapters.telegram.outbox import FloodPolicy  # noqa: E402
-from tests.fake_telegram import FakeTelegram, Sent  # noqa: E402
-from tests.telegram.harness import Harness, Person, buttons_with, limits_of  # noqa: E402
+from bot.adapters.telegram.render import post_of  # noqa: E402
+from bot.core import views  # noqa: E402
+from bot.core.messages import TELEGRAM, UserRef  # noqa: E402
+from bot.core.table import Table  # noqa: E402
+from bot.i18n import translator  # noqa: E402
+from tests.fake_telegram import FLOOD_METHODS, FakeTelegram, Sent  # noqa: E402
+from tests.telegram.harness import Harness, Person, buttons_with, cards_in, limits_of  # noqa: E402
 
 GROUP_BASE = -1_000_000_000_000
 PLAYER_BASE = 10_000
@@ -148,6 +162,177 @@ class Bench:
                 await self._press(tg, watcher, tables[-1], buttons_with(tables[-1], "h")[0][1])
 
 
+class GroupBench:
+    """One group, four people (or one member and a spammer): the group's budget per deal, and what it costs."""
+
+    GROUP = -1_000_000_000_777
+    PEOPLE = tuple(Person(30_001 + i, f"P{i + 1}", "en") for i in range(4))
+
+    def __init__(self, scale: float, seed: int, deals: int, outage: float) -> None:
+        self.policy = FloodPolicy().scaled(scale)
+        self.scale = scale
+        self.rng = random.Random(seed)
+        self.deals = deals
+        self.outage = outage
+        self.stalled = False
+        self.verbose = False
+
+    async def run(self, scenario: str) -> None:
+        async with FakeTelegram(limits_of(self.policy)) as tg:
+            tg.add_group(self.GROUP, "Bench club")
+            for p in self.PEOPLE:
+                tg.add_user(p.user_id, p.name, p.language)
+                tg.start_private(p.user_id)
+            with tempfile.TemporaryDirectory() as tmp:
+                h = Harness(tg, Path(tmp) / "bench.sqlite3", self.policy, language="en")
+                await h.start()
+                try:
+                    await getattr(self, scenario)(h, tg)
+                finally:
+                    await h.stop()
+
+    async def _lobby(self, h: Harness, tg: FakeTelegram, seated: int) -> tuple[str, Sent]:
+        tg.send_text(self.PEOPLE[0].user_id, self.GROUP, "/belot target_score=301")  # long enough for --deals
+        await h.settle()
+        [lobby] = [m for m in tg.in_chat(self.GROUP) if buttons_with(m, "s")]
+        table_id = lobby.buttons()[0][1].split(":")[1]
+        for person in self.PEOPLE[1:seated]:
+            join = next(d for _, d in buttons_with(tg.messages[(self.GROUP, lobby.message_id)], "j") if d[-2:] == ":j")
+            await h.press(person, lobby, join)
+            await h.settle()
+        return table_id, tg.messages[(self.GROUP, lobby.message_id)]
+
+    async def _play(self, h: Harness, tg: FakeTelegram, table_id: str, until: float | None = None) -> None:
+        """Every person presses a random offered move the moment their hand offers it, until ``deals`` deals were
+        played (or the ``until`` time)."""
+
+        moved = [time.perf_counter(), -1]  # when the table last changed, its version then
+
+        async def person(p: Person) -> None:
+            pressed: set[str] = set()
+            while True:
+                table = h.host.table(table_id)
+                if table is None or table.match is None or played(table) >= self.deals:
+                    return
+                now = time.perf_counter()
+                if until is not None and now > until:
+                    return
+                if table.version != moved[1]:
+                    moved[:] = [now, table.version]
+                elif until is None and now - moved[0] > 120 * self.scale:
+                    self.stalled = True  # nobody has been offered a move for two minutes: the chats lost it
+                    return
+                seat = table.seat_of(str(p.user_id))
+                ref = await h.adapter.refs.get(f"{table_id}:h{seat}:{p.user_id}")
+                hand = tg.messages.get(ref) if ref is not None else None
+                moves = [d for _, d in buttons_with(hand, "c:") + buttons_with(hand, "p:") if d not in pressed]
+                if hand is None or not moves:
+                    await tg.next_change(p.user_id, timeout=0.2)
+                    continue
+                pressed.update(moves)
+                await tg.answer_of(tg.press(p.user_id, hand, self.rng.choice(moves)), timeout=60)
+
+        await asyncio.gather(*(person(p) for p in self.PEOPLE))
+
+    async def deal(self, h: Harness, tg: FakeTelegram) -> None:
+        table_id, lobby = await self._lobby(h, tg, 4)
+        start_at = len(tg.log[self.GROUP])
+        began = time.monotonic()
+        await h.press(self.PEOPLE[0], lobby, buttons_with(lobby, "s")[0][1])
+        await self._play(h, tg, table_id)
+        await h.settle()  # the group has seen the deals when everything queued was delivered
+        entries = [e for e in tg.log[self.GROUP][start_at:] if e.method in FLOOD_METHODS]
+        sends = sum(1 for e in entries if e.method == "sendMessage")
+        if self.verbose:
+            for e in entries:
+                first_line = (e.text or "").splitlines()[0]
+                print(f"{(e.at - began) / self.scale:7.1f} s {e.method} {e.message_id} {first_line}")
+        shown = [began] + [e.at for e in entries if e.ok]
+        silence = max(b - a for a, b in itertools.pairwise(shown))
+        table = await h.oracle(table_id)
+        assert table.match is not None
+        deals = len(table.match.results)  # the match may end sooner; passed-out deals count (they cost requests)
+        seen = tg.texts_seen(self.GROUP)
+        unseen = sum(
+            1
+            for deal in table.match.deals[: len(table.match.results)]
+            for trick in deal.tricks
+            if not any(set(trick.cards) <= cards_in(text) for text in seen)
+        )
+        print(f"deal: {deals} deals ({deals - played(table)} passed out) by four people pressing at once, "
+              f"flood windows x{self.scale:g}")
+        print(f"group API calls per deal: {len(entries) / deals:.1f}; new group messages per deal: "
+              f"{sends / deals:.1f}; refused by the server: {sum(1 for e in entries if not e.ok)}")
+        print(f"longest time the group saw no update: {silence / self.scale:.1f} s; tricks never shown: {unseen}")
+        print(f"flood-limit violations seen by the server: {len(tg.violations)}")
+
+    async def spam(self, h: Harness, tg: FakeTelegram) -> None:
+        _, lobby = await self._lobby(h, tg, 1)
+        spammer, joiner = self.PEOPLE[0], self.PEOPLE[1]
+        for _ in range(60):
+            tg.send_text(spammer.user_id, self.GROUP, "/rules")
+        await tg.wait_for(lambda: tg.pending_updates() == 0, 60)
+        join = next(d for _, d in buttons_with(lobby, "j") if d[-2:] == ":j")
+        pressed = time.monotonic()
+        await h.press(joiner, lobby, join)
+        await tg.wait_for(lambda: joiner.name in tg.messages[(self.GROUP, lobby.message_id)].text, 3600)
+        delay = time.monotonic() - pressed
+        replies = sum(1 for e in tg.log[self.GROUP] if e.ok and e.text and "Options of table" in e.text)
+        print(f"spam: 60 /rules, then Join; flood windows x{self.scale:g}")
+        print(f"Join -> the lobby shows it: {delay / self.scale:.1f} s; /rules replies posted: {replies} "
+              f"(so far); flood-limit violations: {len(tg.violations)}")
+
+    async def outage_(self, h: Harness, tg: FakeTelegram) -> None:
+        table_id, lobby = await self._lobby(h, tg, 4)
+        await h.press(self.PEOPLE[0], lobby, buttons_with(lobby, "s")[0][1])
+        # Play a while, then Telegram fails every message for a minute while people keep pressing what they see.
+        await self._play(h, tg, table_id, until=time.perf_counter() + 2 * self.scale)
+        tg.outage(self.outage * self.scale)
+        await self._play(h, tg, table_id, until=time.perf_counter() + self.outage * self.scale)
+        await self._play(h, tg, table_id)
+        await h.settle()
+        lost = await lost_messages(h, tg, table_id)
+        table = await h.oracle(table_id)
+        assert table.match is not None
+        print(f"outage: {self.outage:g} s of 5xx mid-match, {played(table)} deals played, "
+              f"flood windows x{self.scale:g}")
+        print(f"messages lost: {len(lost)} {lost}; refused with 5xx: "
+              f"{sum(1 for _, code, _ in tg.errors_served if code >= 500)}"
+              + ("; the game stalled: nobody was offered a move for two minutes" if self.stalled else ""))
+
+
+def played(table: Table) -> int:
+    """Deals played to the end (not passed out)."""
+    return sum(1 for r in table.match.results if r is not None) if table.match is not None else 0
+
+
+async def lost_messages(h: Harness, tg: FakeTelegram, table_id: str) -> list[str]:
+    """What the chats should show by the table's log and do not: each deal's result and final table, the current
+    table and each person's hand (by key)."""
+    table = h.host.table(table_id) or await h.oracle(table_id)  # the live one knows the chat's title
+    match = table.match
+    assert match is not None
+    tr = translator(table.options.lang)
+    expected = [views.finished_deal_view(table, i, tr) for i in range(len(match.results))]
+    if table.status == "playing":
+        expected += [
+            views.hand_view(table, seat, UserRef(TELEGRAM, s.user_id, s.name), tr)
+            for seat, s in enumerate(table.seats)
+        ]
+    expected += [m for i in range(len(match.results)) if (m := views.result_view(table, i, tr)) is not None]
+    if table.status == "playing":
+        current = views.table_view(table, tr)
+        expected += [current] if current is not None else []
+    lost = []
+    for message in expected:
+        ref = await h.adapter.refs.get(message.key)
+        sent = tg.messages.get(ref) if ref is not None else None
+        post = post_of(message)
+        if sent is None or sent.deleted or post is None or sent.text != post.text:
+            lost.append(message.key)
+    return lost
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--tables", type=int, default=100)
@@ -156,9 +341,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds left out of the steady-state numbers")
     parser.add_argument("--bot-pause", type=float, default=0.0, help="pause before each bot move (as `run` has)")
+    parser.add_argument("--scenario", choices=("load", "deal", "spam", "outage"), default="load")
+    parser.add_argument("--deals", type=int, default=4, help="deals the deal scenario plays")
+    parser.add_argument("--outage", type=float, default=60.0, help="seconds of 5xx in the outage scenario")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
-    asyncio.run(Bench(args.tables, args.seconds, args.scale, args.seed, args.warmup, args.bot_pause).run())
+    if args.scenario == "load":
+        asyncio.run(Bench(args.tables, args.seconds, args.scale, args.seed, args.warmup, args.bot_pause).run())
+    else:
+        name = "outage_" if args.scenario == "outage" else args.scenario
+        asyncio.run(GroupBench(args.scale, args.seed, args.deals, args.outage).run(name))
 
 
 if __name__ == "__main__":

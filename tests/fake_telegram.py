@@ -3,10 +3,12 @@
 It speaks the request and response shapes of the real Bot API for the methods the bot uses, so the real
 python-telegram-bot stack (``Bot``, ``Application``, ``AIORateLimiter``, polling) runs against it unchanged through
 ``base_url``. Tests inject updates from simulated users (commands, private ``/start`` with a deep-link payload,
-button presses), read every message each chat received, inject errors (400, 403, 429 with ``retry_after``) and
-check the flood limits: every send or edit is counted per chat, and a chat that exceeds its limit is answered 429
-and recorded as a violation, as Telegram would. A basic group can be upgraded to a supergroup (``migrate``): its old
-id is then answered 400 with ``migrate_to_chat_id`` and both chats get the service messages Telegram sends.
+button presses), read every message each chat received, inject errors (400, 403, 429 with ``retry_after``), make
+the server fail every message with a 5xx for a while (``outage``) and check the flood limits: every send or edit is
+counted per chat, and a chat that exceeds its limit is answered 429 with the seconds until its window frees a slot
+as ``retry_after`` (as Telegram does), and recorded as a violation. A basic group can be upgraded to a supergroup
+(``migrate``): its old id is then answered 400 with ``migrate_to_chat_id`` and both chats get the service messages
+Telegram sends.
 
 PTB posts parameters form-encoded, each non-string value JSON-encoded; the response is ``{"ok": true, "result":
 ...}`` or ``{"ok": false, "error_code": ..., "description": ..., "parameters": {...}}``.
@@ -18,6 +20,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import math
 import time
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
@@ -41,6 +44,8 @@ _INT_PARAMS = frozenset({"chat_id", "message_id", "offset", "limit", "timeout", 
 _BOOL_PARAMS = frozenset({"show_alert", "disable_notification", "drop_pending_updates", "protect_content"})
 # Methods that put something in a chat and count toward its flood limits.
 FLOOD_METHODS = frozenset({"sendMessage", "editMessageText", "editMessageReplyMarkup"})
+# Methods an outage fails by default: everything that changes a chat.
+SEND_METHODS = FLOOD_METHODS | {"deleteMessage"}
 CANT_INITIATE = "Forbidden: bot can't initiate conversation with a user"
 MAX_TEXT = 4096
 MAX_CALLBACK_DATA = 64
@@ -182,6 +187,8 @@ class FakeTelegram:
         self._closing = False
         self.webhook: tuple[str, str | None] | None = None  # (url, secret token) set by setWebhook
         self._chat_events: dict[int, asyncio.Event] = {}
+        self._outage: tuple[float, int, frozenset[str]] | None = None  # (until, status, methods)
+        self._outage_left: int | None = None  # requests the outage still fails, when counted
 
     # --- lifecycle ---
 
@@ -397,6 +404,30 @@ class FakeTelegram:
             }.get(code, "injected")
         self._injected.append(Injected(method, chat_id, code, description, retry_after))
 
+    def outage(
+        self,
+        seconds: float = float("inf"),
+        code: int = 502,
+        methods: frozenset[str] = SEND_METHODS,
+        requests: int | None = None,
+    ) -> None:
+        """For the next ``seconds`` (or the next ``requests`` of them, whichever ends first), every request of
+        ``methods`` is answered ``code`` (a 5xx: Telegram's servers are in trouble) and nothing reaches the chat.
+        ``outage(0)`` ends it."""
+        self._outage = (time.monotonic() + seconds, code, methods)
+        self._outage_left = requests
+
+    def _raise_outage(self, method: str) -> None:
+        if self._outage is None:
+            return
+        until, code, methods = self._outage
+        if time.monotonic() >= until or self._outage_left == 0:
+            self._outage = None
+        elif method in methods:
+            if self._outage_left is not None:
+                self._outage_left -= 1
+            raise ApiError(code, {500: "Internal Server Error", 502: "Bad Gateway"}.get(code, "Server Error"))
+
     # --- reading what chats received ---
 
     def in_chat(self, chat_id: int, thread_id: int | None = None, include_deleted: bool = False) -> list[Sent]:
@@ -449,6 +480,7 @@ class FakeTelegram:
             if handler is None:
                 raise ApiError(404, "Not Found: method not found")
             self._raise_injected(method, params)
+            self._raise_outage(method)
             self._refuse_upgraded(params)
             self._check_flood(method, params)
             result = await handler(params)
@@ -495,7 +527,9 @@ class FakeTelegram:
                     f"chat {chat_id}: {method} would be message {len(stamps) + 1} within {window:.2f}s ({what})"
                 )
                 if self.enforce_limits:
-                    raise ApiError(429, "Too Many Requests: retry after 1", retry_after=1)
+                    # Telegram names the whole seconds until the window lets the next message through.
+                    wait = max(1, math.ceil(stamps[len(stamps) - count] + window - now))
+                    raise ApiError(429, f"Too Many Requests: retry after {wait}", retry_after=wait)
         for stamps, *_ in checks:
             stamps.append(now)
 

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
-from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
+from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 
 from tests.fake_telegram import BOT_USERNAME, CANT_INITIATE, TOKEN, UPGRADED, FakeTelegram, FloodLimits
 
@@ -158,3 +158,29 @@ async def test_an_upgraded_group_answers_its_old_id_with_the_new_one(tg: FakeTel
     assert [(u.message.chat.id, u.message.migrate_to_chat_id, u.message.migrate_from_chat_id)
             for u in updates if u.message] == [(-5001, -1005001, None), (-1005001, None, -5001)]  # fmt: skip
     assert all(u.message and u.message.from_user and u.message.from_user.id == ALICE for u in updates)
+
+
+async def test_a_429_names_the_seconds_until_the_group_window_lets_a_message_through() -> None:
+    async with FakeTelegram(FloodLimits(chat_messages=100, chat_window=1, group_messages=2, group_window=30)) as tg:
+        tg.add_group(GROUP, "club")
+        async with Bot(TOKEN, base_url=tg.base_url) as bot:
+            await bot.send_message(GROUP, "1")
+            await bot.send_message(GROUP, "2")
+            with pytest.raises(RetryAfter) as refused:
+                await bot.send_message(GROUP, "3")
+    assert refused.value._retry_after.total_seconds() in (29, 30)  # as Telegram says it: whole seconds
+
+
+async def test_an_outage_answers_5xx_until_it_ends_and_nothing_reaches_the_chat(tg: FakeTelegram, bot: Bot) -> None:
+    tg.outage(requests=2)
+    for _ in range(2):
+        with pytest.raises(NetworkError, match="Bad Gateway"):
+            await bot.send_message(GROUP, "lost")
+    await bot.send_message(GROUP, "after")
+    tg.outage(60, code=500)
+    with pytest.raises(NetworkError, match="Internal Server Error"):
+        await bot.send_message(GROUP, "lost")
+    assert await bot.get_me()  # only the methods that change a chat fail
+    tg.outage(0)
+    await bot.send_message(GROUP, "after again")
+    assert [m.text for m in tg.in_chat(GROUP)] == ["after", "after again"]

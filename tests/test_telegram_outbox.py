@@ -1,11 +1,18 @@
-"""The outbox: ordered, coalesced, paced delivery that survives 429s and deleted messages."""
+"""The outbox: ordered, coalesced, paced delivery that survives 429s, deleted messages, a failing server and a
+restart, with the table's messages ahead of replies to commands."""
 
 from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
 
 import pytest
 from telegram.ext import AIORateLimiter, ExtBot
 
 from bot.adapters.telegram.outbox import FloodPolicy, MemoryRefs, Outbox, Post
+from bot.adapters.telegram.refs import StorageRefs
+from bot.storage.sqlite import SqliteStorage
 from tests.fake_telegram import TOKEN, FakeTelegram, FloodLimits
 
 GROUP = -100300
@@ -186,3 +193,136 @@ async def test_a_known_upgrade_moves_what_waits_ahead_of_the_new_chats_own_posts
     await outbox.drain()
     assert [m.text for m in tg.in_chat(new)] == ["line 0", "line 1", "line 2", "welcome"]
     assert tg.errors_served == []  # nothing was tried under the old id
+
+
+# --- the group's budget across restarts ---
+
+
+async def test_a_group_budget_spent_by_the_previous_process_is_respected(tg: FakeTelegram, tmp_path: Path) -> None:
+    """A process stopped right after filling the group's minute (killed: nothing saved at a stop) leaves its
+    request times in storage; the next process waits for the window instead of being refused."""
+    database = tmp_path / "belote.sqlite3"
+    first_storage = SqliteStorage(database)
+    await first_storage.open()
+    async with ExtBot(TOKEN, base_url=tg.base_url) as plain:
+        first = Outbox(plain, StorageRefs(first_storage), policy=POLICY)
+        for i in range(POLICY.group_messages):
+            first.put(Post(GROUP, f"line {i}"))
+        await first.drain()
+        await first.close()
+    await first_storage.close()
+    before = len(tg.log[GROUP])
+
+    storage = SqliteStorage(database)
+    await storage.open()
+    try:
+        async with ExtBot(TOKEN, base_url=tg.base_url) as plain:
+            second = Outbox(plain, StorageRefs(storage), policy=POLICY)
+            second.put(Post(GROUP, "after the restart"))
+            await second.drain()
+    finally:
+        await storage.close()
+    assert [e.method for e in tg.log[GROUP][before:]] == ["sendMessage"]  # no 429 first
+    assert second.stats.retried_after == 0
+    tg.assert_within_limits()
+
+
+async def test_a_429_is_a_warning_without_a_traceback(
+    tg: FakeTelegram, bot: ExtBot[None], caplog: pytest.LogCaptureFixture
+) -> None:
+    outbox = Outbox(bot, policy=POLICY)
+    tg.fail_next("sendMessage", GROUP, code=429, retry_after=1)
+    with caplog.at_level(logging.INFO):
+        outbox.put(Post(GROUP, "line"))
+        await outbox.drain()
+    assert [m.text for m in tg.in_chat(GROUP)] == ["line"]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info], "an error with a traceback"
+    assert any(r.levelno == logging.WARNING and "flood limit" in r.getMessage() for r in caplog.records)
+
+
+# --- nothing lost ---
+
+
+async def test_a_message_the_server_keeps_failing_is_delivered_when_it_recovers(
+    tg: FakeTelegram, bot: ExtBot[None]
+) -> None:
+    """Telegram answers 5xx many times in a row (a minute of trouble): every message still arrives, in order."""
+    outbox = Outbox(bot, policy=POLICY)
+    tg.outage(requests=15)
+    outbox.put(Post(ALICE, "your turn"))
+    outbox.put(Post(GROUP, "deal result"))
+    outbox.put(Post(GROUP, "match result"))
+    await outbox.drain()
+    assert [m.text for m in tg.in_chat(ALICE)] == ["your turn"]
+    assert [m.text for m in tg.in_chat(GROUP)] == ["deal result", "match result"]
+    assert outbox.stats.failed == 0 and outbox.stats.retried >= 15
+
+
+async def test_a_failing_message_is_given_up_only_for_a_newer_version_of_it(
+    tg: FakeTelegram, bot: ExtBot[None]
+) -> None:
+    outbox = Outbox(bot, policy=POLICY)
+    outbox.put(Post(GROUP, "table v0", key="table"))
+    await outbox.drain()
+    tg.outage()
+    outbox.put(Post(GROUP, "table v1", key="table"))
+    await tg.wait_for(lambda: len(tg.errors_served) >= 2)
+    outbox.put(Post(GROUP, "table v2", key="table"))  # while v1 is being retried
+    tg.outage(0)
+    await outbox.drain()
+    assert [m.text for m in tg.in_chat(GROUP)] == ["table v2"]
+    assert "table v1" not in tg.texts_seen(GROUP) and outbox.stats.superseded == 1
+
+
+async def test_a_restated_message_is_sent_only_when_the_chat_lacks_it(tg: FakeTelegram, bot: ExtBot[None]) -> None:
+    refs = MemoryRefs()
+    outbox = Outbox(bot, refs, policy=POLICY)
+    outbox.put(Post(GROUP, "deal 1 result", key="r1", fresh=True))
+    outbox.put(Post(GROUP, "deal 1, last trick", key="d1"))
+    await outbox.drain()
+    calls = len(tg.log[GROUP])
+    # A new process restates what the group should show: what it shows already costs nothing, the rest is sent.
+    again = Outbox(bot, refs, policy=POLICY)
+    again.put(Post(GROUP, "deal 1 result", key="r1", fresh=True, restated=True))
+    again.put(Post(GROUP, "deal 1, last trick", key="d1", restated=True))
+    again.put(Post(GROUP, "deal 2 result", key="r2", fresh=True, restated=True))
+    await again.drain()
+    again.put(Post(GROUP, "deal 1, last trick", key="d1"))  # a re-render of an unchanged message
+    await again.drain()
+    assert [(e.method, e.text) for e in tg.log[GROUP][calls:]] == [("sendMessage", "deal 2 result")]
+    assert again.stats.unchanged == 3
+
+
+# --- a chat's queue ---
+
+
+async def test_replies_wait_behind_the_table_and_a_newer_equal_reply_replaces_the_waiting_one(
+    tg: FakeTelegram, bot: ExtBot[None]
+) -> None:
+    outbox = Outbox(bot, policy=POLICY, start_open=False)
+    for i in range(60):
+        outbox.put(Post(GROUP, "the table's rules", reply_to=i + 1))
+    outbox.put(Post(GROUP, "lobby: Bob joined", key="lobby"))
+    for i in range(10):
+        outbox.put(Post(GROUP, f"stats {i}", reply_to=100 + i))
+    outbox.open()
+    await outbox.drain()
+    # The table first; of sixty equal replies one waited, and the queue keeps the latest replies only.
+    kept = [f"stats {i}" for i in range(10 - POLICY.waiting_replies, 10)]
+    assert tg.texts_seen(GROUP) == ["lobby: Bob joined", *kept]
+    assert outbox.stats.superseded == 59 and outbox.stats.dropped_replies == 11 - POLICY.waiting_replies
+    tg.assert_within_limits()
+
+
+async def test_the_queues_of_idle_chats_are_forgotten(tg: FakeTelegram, bot: ExtBot[None]) -> None:
+    outbox = Outbox(bot, policy=POLICY)
+    people = range(700, 900)
+    for user in people:
+        tg.add_user(user, f"P{user}")
+        outbox.put(Post(user, "your hand"))
+    await outbox.drain()
+    assert outbox.queues() >= len(people)
+    await asyncio.sleep(max(POLICY.group_window, POLICY.chat_window) + 0.05)
+    outbox.put(Post(ALICE, "your hand"))
+    await outbox.drain()
+    assert outbox.queues() <= 2

@@ -185,6 +185,20 @@ class Host(Chats, Seating, Turns, Expiry):
         result = views.result_view(live.table, index, gtr)
         return [views.finished_deal_view(live.table, index, gtr), *([result] if result is not None else [])]
 
+    def settled_messages(self, table_id: str) -> list[list[OutMessage]]:
+        """The table's group messages that never change again, in the order they were posted: each finished deal's
+        last state and its result (one list per deal), then the end once the table has ended. An adapter that may
+        have lost posts (a killed process) compares them with what its chat shows and sends what is missing."""
+        live = self._tables.get(table_id)
+        match = live.table.match if live is not None else None
+        if live is None or match is None:
+            return []
+        done = len(match.deals) if live.table.status == "finished" else len(match.deals) - 1
+        out = [self._deal_done(live, index) for index in range(done)]
+        if live.table.status in ("finished", "stopped"):
+            out.append([views.end_view(live.table, self._group_tr(live))])
+        return out
+
     async def close(self) -> None:
         """Stop timers and bots, wait for actions in progress, flush storage. Storage stays open."""
         self._closing = True

@@ -272,14 +272,17 @@ def deal_lines(table: Table, deal: Deal, number: int, tr: Translator) -> list[st
     if deal.announcements:
         lines.append(tr.gettext("Announced: {list}", list=_announced(table, deal, tr)))
     if deal.tricks:
-        last = deal.tricks[-1]
-        lines.append(
-            tr.gettext(
-                "Last trick: {cards} (taken by {name})",
-                cards=_trick_text(names4, last.leader, last.cards),
-                name=names4[last.winner],
+        # Every trick of the deal stays listed: a busy group's view is edited less often than tricks end (its
+        # budget is twenty messages a minute), and no trick may pass unseen between two edits.
+        for n, done in enumerate(deal.tricks, 1):
+            lines.append(
+                tr.gettext(
+                    "Trick {n}: {cards} (taken by {name})",
+                    n=n,
+                    cards=_trick_text(names4, done.leader, done.cards),
+                    name=names4[done.winner],
+                )
             )
-        )
         lines.append(
             tr.gettext("Tricks: A {a} · B {b}", a=deal.tricks_won[0], b=deal.tricks_won[1])
         )

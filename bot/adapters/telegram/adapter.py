@@ -118,6 +118,8 @@ class TelegramAdapter:
             start_open=False,
             on_migrated=self.chat_moved,
         )
+        # Tables whose settled messages were compared with their group since this process started.
+        self._converged: set[str] = set()
         self._add_handlers()
         # The group names the tables' private views show, kept in storage for restarts (Telegram's are current).
         self._titles: dict[int, str] = {}
@@ -203,8 +205,27 @@ class TelegramAdapter:
 
     async def deliver(self, message: OutMessage) -> None:
         post = post_of(message)
-        if post is not None and not await self.private.holds_back(post):
+        if post is None:
+            return
+        if message.table_id and message.table_id not in self._converged:
+            self._converged.add(message.table_id)
+            await self._converge(message.table_id)
+        if not await self.private.holds_back(post):
             self.outbox.put(post)
+
+    async def _converge(self, table_id: str) -> None:
+        """The first message of a table in this process (a start, a recovered table): what its group should show
+        by the table's log and never got (results a killed process did not post) goes first. A chat's posts go in
+        order, so a deal whose result the group got was shown whole; the outbox skips what the group shows."""
+        for settled in self.host.settled_messages(table_id):
+            last = post_of(settled[-1])
+            if last is None or last.key is None or await self.refs.get(last.key) is not None:
+                continue
+            for message in settled:
+                restated = post_of(message)
+                if restated is not None:
+                    restated.restated = True
+                    self.outbox.put(restated)
 
     def say(
         self,

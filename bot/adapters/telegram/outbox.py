@@ -1,14 +1,24 @@
-"""Delivery of messages to Telegram chats within the flood limits, in order, newest state winning.
+"""Delivery of messages to Telegram chats within the flood limits, in order, newest state winning, nothing lost.
 
 Every message for a chat goes through that chat's queue, worked by one task at a time, so a chat sees its messages
 in the order the core produced them. A keyed message that is still waiting when a newer version of it arrives is
 replaced in place (the newest state wins, and the edit it saves is not spent). Before each request the queue waits
 until the chat's budget allows it (about one message a second per chat, twenty a minute per group, edits
-included); a ``RetryAfter`` pauses the chat and retries the same message, so nothing is lost or reordered. A group
-upgraded to a supergroup has a new chat id: its queue, and every later post for the old id, goes to the new one.
+included), and a group's edits are spaced (``FloodPolicy.group_edit_gap``) so that a busy table's view is merged
+into fewer edits and the group's budget lasts through a deal. A ``RetryAfter`` pauses the chat and retries the same
+message; a server error or a timeout is retried until the message is delivered or a newer version of it waits
+behind it. A group upgraded to a supergroup has a new chat id: its queue, and every later post for the old id,
+goes to the new one.
+
+Replies to commands (posts with ``reply_to``) wait behind the table's messages: a chat's table messages go first,
+a waiting reply is dropped when a newer one says the same thing, and at most ``FloodPolicy.waiting_replies`` wait.
 
 The budget is counted from the moment each request was answered, which is never earlier than Telegram received it,
-so the pacing holds on Telegram's side too.
+so the pacing holds on Telegram's side too. A group's request times are also stored (through ``MessageRefs``)
+before each request, so a process started after this one (even after a kill) spends only what is left of the
+group's budget. What a group's message shows (a digest of its text and buttons) is stored with its id: a message
+the chat shows already is not sent again (a restart re-rendering every table spends nothing on them), and a
+``restated`` post (a finished deal's result, given again at start) is sent only when the chat lacks it.
 """
 
 from __future__ import annotations
@@ -16,198 +26,39 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import heapq
-import itertools
 import logging
 import time
-from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from datetime import timedelta
-from typing import Any, Protocol
+from dataclasses import dataclass
 
-from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, ReplyParameters
+from telegram import Bot, LinkPreviewOptions, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 
+from .chatqueue import ChatQueue, priority
+from .flood import FloodPolicy, Gate, quiet_rate_limiter_log, retry_seconds
+from .posts import MemoryRefs, MessageRefs, Post, digest_of, post_from_json, post_to_json
+
+__all__ = [
+    "FloodPolicy",
+    "MemoryRefs",
+    "MessageRefs",
+    "Outbox",
+    "Post",
+    "digest_of",
+    "post_from_json",
+    "post_to_json",
+    "retry_seconds",
+]
+
 log = logging.getLogger(__name__)
 _NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
-
-
-@dataclass(frozen=True)
-class FloodPolicy:
-    """How many messages a chat may receive in a window of seconds. Telegram asks for about one a second in a
-    chat (short bursts are tolerated) and at most twenty a minute in a group; edits count."""
-
-    chat_messages: int = 3
-    chat_window: float = 3.0
-    group_messages: int = 20
-    group_window: float = 60.0
-    # Over all chats together (python-telegram-bot's AIORateLimiter keeps to it).
-    overall_messages: int = 30
-    overall_window: float = 1.0
-    # Network errors (not flood errors) are retried this many times before the message is given up.
-    network_retries: int = 5
-
-    def scaled(self, factor: float) -> FloodPolicy:
-        """The same shape with every window multiplied by ``factor`` (tests run faster with a small one)."""
-        return FloodPolicy(
-            self.chat_messages,
-            self.chat_window * factor,
-            self.group_messages,
-            self.group_window * factor,
-            self.overall_messages,
-            self.overall_window * factor,
-            self.network_retries,
-        )
-
-
-@dataclass
-class Post:
-    """A message to put in a chat. With a ``key`` it is created once and then edited in place; ``fresh`` asks for a
-    new message even if one with that key exists (the old one is deleted first), so Telegram notifies."""
-
-    chat_id: int
-    text: str
-    markup: InlineKeyboardMarkup | None = None
-    key: str | None = None
-    thread_id: int | None = None
-    fresh: bool = False
-    reply_to: int | None = None
-    table_id: str = ""  # the table it is about ("" for none)
-    who: str = ""  # the person a private post is for (to name them if their chat refuses the bot)
-
-
-def post_to_json(post: Post) -> dict[str, Any]:
-    data = {f.name: getattr(post, f.name) for f in dataclasses.fields(post)}
-    data["markup"] = post.markup.to_dict() if post.markup is not None else None
-    return data
-
-
-def post_from_json(data: dict[str, Any]) -> Post:
-    fields = dict(data)
-    markup = fields.pop("markup", None)
-    return Post(**fields, markup=InlineKeyboardMarkup.de_json(markup, None) if markup else None)
-
-
-class MessageRefs(Protocol):
-    """Where the Telegram message behind each key is remembered (storage, so that edits survive restarts)."""
-
-    async def get(self, key: str) -> tuple[int, int] | None:
-        """(chat id, message id) of the message with this key, if it was sent."""
-        ...
-
-    async def set(self, key: str, ref: tuple[int, int] | None) -> None: ...
-
-
-class MemoryRefs:
-    def __init__(self) -> None:
-        self.refs: dict[str, tuple[int, int]] = {}
-
-    async def get(self, key: str) -> tuple[int, int] | None:
-        return self.refs.get(key)
-
-    async def set(self, key: str, ref: tuple[int, int] | None) -> None:
-        if ref is None:
-            self.refs.pop(key, None)
-        else:
-            self.refs[key] = ref
 
 
 # Called when a private chat refuses the bot (the user never opened it, or blocked it): (chat id, the post).
 ForbiddenHandler = Callable[[int, Post], Awaitable[None]]
 # Called when Telegram says a group became a supergroup with a new id: (old chat id, new chat id).
 MigratedHandler = Callable[[int, int], Awaitable[None]]
-
-
-def retry_seconds(err: RetryAfter) -> float:
-    # PTB 22 warns on the public ``retry_after`` while it moves from seconds to a timedelta; read the value under
-    # it (as PTB's own rate limiter does), and the public one if that ever goes away.
-    value = getattr(err, "_retry_after", None)
-    if value is None:
-        value = err.retry_after
-    return value.total_seconds() if isinstance(value, timedelta) else float(value)
-
-
-@dataclass
-class _Budget:
-    """Answer times of the latest requests to one chat (a sliding window)."""
-
-    stamps: deque[float] = field(default_factory=deque)
-
-    def wait(self, now: float, count: int, window: float) -> float:
-        while self.stamps and self.stamps[0] <= now - window:
-            self.stamps.popleft()
-        if len(self.stamps) < count:
-            return 0.0
-        return self.stamps[len(self.stamps) - count] + window - now
-
-
-@dataclass
-class _ChatQueue:
-    posts: deque[Post] = field(default_factory=deque)
-    busy: Post | None = None  # the post whose request is in flight (never merged into)
-    budget: _Budget = field(default_factory=_Budget)
-    group_budget: _Budget = field(default_factory=_Budget)
-    paused_until: float = 0.0
-    worker: asyncio.Task[None] | None = None
-    empty: asyncio.Event = field(default_factory=asyncio.Event)
-
-
-def _priority(chat_id: int, post: Post) -> int:
-    """Who goes first when the bot as a whole is at its limit: what a person needs to act (their private hand,
-    their turn) before new group messages (results), and those before edits of a group's table, which lose
-    nothing by waiting (a newer state replaces them while they wait)."""
-    if chat_id > 0:
-        return 0
-    return 2 if post.key is not None and not post.fresh else 1
-
-
-class _Gate:
-    """The bot's overall budget (messages in any window, over every chat), granted by priority, then in order;
-    every ``fair_every``-th grant goes to the longest waiter whatever its priority, so no chat starves."""
-
-    def __init__(self, count: int, window: float, fair_every: int = 4) -> None:
-        self.count = count
-        self.window = window
-        self.fair_every = fair_every
-        self._granted = 0
-        self._stamps: deque[float] = deque()
-        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
-        self._order = itertools.count()
-        self._granter: asyncio.Task[None] | None = None
-
-    async def acquire(self, priority: int) -> None:
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiting, (priority, next(self._order), future))
-        if self._granter is None or self._granter.done():
-            self._granter = asyncio.create_task(self._grant(), name="outbox gate")
-        await future
-
-    async def _grant(self) -> None:
-        while self._waiting:
-            now = time.monotonic()
-            while self._stamps and self._stamps[0] <= now - self.window:
-                self._stamps.popleft()
-            if len(self._stamps) >= self.count:
-                await asyncio.sleep(self._stamps[0] + self.window - now)
-                continue
-            self._granted += 1
-            if self._granted % self.fair_every == 0:
-                oldest = min(range(len(self._waiting)), key=lambda i: self._waiting[i][1])
-                _, _, future = self._waiting.pop(oldest)
-                heapq.heapify(self._waiting)
-            else:
-                _, _, future = heapq.heappop(self._waiting)
-            if future.done():  # its worker was cancelled
-                continue
-            self._stamps.append(now)
-            future.set_result(None)
-            await asyncio.sleep(0)
-
-    def close(self) -> None:
-        if self._granter is not None:
-            self._granter.cancel()
 
 
 @dataclass
@@ -217,6 +68,10 @@ class OutboxStats:
     coalesced: int = 0
     retried_after: int = 0
     failed: int = 0
+    retried: int = 0  # attempts again after a server error or a timeout
+    superseded: int = 0  # posts dropped unsent because a newer version waited behind them
+    unchanged: int = 0  # posts not sent because the chat showed them already
+    dropped_replies: int = 0  # replies to commands dropped from a full queue
 
 
 class Outbox:
@@ -237,12 +92,14 @@ class Outbox:
         # Old chat id -> new one, for groups upgraded to supergroups: posts for the old id go to the new one.
         self._moved: dict[int, int] = {}
         self.stats = OutboxStats()
-        self._gate = _Gate(self.policy.overall_messages, self.policy.overall_window)
-        self._chats: dict[int, _ChatQueue] = {}
+        self._gate = Gate(self.policy.overall_messages, self.policy.overall_window)
+        self._chats: dict[int, ChatQueue] = {}
+        self._swept = time.monotonic()
         # Posts may be queued before the bot is connected (a restart re-renders every table at once); they wait.
         self._open = asyncio.Event()
         if start_open:
             self._open.set()
+        quiet_rate_limiter_log()
 
     def open(self) -> None:
         """The bot is connected: start delivering (posts queued so far go first, in order)."""
@@ -251,21 +108,54 @@ class Outbox:
     # --- the producer side ---
 
     def put(self, post: Post) -> None:
-        """Queue a post for its chat (never blocks). A waiting post with the same key takes the new content."""
+        """Queue a post for its chat (never blocks). A waiting post with the same key takes the new content; a
+        waiting reply equal to a new one is dropped (the new one answers the latest command)."""
         self._redirect(post)
-        queue = self._chats.setdefault(post.chat_id, _ChatQueue())
-        if post.key is not None:
-            for waiting in queue.posts:
-                if waiting.key == post.key and waiting is not queue.busy:
-                    waiting.text, waiting.markup = post.text, post.markup
-                    waiting.fresh = waiting.fresh or post.fresh
-                    waiting.thread_id = post.thread_id
-                    self.stats.coalesced += 1
-                    return
+        queue = self._queue(post.chat_id)
+        if post.key is not None and queue.merge(post):
+            self.stats.coalesced += 1
+            return
+        if post.is_reply:
+            superseded, dropped = queue.make_room_for_reply(post, self.policy.waiting_replies)
+            self.stats.superseded += superseded
+            self.stats.dropped_replies += dropped
+            if dropped:
+                log.info("chat %s: too many replies waiting; the oldest is dropped", post.chat_id)
         queue.posts.append(post)
-        queue.empty.clear()
-        if queue.worker is None or queue.worker.done():
-            queue.worker = asyncio.create_task(self._work(post.chat_id, queue), name=f"outbox {post.chat_id}")
+        self._wake(post.chat_id, queue)
+
+    def _queue(self, chat_id: int) -> ChatQueue:
+        queue = self._chats.get(chat_id)
+        if queue is None:
+            self._sweep()
+            queue = self._chats[chat_id] = ChatQueue()
+        return queue
+
+    def _wake(self, chat_id: int, queue: ChatQueue) -> None:
+        if queue.posts:
+            queue.empty.clear()
+            if queue.worker is None or queue.worker.done():
+                queue.worker = asyncio.create_task(self._work(chat_id, queue), name=f"outbox {chat_id}")
+
+    def _sweep(self) -> None:
+        """Forget the queues of chats that have nothing waiting and whose budget is whole again (a group's spent
+        requests are stored, and read again if it is written to later)."""
+        now = time.monotonic()
+        if now - self._swept < self.policy.chat_window:
+            return
+        self._swept = now
+        horizon = now - max(self.policy.group_window, self.policy.chat_window)
+        idle = [
+            chat_id
+            for chat_id, q in self._chats.items()
+            if not q.posts and (q.worker is None or q.worker.done()) and q.idle_since() <= horizon
+        ]
+        for chat_id in idle:
+            del self._chats[chat_id]
+
+    def queues(self) -> int:
+        """How many chats have a queue (for tests and the benchmark)."""
+        return len(self._chats)
 
     async def drain(self, private_only: bool = False) -> None:
         """Wait until every queued post was delivered (or given up); with ``private_only``, only the posts to
@@ -293,13 +183,10 @@ class Outbox:
     def _put_first(self, chat_id: int, older: list[Post]) -> None:
         """Put posts older than everything queued for the chat at the head of its queue, in their order; a key
         already waiting keeps its newer content."""
-        queue = self._chats.setdefault(chat_id, _ChatQueue())
+        queue = self._queue(chat_id)
         waiting = {p.key for p in queue.posts if p.key is not None}
         queue.posts.extendleft(reversed([p for p in older if p.key is None or p.key not in waiting]))
-        if queue.posts:
-            queue.empty.clear()
-            if queue.worker is None or queue.worker.done():
-                queue.worker = asyncio.create_task(self._work(chat_id, queue), name=f"outbox {chat_id}")
+        self._wake(chat_id, queue)
 
     # --- groups upgraded to supergroups ---
 
@@ -350,18 +237,20 @@ class Outbox:
 
     # --- the worker side ---
 
-    async def _work(self, chat_id: int, queue: _ChatQueue) -> None:
+    async def _work(self, chat_id: int, queue: ChatQueue) -> None:
         try:
             await self._open.wait()
+            await queue.load_spent(chat_id, self.refs, self.policy.group_window)
             while queue.posts:
-                await self._wait_budget(chat_id, queue)
-                if not queue.posts:
+                head = await self._wait_budget(chat_id, queue)
+                if head is None:
                     break  # moved to another chat while it waited
-                head = queue.posts[0]
-                await self._gate.acquire(_priority(chat_id, head))
-                if not queue.posts:
+                await self._gate.acquire(priority(chat_id, head))
+                post = queue.next_post()
+                if post is None:
                     break
-                post = queue.posts[0]
+                if await self._delay(chat_id, queue, post) > 0:
+                    continue  # a post that must wait longer came first while the gate was passed
                 queue.busy = post
                 try:
                     done = await self._deliver(post, queue)
@@ -377,34 +266,50 @@ class Outbox:
             if not queue.posts:
                 queue.empty.set()
 
-    async def _wait_budget(self, chat_id: int, queue: _ChatQueue) -> None:
-        p = self.policy
+    async def _wait_budget(self, chat_id: int, queue: ChatQueue) -> Post | None:
+        """Wait until the chat's budget lets its next post go; that post (None when nothing waits any more)."""
         while True:
-            now = time.monotonic()
-            delay = max(queue.paused_until - now, queue.budget.wait(now, p.chat_messages, p.chat_window))
-            if chat_id < 0:
-                delay = max(delay, queue.group_budget.wait(now, p.group_messages, p.group_window))
+            post = queue.next_post()
+            if post is None:
+                return None
+            delay = await self._delay(chat_id, queue, post)
             if delay <= 0:
-                return
+                return post
             await asyncio.sleep(delay)
 
-    def _spent(self, chat_id: int, queue: _ChatQueue) -> None:
+    async def _delay(self, chat_id: int, queue: ChatQueue, post: Post) -> float:
+        p = self.policy
         now = time.monotonic()
-        queue.budget.stamps.append(now)
+        delay = max(queue.paused_until - now, queue.budget.wait(now, p.chat_messages, p.chat_window))
         if chat_id < 0:
-            queue.group_budget.stamps.append(now)
+            delay = max(delay, queue.group_budget.wait(now, p.group_messages, p.group_window))
+            if post.key is not None and not post.fresh and await self.refs.get(post.key) is not None:
+                delay = max(delay, queue.last_edit + p.group_edit_gap - now)  # an edit: merged into fewer
+        return delay
 
-    async def _deliver(self, post: Post, queue: _ChatQueue) -> bool:
-        """One attempt at the head post; False means "try it again" (after a pause)."""
-        network_failures = 0
+    def _spent(self, chat_id: int, queue: ChatQueue, edit: bool = False) -> None:
+        now = time.monotonic()
+        queue.budget.spend(now)
+        if chat_id < 0:
+            queue.group_budget.spend(now)
+            if edit:
+                queue.last_edit = now
+
+    async def _deliver(self, post: Post, queue: ChatQueue) -> bool:
+        """One attempt at a post; False means "try it again" (after a pause)."""
+        failures = 0
         while True:
+            if failures and queue.superseded(post):
+                self.stats.superseded += 1
+                return True
             try:
                 return await self._request(post, queue)
             except RetryAfter as err:
                 # The chat (or the bot) is over its limit: pause this chat and send the same post again.
                 self.stats.retried_after += 1
                 queue.paused_until = time.monotonic() + retry_seconds(err)
-                log.info("chat %s: flood limit, retrying after %.1fs", post.chat_id, retry_seconds(err))
+                log.warning("chat %s: Telegram's flood limit; sending again in %.0f s", post.chat_id,
+                            retry_seconds(err))
                 return False
             except ChatMigrated as err:
                 # The group became a supergroup: this post, what waits behind it and the group's tables go there.
@@ -428,12 +333,15 @@ class Outbox:
                 log.warning("chat %s: Telegram refused a message: %s", post.chat_id, err.message)
                 return True
             except (TimedOut, NetworkError) as err:
-                network_failures += 1
-                if network_failures > self.policy.network_retries:
-                    self.stats.failed += 1
-                    log.warning("chat %s: giving up a message after network errors: %s", post.chat_id, err)
-                    return True
-                await asyncio.sleep(min(0.2 * 2**network_failures, 5.0))
+                # Telegram's servers are in trouble (5xx) or slow: the message is still owed to the chat.
+                failures += 1
+                self.stats.retried += 1
+                if not isinstance(err, TimedOut):  # a timed-out request may have reached the chat
+                    await queue.not_spent(post.chat_id, self.refs)
+                if failures == 1 or failures % 20 == 0:
+                    log.warning("chat %s: Telegram did not take a message (%s); trying again", post.chat_id, err)
+                pause = self.policy.retry_pause
+                await asyncio.sleep(min(pause / 25 * 2**failures, pause))
             except TelegramError as err:
                 self.stats.failed += 1
                 log.warning("chat %s: Telegram refused a message: %s", post.chat_id, err.message)
@@ -444,17 +352,25 @@ class Outbox:
                 log.exception("chat %s: could not deliver a message", post.chat_id)
                 return True
 
-    async def _request(self, post: Post, queue: _ChatQueue) -> bool:
+    async def _request(self, post: Post, queue: ChatQueue) -> bool:
         """Edit the post's message, or send it; False when it must wait for the budget again first."""
         ref = await self.refs.get(post.key) if post.key is not None else None
         if ref is not None and ref[0] != post.chat_id:
             ref = None  # the key moved to another chat: start a new message there
+        digest = digest_of(post) if post.chat_id < 0 and post.key is not None else None
+        if ref is not None and post.key is not None and digest is not None:
+            shown = await self.refs.digest(post.key)
+            # A restated post stands when the chat has it (a message kept from before digests were stored, too).
+            if (shown == digest and not post.fresh) or (post.restated and shown in (None, digest)):
+                self.stats.unchanged += 1
+                return True
         if ref is not None and post.fresh:
             # A notification: the old message goes, a new one comes (deleting does not count toward the limits).
             with contextlib.suppress(BadRequest):  # already gone or too old: the new message still goes out
                 await self.bot.delete_message(ref[0], ref[1])
             ref = None
         if ref is not None:
+            await queue.spending(post.chat_id, self.refs, self.policy.group_window)
             try:
                 await self.bot.edit_message_text(
                     post.text,
@@ -465,9 +381,11 @@ class Outbox:
                     link_preview_options=_NO_PREVIEW,
                 )
             except BadRequest as err:
-                self._spent(post.chat_id, queue)  # a refused request counts toward the limits too
+                self._spent(post.chat_id, queue, edit=True)  # a refused request counts toward the limits too
                 text = err.message.lower()
                 if "not modified" in text:
+                    if post.key is not None and digest is not None:
+                        await self.refs.set(post.key, ref, digest)
                     return True
                 if "not found" in text or "can't be edited" in text:
                     # The message is gone from the chat: forget it, and send it anew within the budget.
@@ -475,8 +393,11 @@ class Outbox:
                     return False
                 raise
             self.stats.edited += 1
-            self._spent(post.chat_id, queue)
+            self._spent(post.chat_id, queue, edit=True)
+            if post.key is not None and digest is not None:
+                await self.refs.set(post.key, ref, digest)
             return True
+        await queue.spending(post.chat_id, self.refs, self.policy.group_window)
         message = await self.bot.send_message(
             post.chat_id,
             post.text,
@@ -491,5 +412,5 @@ class Outbox:
         self.stats.sent += 1
         self._spent(post.chat_id, queue)
         if post.key is not None:
-            await self.refs.set(post.key, (post.chat_id, message.message_id))
+            await self.refs.set(post.key, (post.chat_id, message.message_id), digest)
         return True

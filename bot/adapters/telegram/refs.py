@@ -1,9 +1,12 @@
 """Telegram message ids per core message key, kept in the host's storage so edits survive restarts.
 
-A ref is stored as ``"<chat id>:<message id>"``. The same store remembers which people opened a private chat with
+A ref is stored as ``"<chat id>:<message id>"``, for a group's message followed by ``":<digest>"`` of what it shows
+(so a restart knows what the group sees already). The same store remembers which people opened a private chat with
 the bot (key ``private:<user id>``), because the bot may write to nobody else, and, at shutdown, the messages the
 flood limits had not let out yet (key ``outbox:pending``, a JSON list), so the next run sends them, and the new id
-of each group upgraded to a supergroup (key ``moved:<old chat id>``), for buttons still pressed under the old one.
+of each group upgraded to a supergroup (key ``moved:<old chat id>``), for buttons still pressed under the old one,
+and the times of each group's latest requests (key ``spent:<chat id>``, a JSON list of Unix times), so that the next
+process spends only what is left of the group's budget.
 """
 
 from __future__ import annotations
@@ -16,13 +19,14 @@ from typing import Final
 from bot.core.messages import TELEGRAM
 from bot.storage.base import Storage
 
-from .outbox import Post, post_from_json, post_to_json
+from .posts import Post, post_from_json, post_to_json
 
 log = logging.getLogger(__name__)
 
 _PRIVATE = "private:"
 _PENDING = "outbox:pending"
 _MOVED = "moved:"
+_SPENT = "spent:"
 # Refs kept in memory (the most recently used); older ones are read from storage again when needed.
 CACHED_REFS: Final = 20_000
 
@@ -31,27 +35,50 @@ class StorageRefs:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
         # Reads and writes go through this cache, so a busy table's edits do not read storage every time.
-        self._cache: OrderedDict[str, tuple[int, int] | None] = OrderedDict()
+        self._cache: OrderedDict[str, tuple[tuple[int, int], str | None] | None] = OrderedDict()
         # Group id -> the supergroup it was upgraded to (None: not upgraded), for the groups asked about so far.
         self._moves: dict[int, int | None] = {}
 
-    def _remember(self, key: str, ref: tuple[int, int] | None) -> None:
+    def _remember(self, key: str, ref: tuple[tuple[int, int], str | None] | None) -> None:
         self._cache[key] = ref
         self._cache.move_to_end(key)
         if len(self._cache) > CACHED_REFS:
             self._cache.popitem(last=False)
 
-    async def get(self, key: str) -> tuple[int, int] | None:
+    async def _load(self, key: str) -> tuple[tuple[int, int], str | None] | None:
         if key in self._cache:
             self._cache.move_to_end(key)
             return self._cache[key]
-        ref = parse_ref(await self.storage.get_message_ref(TELEGRAM, key))
-        self._remember(key, ref)
-        return ref
+        stored = await self.storage.get_message_ref(TELEGRAM, key)
+        ref = parse_ref(stored)
+        found = None if ref is None else (ref, digest_in(stored))
+        self._remember(key, found)
+        return found
 
-    async def set(self, key: str, ref: tuple[int, int] | None) -> None:
-        self._remember(key, ref)
-        await self.storage.set_message_ref(TELEGRAM, key, None if ref is None else f"{ref[0]}:{ref[1]}")
+    async def get(self, key: str) -> tuple[int, int] | None:
+        found = await self._load(key)
+        return None if found is None else found[0]
+
+    async def digest(self, key: str) -> str | None:
+        found = await self._load(key)
+        return None if found is None else found[1]
+
+    async def set(self, key: str, ref: tuple[int, int] | None, digest: str | None = None) -> None:
+        self._remember(key, None if ref is None else (ref, digest))
+        stored = None if ref is None else f"{ref[0]}:{ref[1]}" + (f":{digest}" if digest else "")
+        await self.storage.set_message_ref(TELEGRAM, key, stored)
+
+    async def load_spent(self, chat_id: int) -> list[float]:
+        stored = await self.storage.get_message_ref(TELEGRAM, f"{_SPENT}{chat_id}")
+        try:
+            stamps = json.loads(stored) if stored else []
+        except ValueError:
+            return []
+        return [float(t) for t in stamps if isinstance(t, int | float)] if isinstance(stamps, list) else []
+
+    async def save_spent(self, chat_id: int, stamps: list[float]) -> None:
+        text = json.dumps([round(t, 3) for t in stamps]) if stamps else None
+        await self.storage.set_message_ref(TELEGRAM, f"{_SPENT}{chat_id}", text)
 
     async def private_open(self, user_id: str) -> bool:
         return await self.storage.get_message_ref(TELEGRAM, _PRIVATE + user_id) is not None
@@ -93,8 +120,15 @@ class StorageRefs:
 def parse_ref(stored: str | None) -> tuple[int, int] | None:
     if not stored:
         return None
-    chat, _, message = stored.partition(":")
+    chat, _, rest = stored.partition(":")
+    message = rest.partition(":")[0]
     try:
         return int(chat), int(message)
     except ValueError:
         return None  # not ours: send a new message rather than edit a wrong one
+
+
+def digest_in(stored: str | None) -> str | None:
+    """The digest of what the message shows, when the ref has one (refs stored before digests have none)."""
+    parts = (stored or "").split(":")
+    return parts[2] if len(parts) == 3 and parts[2] else None
