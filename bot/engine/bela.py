@@ -15,7 +15,8 @@ from .combos import carre_rank
 from .deal import DONE
 from .declarations import Combination
 from .familymatch import FamilyMatch
-from .trumpdeal import FamilyResult, TrumpDeal
+from .play import trick_winner
+from .trumpdeal import DealScore, FamilyResult, TrumpDeal
 
 SUITS: Final = (0, 1, 2, 3)
 
@@ -110,42 +111,10 @@ class BelaDeal(TrumpDeal):
     # --- the play (family §2.1) ---
 
     def _duties(self, hand: CardMask, seat: int) -> CardMask:
-        trump = self.contract
-        led = self.trick[0] >> 3
-        winning = self.trick_winner_card
-        of_led = hand & SUIT_MASK[led]
-        if of_led:
-            if led == trump:
-                return of_led & HIGHER_TRUMP[winning] or of_led
-            if winning >> 3 == trump:  # the trick has been cut: no iber
-                return of_led
-            if self.opts.iber:
-                return of_led & HIGHER_PLAIN[winning] or of_led
-            return of_led
-        trumps = hand & SUIT_MASK[trump]
-        if not trumps:
-            return hand
-        if self.opts.partner_exemption and self.partner_wins(seat):
-            return hand
-        if winning >> 3 == trump:
-            higher = trumps & HIGHER_TRUMP[winning]
-            if higher:
-                return higher
-            return trumps if self.opts.must_undertrump else hand
-        return trumps
+        return bela_legal_cards(hand, self.trick, self.contract, self.opts)
 
     def _rank(self, combo: Combination, pos: int) -> tuple[int, ...]:
-        opts = self.opts
-        is_seq = combo.kind != "carre"
-        return (
-            combo.value,
-            0 if is_seq else 1,
-            carre_rank(combo),
-            combo.length if is_seq and opts.sequence_tiebreak == "length" else 0,
-            combo.top,
-            1 if is_seq and opts.equal_declaration_priority == "trump_first" and combo.suit == self.contract else 0,
-            -pos,
-        )
+        return bela_key(combo, self.contract, pos, self.opts)
 
     # --- "na dosta" and scoring (family §3.7, §3.8) ---
 
@@ -167,42 +136,108 @@ class BelaDeal(TrumpDeal):
 
     def _finish(self) -> None:
         self.phase = DONE
-        opts = self.opts
-        card = self.card_totals(opts.stiglja_value)
-        winner = self.contest()
         took = self.tricks_won
-        decl = [self.side_declarations(t) if winner == t and took[t] else 0 for t in (0, 1)]
-        bela = [self.side_belas(t) if took[t] else 0 for t in (0, 1)]
-        total = [card[t] + decl[t] + bela[t] for t in (0, 1)]
-        for sweeper in (0, 1):
-            if took[1 - sweeper] == 0 and opts.swept_declarations == "transfer":
-                other = 1 - sweeper
-                total[sweeper] += (self.side_declarations(other) if winner == other else 0) + self.side_belas(other)
-        c = self.declarer
-        o = 1 - c
-        held = self.hanging_in
-        keep = bela[c] if opts.bela_always_counts else 0
-        written = [0, 0]
-        if total[c] > total[o]:
-            outcome, fell = "passed", False
-            written[c], written[o], held = total[c] + held, total[o], 0
-        elif total[c] < total[o] or opts.tie == "pad":
-            outcome, fell = "fell", True
-            written[c], written[o], held = keep, total[0] + total[1] - keep + held, 0
-        else:
-            outcome, fell = "visi", True
-            written[c], written[o], held = keep, total[o], held + total[c] - keep
+        valat = 0 if took[1] == 0 else 1 if took[0] == 0 else None
+        points = self.card_totals(0)
+        s = score_bela(
+            self.opts,
+            self.declarer,
+            (points[0], points[1]),
+            valat,
+            (self.side_declarations(0), self.side_declarations(1)),
+            self.contest(),
+            (self.side_belas(0), self.side_belas(1)),
+            self.hanging_in,
+        )
         self.result = FamilyResult(
             self.bidder,
-            c,
+            self.declarer,
             (took[0], took[1]),
-            (total[0], total[1]),
-            (written[0], written[1]),
+            s.raw,
+            s.score,
             self.hanging_in,
-            held,
-            outcome,
-            fell,
+            s.hanging,
+            s.outcome,
+            s.fell,
         )
+
+
+def bela_legal_cards(hand: CardMask, trick: list[Card] | tuple[Card, ...], trump: int, opts: BelaRules) -> CardMask:
+    """The cards of ``hand`` that may follow ``trick`` (non-empty, in play order), family §2.1 line by line."""
+    win_pos = trick_winner(trick, trump)
+    winning = trick[win_pos]
+    led = trick[0] >> 3
+    of_led = hand & SUIT_MASK[led]
+    if of_led:
+        if led == trump:
+            return of_led & HIGHER_TRUMP[winning] or of_led
+        if winning >> 3 == trump:  # the trick has been cut: no iber
+            return of_led
+        if opts.iber:
+            return of_led & HIGHER_PLAIN[winning] or of_led  # iber, also over the partner
+        return of_led
+    trumps = hand & SUIT_MASK[trump]
+    if not trumps:
+        return hand
+    if opts.partner_exemption and len(trick) - win_pos == 2:
+        return hand
+    if winning >> 3 == trump:
+        higher = trumps & HIGHER_TRUMP[winning]
+        if higher:
+            return higher
+        return trumps if opts.must_undertrump else hand
+    return trumps
+
+
+def bela_key(combo: Combination, trump: int, pos: int, opts: BelaRules) -> tuple[int, ...]:
+    """The rank of a declaration in the contest (family §2.3); ``pos`` is the declarer's place in the call order."""
+    is_seq = combo.kind != "carre"
+    return (
+        combo.value,
+        0 if is_seq else 1,
+        carre_rank(combo),
+        combo.length if is_seq and opts.sequence_tiebreak == "length" else 0,
+        combo.top,
+        1 if is_seq and opts.equal_declaration_priority == "trump_first" and combo.suit == trump else 0,
+        -pos,
+    )
+
+
+def score_bela(
+    opts: BelaRules,
+    caller_side: int,
+    points: tuple[int, int],
+    valat: int | None,
+    declared: tuple[int, int],
+    contest: int | None,
+    belas: tuple[int, int],
+    hanging_in: int = 0,
+) -> DealScore:
+    """What each pair writes (family §3.7). ``points``: card points with the last trick, before the štiglja;
+    ``valat``: the pair that took every trick; ``declared``: each pair's announced declarations; ``contest``: the
+    pair whose best declaration won; ``belas``: each pair's announced belas, in points."""
+    took = [valat != 1, valat != 0]  # with four players only a štiglja leaves a pair without a trick
+    card = [points[t] + (opts.stiglja_value if valat == t else 0) for t in (0, 1)]
+    decl = [declared[t] if contest == t and took[t] else 0 for t in (0, 1)]
+    bela = [belas[t] if took[t] else 0 for t in (0, 1)]
+    total = [card[t] + decl[t] + bela[t] for t in (0, 1)]
+    if valat is not None and opts.swept_declarations == "transfer":
+        other = 1 - valat
+        total[valat] += (declared[other] if contest == other else 0) + belas[other]
+    c, o = caller_side, 1 - caller_side
+    held = hanging_in
+    keep = bela[c] if opts.bela_always_counts else 0
+    written = [0, 0]
+    if total[c] > total[o]:  # prošao
+        outcome, fell = "passed", False
+        written[c], written[o], held = total[c] + held, total[o], 0
+    elif total[c] < total[o] or opts.tie == "pad":  # pao: the opponents write everything
+        outcome, fell = "fell", True
+        written[c], written[o], held = keep, total[0] + total[1] - keep + held, 0
+    else:  # an exact tie under "visi": the callers' half is held for the next decided deal
+        outcome, fell = "visi", True
+        written[c], written[o], held = keep, total[o], held + total[c] - keep
+    return DealScore((total[0], total[1]), (written[0], written[1]), held, outcome, fell)
 
 
 def bela_verdict(totals: Sequence[int], target: int) -> int | None:

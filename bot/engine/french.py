@@ -15,7 +15,8 @@ from .combos import carre_rank
 from .deal import DONE
 from .declarations import Combination
 from .familymatch import FamilyMatch
-from .trumpdeal import FamilyResult, TrumpDeal, round_to
+from .play import trick_winner
+from .trumpdeal import DealScore, FamilyResult, TrumpDeal, round_to
 
 SUITS: Final = (0, 1, 2, 3)
 
@@ -135,79 +136,116 @@ class FrenchDeal(TrumpDeal):
     # --- the play (family §7.4) ---
 
     def _duties(self, hand: CardMask, seat: int) -> CardMask:
-        trump = self.contract
-        led = self.trick[0] >> 3
-        winning = self.trick_winner_card
-        of_led = hand & SUIT_MASK[led]
-        if of_led:
-            if led == trump:
-                return of_led & HIGHER_TRUMP[winning] or of_led
-            return of_led
-        trumps = hand & SUIT_MASK[trump]
-        if not trumps:
-            return hand
-        trumped = winning >> 3 == trump  # the winning card is the highest trump in the trick, if there is one
-        higher = trumps & HIGHER_TRUMP[winning] if trumped else trumps
-        if self.partner_wins(seat):
-            if trumped and higher:
-                return (hand & ~trumps) | higher
-            return hand
-        if not trumped:
-            return trumps
-        if higher:
-            return higher
-        return trumps if self.opts.must_undertrump else hand
+        return french_legal_cards(hand, self.trick, self.contract, self.opts.must_undertrump)
 
     def _rank(self, combo: Combination, pos: int) -> tuple[int, ...]:
-        is_seq = combo.kind != "carre"
-        return (
-            combo.value,
-            0 if is_seq else 1,
-            carre_rank(combo),
-            combo.top,
-            1 if is_seq and combo.suit == self.contract else 0,
-            -pos,
-        )
+        return french_key(combo, self.contract, pos)
 
     # --- scoring (family §7.7, §7.8) ---
 
     def _finish(self) -> None:
         self.phase = DONE
-        opts = self.opts
-        card = self.card_totals(opts.capot_bonus)
-        winner = self.contest()
         took = self.tricks_won
-        d = self.declarer
-        o = 1 - d
-        decl = [self.side_declarations(t) if winner == t else 0 for t in (0, 1)]
-        bel = [self.side_belas(t) for t in (0, 1)]
-        if took[o] == 0 and not opts.capot_keeps_declarations:
-            decl[o] = 0
-        total = [card[t] + decl[t] + bel[t] for t in (0, 1)]
-        held = self.hanging_in
-        written = [0, 0]
-        if took[d] == 0 or total[d] < total[o] or (total[d] == total[o] and opts.tie == "fail"):
-            outcome, fell = "failed", True
-            written[o] = card[d] + card[o] + decl[d] + decl[o] + bel[o] + held
-            written[d], held = bel[d], 0
-        elif total[d] == total[o] and opts.tie == "litige":
-            outcome, fell = "litige", True
-            written[o], written[d], held = total[o], bel[d], held + total[d] - bel[d]
-        else:
-            outcome, fell = "made", False
-            written[d], written[o], held = total[d] + held, total[o], 0
-        step = opts.rounding
+        valat = 0 if took[1] == 0 else 1 if took[0] == 0 else None
+        points = self.card_totals(0)
+        s = score_french(
+            self.opts,
+            self.declarer,
+            (points[0], points[1]),
+            valat,
+            (self.side_declarations(0), self.side_declarations(1)),
+            self.contest(),
+            (self.side_belas(0), self.side_belas(1)),
+            self.hanging_in,
+        )
         self.result = FamilyResult(
             self.bidder,
-            d,
+            self.declarer,
             (took[0], took[1]),
-            (total[0], total[1]),
-            (round_to(written[0], step), round_to(written[1], step)),
+            s.raw,
+            s.score,
             self.hanging_in,
-            held,
-            outcome,
-            fell,
+            s.hanging,
+            s.outcome,
+            s.fell,
         )
+
+
+def french_legal_cards(
+    hand: CardMask, trick: list[Card] | tuple[Card, ...], trump: int, must_undertrump: bool
+) -> CardMask:
+    """The cards of ``hand`` that may follow ``trick`` (non-empty, in play order), family §7.4 line by line."""
+    win_pos = trick_winner(trick, trump)
+    winning = trick[win_pos]
+    led = trick[0] >> 3
+    of_led = hand & SUIT_MASK[led]
+    if of_led:
+        if led == trump:
+            return of_led & HIGHER_TRUMP[winning] or of_led
+        return of_led
+    trumps = hand & SUIT_MASK[trump]
+    if not trumps:
+        return hand
+    trumped = winning >> 3 == trump  # then the winning card is the highest trump in the trick
+    higher = trumps & HIGHER_TRUMP[winning] if trumped else trumps
+    if len(trick) - win_pos == 2:  # the partner is winning: free, but a trump must beat his trump if it can
+        if trumped and higher:
+            return (hand & ~trumps) | higher
+        return hand
+    if not trumped:
+        return trumps  # must trump
+    if higher:
+        return higher  # must over-trump
+    return trumps if must_undertrump else hand  # pisser
+
+
+def french_key(combo: Combination, trump: int, pos: int) -> tuple[int, ...]:
+    """The rank of a declaration in the contest (family §7.5); ``pos`` is the declarer's place in the call order."""
+    is_seq = combo.kind != "carre"
+    return (
+        combo.value,
+        0 if is_seq else 1,
+        carre_rank(combo),
+        combo.top,
+        1 if is_seq and combo.suit == trump else 0,
+        -pos,
+    )
+
+
+def score_french(
+    opts: FrenchRules,
+    taker_side: int,
+    points: tuple[int, int],
+    valat: int | None,
+    declared: tuple[int, int],
+    contest: int | None,
+    belotes: tuple[int, int],
+    hanging_in: int = 0,
+) -> DealScore:
+    """What each team writes (family §7.7, §7.8); the arguments as ``bela.score_bela``."""
+    d, o = taker_side, 1 - taker_side
+    card = [points[t] + (opts.capot_bonus if valat == t else 0) for t in (0, 1)]
+    decl = [declared[t] if contest == t else 0 for t in (0, 1)]
+    bel = list(belotes)
+    if valat == d and not opts.capot_keeps_declarations:
+        decl[o] = 0  # defenders taken capot lose their declarations, not their belote
+    total = [card[t] + decl[t] + bel[t] for t in (0, 1)]
+    held = hanging_in
+    written = [0, 0]
+    if valat == o or total[d] < total[o] or (total[d] == total[o] and opts.tie == "fail"):  # dedans
+        outcome, fell = "failed", True
+        written[o] = card[d] + card[o] + decl[d] + decl[o] + bel[o] + held
+        written[d], held = bel[d], 0
+    elif total[d] == total[o] and opts.tie == "litige":
+        outcome, fell = "litige", True
+        written[o], written[d], held = total[o], bel[d], held + total[d] - bel[d]
+    else:
+        outcome, fell = "made", False
+        written[d], written[o], held = total[d] + held, total[o], 0
+    step = opts.rounding
+    return DealScore(
+        (total[0], total[1]), (round_to(written[0], step), round_to(written[1], step)), held, outcome, fell
+    )
 
 
 class FrenchMatch(FamilyMatch):
@@ -228,14 +266,19 @@ class FrenchMatch(FamilyMatch):
         return FrenchDeal(self.rules, dealer, hands, extra["turned"], (), self.hanging)
 
     def _verdict(self, deal: TrumpDeal) -> None:
-        if deal.result is None:
-            return
-        target = self.rules.target_score
-        reached = [t for t in (0, 1) if self.totals[t] >= target]
-        if len(reached) == 1:
-            self.winner = reached[0]
-        elif len(reached) == 2:
-            if self.rules.both_reach == "draw":
-                self.drawn = True
-            elif self.totals[0] != self.totals[1]:
-                self.winner = 0 if self.totals[0] > self.totals[1] else 1
+        if deal.result is not None:
+            self.winner, self.drawn = french_verdict(self.totals, self.rules)
+
+
+def french_verdict(totals: Sequence[int], opts: FrenchRules) -> tuple[int | None, bool]:
+    """(winner, drawn) after a scored deal (family §7.9): the first team to the target; both at once is a draw, or
+    with ``both_reach`` "higher_wins" the higher total, equal totals playing on."""
+    reached = [t for t in (0, 1) if totals[t] >= opts.target_score]
+    if len(reached) == 1:
+        return reached[0], False
+    if len(reached) == 2:
+        if opts.both_reach == "draw":
+            return None, True
+        if totals[0] != totals[1]:
+            return (0 if totals[0] > totals[1] else 1), False
+    return None, False

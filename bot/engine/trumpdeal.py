@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, NamedTuple
 
 from pydantic import BaseModel
 
@@ -24,6 +24,16 @@ from .play import CARD_POINTS, beats
 LAST_TRICK: Final = 10
 BELA_POINTS: Final = 20
 TEAM_SIDES: Final = ("A", "B")
+
+
+class DealScore(NamedTuple):
+    """What a game's scoring function returns: raw totals, what is written, held points, the verdict."""
+
+    raw: tuple[int, ...]
+    score: tuple[int, ...]
+    hanging: int
+    outcome: str
+    fell: bool
 
 
 @dataclass(frozen=True, slots=True)
