@@ -81,6 +81,10 @@ FRENCH_DEALS: list[tuple[str, dict[str, Any], tuple[int, int], int | None, tuple
     ("FR-08", {}, (82, 80), None, (20, 20), B, (0, 0), (0, 182), 0, "failed"),
     ("FR-09", {}, (60, 102), None, (100, 100), A, (0, 0), (160, 102), 0, "made"),
     ("FR-09 were the run to win", {}, (60, 102), None, (100, 100), B, (0, 0), (0, 262), 0, "failed"),
+    # §7.7, derived: defenders taken capot lose the contest they won, unless capot_keeps_declarations
+    ("§7.7 capot voids the defenders", {}, (162, 0), A, (0, 150), B, (0, 0), (252, 0), 0, "made"),
+    ("§7.7 defenders keep", {"capot_keeps_declarations": True}, (162, 0), A, (0, 300), B, (0, 0), (0, 552), 0,
+     "failed"),
 ]  # fmt: skip
 
 
