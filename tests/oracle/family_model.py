@@ -226,19 +226,19 @@ def score_french(
 ) -> tuple[list[int], list[int], int, str]:  # fmt: skip
     card = [card_pts[t] + (opts.get("capot_bonus", 90) if tricks[t] == 8 else 0) for t in (0, 1)]
     d = [decl[t] if winner == t else 0 for t in (0, 1)]
-    D, O = taker, 1 - taker
-    if tricks[O] == 0 and not opts.get("capot_keeps_declarations", False):
-        d[O] = 0
+    taker_, defender = taker, 1 - taker
+    if tricks[defender] == 0 and not opts.get("capot_keeps_declarations", False):
+        d[defender] = 0
     total = [card[t] + d[t] + belotes[t] for t in (0, 1)]
     tie = opts.get("tie", "share")
     w = [0, 0]
-    if tricks[D] == 0 or total[D] < total[O] or (total[D] == total[O] and tie == "fail"):
-        w[O] = card[D] + card[O] + d[D] + d[O] + belotes[O] + held
-        w[D], held, outcome = belotes[D], 0, "failed"
-    elif total[D] == total[O] and tie == "litige":
-        w[O], w[D], held, outcome = total[O], belotes[D], held + total[D] - belotes[D], "litige"
+    if tricks[taker_] == 0 or total[taker_] < total[defender] or (total[taker_] == total[defender] and tie == "fail"):
+        w[defender] = card[taker_] + card[defender] + d[taker_] + d[defender] + belotes[defender] + held
+        w[taker_], held, outcome = belotes[taker_], 0, "failed"
+    elif total[taker_] == total[defender] and tie == "litige":
+        w[defender], w[taker_], held, outcome = total[defender], belotes[taker_], held + total[taker_] - belotes[taker_], "litige"
     else:
-        w[D], w[O], held, outcome = total[D] + held, total[O], 0, "made"
+        w[taker_], w[defender], held, outcome = total[taker_] + held, total[defender], 0, "made"
     r = opts.get("rounding", 1)
     w = [int((x + r / 2) // r * r) for x in w]  # nearest multiple, a half up
     return total, w, held, outcome
