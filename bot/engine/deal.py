@@ -320,7 +320,9 @@ class Deal:
         may_belote = belote_allowed(card, hand, self.contract, led_suit)
         if rules.auto_declarations:
             if declare or belote:
-                raise IllegalAction(seat, shown(), "announcements are automatic under auto_declarations (formats §3)")
+                raise IllegalAction(
+                    seat, shown(), "announcements are automatic under auto_declarations (formats §3)"
+                )
             combos = best_declarations(hand, self.contract, rules) if first else ()
             belote = may_belote
         else:
@@ -332,7 +334,9 @@ class Deal:
                         seat, shown(), f"unknown declaration {unknown[0]!r}; kinds are {', '.join(KINDS)}"
                     )
                 if not first:
-                    raise IllegalAction(seat, shown(), "declarations are announced with the player's first card (§5.2)")
+                    raise IllegalAction(
+                        seat, shown(), "declarations are announced with the player's first card (§5.2)"
+                    )
                 if self.contract == NO_TRUMPS and not rules.nt_aces_carre:
                     raise IllegalAction(seat, shown(), "there are no declarations in no trumps (§5.2)")
                 resolved = resolve_declarations(hand, declare, self.contract, rules)
@@ -427,3 +431,4 @@ class Deal:
             if not declarations_forfeited(seat & 1, valat, self.rules):
                 declared[seat & 1].extend(self.declared[seat])
         return compare_declarations((declared[0], declared[1]), self.rules)
+

@@ -25,10 +25,8 @@ def verify_record(data: object) -> Verdict:
     record = data if isinstance(data, Record) else parse_record(data)
     dealing = record.dealing
     if dealing is None:
-        raise RecordError(
-            "dealing",
-            "absent: this match was not dealt from a committed seed, so there is nothing to verify (docs/fairness.md)",
-        )
+        raise RecordError("dealing", "absent: this match was not dealt from a committed seed, so there is nothing "
+                          "to verify (docs/fairness.md)")
     if dealing.seed is None:
         raise RecordError("dealing.seed", "absent: the seed is revealed only when the match is over")
     seed = dealing.seed  # parse_record refused a seed that is not text (a lone surrogate)
@@ -41,11 +39,8 @@ def verify_record(data: object) -> Verdict:
     for n, rd in enumerate(record.deals):
         where = f"deals[{n}]"
         if n and rd.dealer != (record.deals[n - 1].dealer + 1) % 4:
-            raise RecordError(
-                f"{where}.dealer",
-                f"must be {(record.deals[n - 1].dealer + 1) % 4} (the previous "
-                f"deal's dealer plus one), not {rd.dealer}",
-            )
+            raise RecordError(f"{where}.dealer", f"must be {(record.deals[n - 1].dealer + 1) % 4} (the previous "
+                              f"deal's dealer plus one), not {rd.dealer}")
         listed = _parse_hands(rd, where)
         dealt = deal_hands(shuffle_and_cut(seed, n, dealing.scheme), rd.dealer)
         for seat in range(4):

@@ -169,7 +169,9 @@ class MatchVerdict:
     reason: str  # why the match is (not) over: "target", "capot_lock", "tie", "hanging", "no_score", "below"
 
 
-def match_verdict(totals: tuple[int, int], deal: DealResult, rules: Rules) -> MatchVerdict:
+def match_verdict(
+    totals: tuple[int, int], deal: DealResult, rules: Rules
+) -> MatchVerdict:
     """§9: is the match over after this played deal (passed-out deals are never checked)?"""
     if deal.valat is not None and rules.capot_blocks_finish:
         return MatchVerdict(None, "capot_lock")
