@@ -12,8 +12,9 @@ from typing import Any, ClassVar
 from .cards import Card
 from .deal import DONE, Action
 from .match import MatchOver
+from .seatview import SeatView, view
 from .shuffle import SCHEME, choose_dealer, shuffle_and_cut
-from .trumpdeal import FamilyResult, SeatView, TrumpDeal, view
+from .trumpdeal import FamilyResult, TrumpDeal
 
 
 class FamilyMatch:
