@@ -75,7 +75,7 @@ class FrenchDeal(TrumpDeal):
             raise ValueError("a complete deal has no stock left")
         if sizes == {5} and stock and len(stock) != 11:
             raise ValueError("after the first five cards each and the turned card, 11 cards remain")
-        every = [c for h in hands for c in h] + [turned, *stock]
+        every = [c for h in hands for c in h] + ([turned, *stock] if sizes == {5} else [])  # 8 each: turned is held
         if len(set(every)) != len(every):
             raise ValueError("the hands, the turned card and the stock must hold distinct cards")
         if sizes == {8}:
