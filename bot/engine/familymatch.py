@@ -44,6 +44,7 @@ class FamilyMatch:
         self.hanging = 0
         self.winner: int | None = None
         self.drawn = False
+        self.recorded_dealing: dict[str, Any] | None = None  # a replayed record's own ``dealing``, written back as is
         if auto_deal:
             self.start_deal()
 

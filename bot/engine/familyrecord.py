@@ -101,6 +101,8 @@ def replay_family_record(data: object, seed: int | str = 0, scheme: str = SCHEME
     match: FamilyMatch = VARIANTS[record.variant].new_match(
         rules, seed=seed, first_dealer=first, auto_deal=False, scheme=scheme
     )  # type: ignore[assignment]
+    if record.dealing is not None:
+        match.recorded_dealing = record.dealing.model_dump(exclude_none=True)
     for i, rd in enumerate(record.deals):
         where = f"deals[{i}]"
         if match.over:
@@ -253,7 +255,9 @@ def family_match_to_record(
         "seats": list(seats) if seats is not None else ["North", "East", "South", "West"],
         "deals": [family_deal_to_record(d) for d in match.deals],
     }
-    if match.scheme == SCHEME:
+    if match.recorded_dealing is not None:
+        out["dealing"] = dict(match.recorded_dealing)
+    elif match.scheme == SCHEME:
         dealing = {"scheme": SCHEME, "commitment": commitment(match.seed)}
         if reveal:
             dealing["seed"] = str(match.seed)

@@ -236,7 +236,8 @@ def score_french(
         w[defender] = card[taker_] + card[defender] + d[taker_] + d[defender] + belotes[defender] + held
         w[taker_], held, outcome = belotes[taker_], 0, "failed"
     elif total[taker_] == total[defender] and tie == "litige":
-        w[defender], w[taker_], held, outcome = total[defender], belotes[taker_], held + total[taker_] - belotes[taker_], "litige"
+        w[defender], w[taker_], outcome = total[defender], belotes[taker_], "litige"
+        held = held + total[taker_] - belotes[taker_]
     else:
         w[taker_], w[defender], held, outcome = total[taker_] + held, total[defender], 0, "made"
     r = opts.get("rounding", 1)
