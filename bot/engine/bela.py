@@ -111,7 +111,8 @@ class BelaDeal(TrumpDeal):
     # --- the play (family §2.1) ---
 
     def _duties(self, hand: CardMask, seat: int) -> CardMask:
-        return bela_legal_cards(hand, self.trick, self.contract, self.opts)
+        partner = len(self.trick) - self.trick_winner_pos == 2
+        return bela_duties(hand, self.trick[0] >> 3, self.trick_winner_card, partner, self.contract, self.opts)
 
     def _rank(self, combo: Combination, pos: int) -> tuple[int, ...]:
         return bela_key(combo, self.contract, pos, self.opts)
@@ -165,8 +166,11 @@ class BelaDeal(TrumpDeal):
 def bela_legal_cards(hand: CardMask, trick: list[Card] | tuple[Card, ...], trump: int, opts: BelaRules) -> CardMask:
     """The cards of ``hand`` that may follow ``trick`` (non-empty, in play order), family §2.1 line by line."""
     win_pos = trick_winner(trick, trump)
-    winning = trick[win_pos]
-    led = trick[0] >> 3
+    return bela_duties(hand, trick[0] >> 3, trick[win_pos], len(trick) - win_pos == 2, trump, opts)
+
+
+def bela_duties(hand: CardMask, led: int, winning: Card, partner_wins: bool, trump: int, opts: BelaRules) -> CardMask:
+    """family §2.1, given the led suit, the card now winning and whether the partner plays it."""
     of_led = hand & SUIT_MASK[led]
     if of_led:
         if led == trump:
@@ -179,7 +183,7 @@ def bela_legal_cards(hand: CardMask, trick: list[Card] | tuple[Card, ...], trump
     trumps = hand & SUIT_MASK[trump]
     if not trumps:
         return hand
-    if opts.partner_exemption and len(trick) - win_pos == 2:
+    if opts.partner_exemption and partner_wins:
         return hand
     if winning >> 3 == trump:
         higher = trumps & HIGHER_TRUMP[winning]

@@ -136,7 +136,10 @@ class FrenchDeal(TrumpDeal):
     # --- the play (family §7.4) ---
 
     def _duties(self, hand: CardMask, seat: int) -> CardMask:
-        return french_legal_cards(hand, self.trick, self.contract, self.opts.must_undertrump)
+        partner = len(self.trick) - self.trick_winner_pos == 2
+        return french_duties(
+            hand, self.trick[0] >> 3, self.trick_winner_card, partner, self.contract, self.opts.must_undertrump
+        )
 
     def _rank(self, combo: Combination, pos: int) -> tuple[int, ...]:
         return french_key(combo, self.contract, pos)
@@ -176,8 +179,13 @@ def french_legal_cards(
 ) -> CardMask:
     """The cards of ``hand`` that may follow ``trick`` (non-empty, in play order), family §7.4 line by line."""
     win_pos = trick_winner(trick, trump)
-    winning = trick[win_pos]
-    led = trick[0] >> 3
+    return french_duties(hand, trick[0] >> 3, trick[win_pos], len(trick) - win_pos == 2, trump, must_undertrump)
+
+
+def french_duties(
+    hand: CardMask, led: int, winning: Card, partner_wins: bool, trump: int, must_undertrump: bool
+) -> CardMask:
+    """family §7.4, given the led suit, the card now winning and whether the partner plays it."""
     of_led = hand & SUIT_MASK[led]
     if of_led:
         if led == trump:
@@ -188,7 +196,7 @@ def french_legal_cards(
         return hand
     trumped = winning >> 3 == trump  # then the winning card is the highest trump in the trick
     higher = trumps & HIGHER_TRUMP[winning] if trumped else trumps
-    if len(trick) - win_pos == 2:  # the partner is winning: free, but a trump must beat his trump if it can
+    if partner_wins:  # free, but a trump must beat his trump if it can
         if trumped and higher:
             return (hand & ~trumps) | higher
         return hand

@@ -292,7 +292,8 @@ class TrumpDeal:
         winner = self.winning_seat()
         side = self.side_of[winner]
         points = CARD_POINTS[self.contract]
-        self.card_points[side] += sum(points[c] for c in trick)
+        for c in trick:
+            self.card_points[side] += points[c]
         self.tricks_won[side] += 1
         self.tricks.append(Trick(self.trick_leader, tuple(trick), winner))
         self.trick = []
