@@ -112,16 +112,29 @@ def test_records_round_trip(seed: int, game: str, stop: int | None, data: st.Dat
     """A match, finished or stopped anywhere, written and replayed, gives the same record and the same report."""
     choices = BELA_CHOICES if game == "bela" else FRENCH_CHOICES
     opts = data.draw(st.fixed_dictionaries({}, optional={k: st.sampled_from(v) for k, v in choices.items()}))
-    match: FamilyMatch = BelaMatch(BelaRules(**opts), seed=seed) if game == "bela" else FrenchMatch(
-        FrenchRules(**opts), seed=seed
+    match: FamilyMatch = (
+        BelaMatch(BelaRules(**opts), seed=seed) if game == "bela" else FrenchMatch(FrenchRules(**opts), seed=seed)
     )
     play_out(match, random.Random(seed), stop)
-    if not match.over and match.deal.phase == "auction" and game == "french":
-        match.deals.pop()  # a French deal in its bidding is written once its rest is dealt (after the bidding)
     record = json.loads(json.dumps(family_match_to_record(match, ["a", "b", "c", "d"])))
-    again = replay_family_record(record)
+    again = replay_family_record(record, seed=seed)
     assert family_match_report(again) == family_match_report(match)
     assert family_match_to_record(again, ["a", "b", "c", "d"]) == record
+    while not again.over and again.deal.phase != "done":  # the replayed match plays on exactly as the original
+        again.apply(again.legal_actions()[0])
+
+
+def test_a_french_deal_saved_during_its_bidding_is_finished_from_the_seed() -> None:
+    match = FrenchMatch(FrenchRules(), seed=11, first_dealer=2)
+    match.apply(match.legal_actions()[-1])  # seat 3 passes
+    record = family_match_to_record(match)
+    assert [len(h) for h in record["deals"][0]["hands"]] == [5, 5, 5, 5]
+    again = replay_family_record(record, seed=11)
+    again.apply(again.legal_actions()[0])  # seat 0 takes the turned card
+    assert [len(h) for h in again.deal.hands] == [8, 8, 8, 8] and again.deal.hands[0][5] == match.deal.turned  # type: ignore[attr-defined]
+    without_seed = replay_family_record(record, seed=12)
+    with pytest.raises(ValueError, match="only five cards"):
+        without_seed.apply(without_seed.legal_actions()[0])
 
 
 def _broken(example: dict[str, Any], path: list[Any], value: object) -> dict[str, Any]:

@@ -98,6 +98,8 @@ def replay_family_record(data: object, seed: int | str = 0, scheme: str = SCHEME
         key, why = exc.problems[0]
         raise RecordError(f"rules.{key}" if key else "rules", why) from None
     first = record.deals[0].dealer if record.deals else 0
+    if record.dealing is not None and record.dealing.seed is not None:
+        seed = record.dealing.seed  # a finished match reveals the seed that dealt it
     match: FamilyMatch = VARIANTS[record.variant].new_match(
         rules, seed=seed, first_dealer=first, auto_deal=False, scheme=scheme
     )  # type: ignore[assignment]

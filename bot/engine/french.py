@@ -16,6 +16,7 @@ from .deal import DONE
 from .declarations import Combination
 from .familymatch import FamilyMatch
 from .play import trick_winner
+from .shuffle import shuffle_and_cut
 from .trumpdeal import DealScore, FamilyResult, TrumpDeal, round_to
 
 SUITS: Final = (0, 1, 2, 3)
@@ -271,7 +272,14 @@ class FrenchMatch(FamilyMatch):
         unknown = set(extra) - {"turned"}
         if unknown or "turned" not in extra:
             raise ValueError("a French deal needs its turned card and has no other extra field")
-        return FrenchDeal(self.rules, dealer, hands, extra["turned"], (), self.hanging)
+        turned = extra["turned"]
+        stock: list[Card] = []
+        if all(len(h) == 5 for h in hands):
+            # A deal saved during its bidding: the rest comes from the seed, if the seed dealt these very cards.
+            dealt, dealt_turned, rest = deal_french(shuffle_and_cut(self.seed, len(self.deals), self.scheme), dealer)
+            if dealt == [list(h) for h in hands] and dealt_turned == turned:
+                stock = rest
+        return FrenchDeal(self.rules, dealer, hands, turned, stock, self.hanging)
 
     def _verdict(self, deal: TrumpDeal) -> None:
         if deal.result is not None:
