@@ -281,3 +281,22 @@ def test_french_match_deals_the_rest_after_the_bidding_the_taker_gets_the_turned
     assert deal.hands[1][5] == turned and all(len(h) == 8 for h in deal.hands)
     assert sorted(c for h in deal.hands for c in h) == list(range(32))
     deal.apply(Play(deal.legal_cards()[0]))
+
+
+def test_every_variant_plays_through_the_one_interface() -> None:
+    """A driver that knows only game.VARIANTS and the match interface plays every game to its end."""
+    import random
+
+    from bot.engine.game import VARIANTS, variant
+
+    for name in VARIANTS:
+        game = variant(name)
+        match = game.new_match(game.rules(target_score=301), seed=name)
+        rng = random.Random(name)
+        while not match.over:
+            actions = match.legal_actions()
+            assert actions and match.to_act in range(game.seats)
+            match.apply(rng.choice(actions))
+        assert len(match.totals) == len(game.sides)
+    with pytest.raises(ValueError, match="known: bulgarian, bela, french"):
+        variant("bela-5")
