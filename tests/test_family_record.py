@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.cli.main import main
-from bot.engine import Play
+from bot.engine import Play, card_str
 from bot.engine.bela import BelaMatch, BelaRules
 from bot.engine.familymatch import FamilyMatch
 from bot.engine.familyrecord import family_match_report, family_match_to_record, replay_family_record
@@ -217,3 +217,28 @@ def test_replay_command_locates_illegal_and_malformed_records(
     path.write_text(json.dumps(_broken(FRENCH_EXAMPLE, ["deals", 0, "turned"], KeyError)), encoding="utf-8")
     code, out, err = run_cli(["replay", str(path)], capsys)
     assert code == 2 and "malformed record: deals[0].turned" in err and "Traceback" not in err
+
+
+def test_a_belot_deal_is_reported_and_ends_the_match() -> None:
+    from tests.test_family_vectors import _belot_hands
+
+    record = {
+        "format": "belote-record/1",
+        "variant": "bela",
+        "seats": ["a", "b", "c", "d"],
+        "deals": [{"dealer": 1, "hands": [[card_str(c) for c in h] for h in _belot_hands()], "bids": ["clubs"]}],
+    }
+    report = family_match_report(replay_family_record(record))
+    assert report["deals"][0] == {
+        "dealer": 1, "caller": 2, "contract": "clubs", "multiplier": 1, "declarer": "A", "tricks": {"A": 0, "B": 0},
+        "raw": None, "score": {"A": 0, "B": 0}, "hanging": 0, "outcome": "belot", "fell": None, "belot": 3,
+    }  # fmt: skip
+    assert report["winner"] == "B"
+    with_play = copy.deepcopy(record)
+    with_play["deals"][0]["play"] = ["AH"]
+    with pytest.raises(RecordError, match="belot ends the match"):
+        replay_family_record(with_play)
+    after = copy.deepcopy(record)
+    after["deals"].append(copy.deepcopy(record["deals"][0]) | {"dealer": 2})
+    with pytest.raises(RecordError, match="after the match was decided"):
+        replay_family_record(after)

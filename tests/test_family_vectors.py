@@ -300,3 +300,30 @@ def test_every_variant_plays_through_the_one_interface() -> None:
         assert len(match.totals) == len(game.sides)
     with pytest.raises(ValueError, match="known: bulgarian, bela, french"):
         variant("bela-5")
+
+
+def _dosta_hands() -> list[list[int]]:
+    """Seat 0 holds five clubs to the ace; seats 1, 2, 3 one low club each and no other."""
+    others = [c for c in range(8, 32)]
+    return [
+        cards("AC TC JC QC KC") + others[0:3],
+        cards("7C") + others[3:10],
+        cards("8C") + others[10:17],
+        cards("9C") + others[17:24],
+    ]
+
+
+@pytest.mark.parametrize(("end_rule", "ends"), [("na_dosta", True), ("na_prolaz", False)])
+def test_na_dosta_a_pair_that_reaches_the_target_with_a_trick_wins_at_once(end_rule: str, ends: bool) -> None:
+    """family §3.8: match score 990 + the 11 of the first trick = 1001 proven points."""
+    match = BelaMatch(BelaRules(end_rule=end_rule), seed=1, first_dealer=3, auto_deal=False)
+    match.totals = [990, 0]
+    deal = match.start_deal(_dosta_hands())
+    match.apply(Bid(parse_call("hearts")))  # seat 0 names hearts
+    for card in ("AC", "7C", "8C", "9C"):
+        match.apply(Play(parse_card(card)))
+    assert match.over is ends
+    if ends:
+        assert match.winner == A and deal.result is None and match.totals == [990, 0]
+    else:
+        assert deal.phase == "play" and len(deal.tricks) == 1
