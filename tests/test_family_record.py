@@ -155,6 +155,7 @@ def _broken(example: dict[str, Any], path: list[Any], value: object) -> dict[str
         (FRENCH_EXAMPLE, ["deals", 0, "turned"], KeyError, "deals[0].turned", "turned card"),
         (BELA_EXAMPLE, ["deals", 0, "turned"], "7C", "deals[0].turned", "no turned card"),
         (BELA_EXAMPLE, ["variant"], "bela-5", "variant", "known: bulgarian, bela, french"),
+        (BELA_EXAMPLE, ["variant"], ["bela"], "variant", "unknown variant"),
         (BELA_EXAMPLE, ["seats"], ["Ana", "Boris"], "seats", "4 seats"),
         (BELA_EXAMPLE, ["deals", 0, "hands", 1, 0], "JS", "deals[0].hands[1][0]", "dealt twice"),
         (BELA_EXAMPLE, ["deals", 0, "hands", 1], ["7C", "KD", "7D", "AD", "AH", "7S"], "deals[0].hands[1]", "8 cards"),

@@ -70,7 +70,7 @@ def parse_family_record(data: object) -> FamilyRecord:
         raise RecordError(where, SURROGATE_WHY)
     if data.get("format") != FORMAT:
         raise RecordError("format", f'must be "{FORMAT}", got {data.get("format")!r}')
-    if data.get("variant") not in VARIANTS:
+    if not isinstance(data.get("variant"), str) or data["variant"] not in VARIANTS:
         raise RecordError("variant", f"unknown variant {data.get('variant')!r}; known: {', '.join(VARIANTS)}")
     try:
         record = FamilyRecord.model_validate(data)
