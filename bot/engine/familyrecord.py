@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .calls import CALL_NAMES, PASS, CallParseError, parse_call
+from .calls import CALL_NAMES, CallParseError, parse_call
 from .cards import CardParseError, card_str, parse_card
 from .deal import AUCTION, DONE, Bid, IllegalAction, Play
 from .familymatch import FamilyMatch
@@ -323,7 +323,6 @@ def family_match_report(match: FamilyMatch) -> dict[str, Any]:
 
 __all__ = [
     "FAMILY",
-    "PASS",
     "FamilyRecord",
     "family_deal_report",
     "family_match_report",
