@@ -1,10 +1,10 @@
-"""Engine speed on one core: random full deals per second, and legal-move computations per second.
+"""Engine speed on one core: random full deals per second for each variant, and legal-move computations per second.
 
 A "full deal" is dealt (seeded shuffle and cut), bid to a contract by random legal calls, played out by random legal
 cards with every legal-move computation the engine makes, announcements included (auto_declarations), and scored.
 Passed-out deals are redealt and their time counts against the total.
 
-    python bench/engine.py [--seconds 5]
+    python bench/engine.py [--seconds 5] [--variant bulgarian|bela|french|all]
 """
 
 from __future__ import annotations
@@ -18,7 +18,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.engine import Deal, Rules
+from bot.engine.bela import BelaDeal, BelaRules, deal_bela
+from bot.engine.french import FrenchDeal, FrenchRules, deal_french
 from bot.engine.match import deal_hands, shuffle_and_cut
+from bot.engine.trumpdeal import TrumpDeal
 
 
 def full_deals(seconds: float, rules: Rules) -> tuple[int, int, float]:
@@ -35,6 +38,37 @@ def full_deals(seconds: float, rules: Rules) -> tuple[int, int, float]:
         while deal.phase == "auction":
             deal.call(rng.choice(deal.legal_calls()))
         if deal.passed_out:
+            passed += 1
+            continue
+        while deal.phase == "play":
+            deal.play(rng.choice(deal.legal_cards()))
+        assert deal.result is not None
+        played += 1
+    return played, passed, time.perf_counter() - start
+
+
+def family_deal(variant: str, n: int) -> TrumpDeal:
+    if variant == "bela":
+        return BelaDeal(BelaRules(auto_declarations=True), n & 3, deal_bela(shuffle_and_cut(1, n), n & 3))
+    hands, turned, stock = deal_french(shuffle_and_cut(1, n), n & 3)
+    return FrenchDeal(FrenchRules(auto_declarations=True), n & 3, hands, turned, stock)
+
+
+def family_full_deals(seconds: float, variant: str) -> tuple[int, int, float]:
+    """As full_deals, for a one-trump family game (auto_declarations: every declaration and bela is found)."""
+    rng = random.Random(1)
+    played = passed = 0
+    n = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        if n % 64 == 0 and time.perf_counter() > deadline:
+            break
+        deal = family_deal(variant, n)
+        n += 1
+        while deal.phase == "auction":
+            deal.call(rng.choice(deal.legal_calls()))
+        if deal.phase == "done":  # passed out (French) or a belot (Bela)
             passed += 1
             continue
         while deal.phase == "play":
@@ -75,13 +109,25 @@ def legal_moves(seconds: float) -> tuple[int, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--variant", choices=["bulgarian", "bela", "french", "all"], default="all")
     args = parser.parse_args()
-    for label, rules in (("auto_declarations", Rules(auto_declarations=True)), ("no announcements", Rules())):
-        played, passed, elapsed = full_deals(args.seconds, rules)
-        rate = played / elapsed
-        print(f"full deals/s ({label}): {rate:,.0f}  ({played} played, {passed} passed out, {elapsed:.1f} s)")
-    count, elapsed = legal_moves(args.seconds)
-    print(f"legal-move computations/s: {count / elapsed:,.0f}")
+    if args.variant in ("bulgarian", "all"):
+        for label, rules in (("auto_declarations", Rules(auto_declarations=True)), ("no announcements", Rules())):
+            played, passed, elapsed = full_deals(args.seconds, rules)
+            rate = played / elapsed
+            print(
+                f"bulgarian full deals/s ({label}): {rate:,.0f}  ({played} played, {passed} passed out, "
+                f"{elapsed:.1f} s)"
+            )
+        count, elapsed = legal_moves(args.seconds)
+        print(f"bulgarian legal-move computations/s: {count / elapsed:,.0f}")
+    for variant in ("bela", "french"):
+        if args.variant in (variant, "all"):
+            played, passed, elapsed = family_full_deals(args.seconds, variant)
+            print(
+                f"{variant} full deals/s (auto_declarations): {played / elapsed:,.0f}  ({played} played, "
+                f"{passed} not played, {elapsed:.1f} s)"
+            )
 
 
 if __name__ == "__main__":

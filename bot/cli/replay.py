@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from bot.cli.account import account
+from bot.engine.familyrecord import family_match_report, is_family_record, parse_family_record, replay_family_record
 from bot.engine.jsontext import JsonTextError, loads
 from bot.engine.record import (
     RecordError,
@@ -16,6 +17,8 @@ from bot.engine.record import (
     parse_record,
     replay_record,
 )
+
+from .replay_family import family_account
 
 
 def register(subparsers: Any) -> None:
@@ -54,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(f"belote-bot replay: {problem}", file=sys.stderr)
         return 2
+    if is_family_record(data):  # bela, french (formats §7)
+        return run_family(data, args.json)
     try:
         record = parse_record(data)
         match = replay_record(record)
@@ -68,3 +73,19 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(account(match, record.seats, args.lang))
     return 0
+
+
+def run_family(data: object, as_json: bool) -> int:
+    try:
+        record = parse_family_record(data)
+        family = replay_family_record(record)
+    except RecordError as exc:
+        print(f"belote-bot replay: malformed record: {exc}", file=sys.stderr)
+        return 2
+    except ReplayError as exc:
+        print(f"belote-bot replay: illegal action: {exc}", file=sys.stderr)
+        return 1
+    report = family_match_report(family)
+    print(json.dumps(report, ensure_ascii=False, indent=2) if as_json else family_account(family, record.seats))
+    return 0
+

@@ -102,6 +102,16 @@ def _carres(hand: CardMask, contract: Contract, rules: Rules) -> list[Combinatio
     return found
 
 
+def sequences_in(hand: CardMask, rules: Rules) -> list[Combination]:
+    """Every maximal run of three or more in the hand (the family games share this with the Bulgarian one)."""
+    return _sequences(hand, rules)
+
+
+def carres_in(hand: CardMask, contract: Contract, rules: Rules) -> list[Combination]:
+    """Every four of a kind of J, 9, A, 10, K or Q in the hand."""
+    return _carres(hand, contract, rules)
+
+
 def declaration_options(hand: CardMask, contract: Contract, rules: Rules) -> list[tuple[Combination, ...]]:
     """Every maximal set of non-overlapping combinations the hand can declare, one per choice of carrés."""
     carres = _carres(hand, contract, rules)

@@ -1,0 +1,333 @@
+"""Records, replay and the replay report of the one-trump family games (formats §7.3, §7.4): `bela` and `french`.
+
+Reading is liberal where formats §1 allows it (``10H``, lower case, suit symbols; call spellings such as ``s``), and
+every problem is a ``RecordError`` saying where, or a ``ReplayError`` naming the action and the rule. Writing is
+exact: canonical cards, only the fields the variant has.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .calls import CALL_NAMES, CallParseError, parse_call
+from .cards import CardParseError, card_str, parse_card
+from .deal import AUCTION, DONE, Bid, IllegalAction, Play
+from .familymatch import FamilyMatch
+from .french import FrenchDeal
+from .game import VARIANTS, parse_variant_rules
+from .jsontext import SURROGATE_WHY, lone_surrogate
+from .match import MatchOver
+from .record import FORMAT, Dealing, PlayEntry, RecordError, ReplayError
+from .rules import RulesError
+from .shuffle import SCHEME, commitment
+from .trumpdeal import TrumpDeal
+
+FAMILY: Final = ("bela", "french")
+
+
+class FamilyRecordDeal(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    dealer: int = Field(ge=0, le=3)
+    hands: list[list[str]]
+    turned: str | None = None
+    bids: list[str] = []
+    play: list[str | PlayEntry] | None = None
+
+
+class FamilyRecord(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    format: str
+    variant: str
+    rules: dict[str, Any] = {}
+    seats: list[str]
+    deals: list[FamilyRecordDeal] = []
+    dealing: Dealing | None = None
+
+
+def is_family_record(data: object) -> bool:
+    """Does this record name a family variant that this module replays (not the Bulgarian game)?"""
+    return isinstance(data, dict) and data.get("variant") in FAMILY
+
+
+def _loc(parts: Sequence[object]) -> str:
+    out = ""
+    for p in parts:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out
+
+
+def parse_family_record(data: object) -> FamilyRecord:
+    """Validate the shape of a `bela` or `french` record; RecordError names the first problem."""
+    if not isinstance(data, dict):
+        raise RecordError("", "a record is a JSON object with format, variant, seats and deals")
+    where = lone_surrogate(data)
+    if where is not None:
+        raise RecordError(where, SURROGATE_WHY)
+    if data.get("format") != FORMAT:
+        raise RecordError("format", f'must be "{FORMAT}", got {data.get("format")!r}')
+    if not isinstance(data.get("variant"), str) or data["variant"] not in VARIANTS:
+        raise RecordError("variant", f"unknown variant {data.get('variant')!r}; known: {', '.join(VARIANTS)}")
+    try:
+        record = FamilyRecord.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        msg = "unknown field" if err.get("type") == "extra_forbidden" else err.get("msg", "invalid")
+        raise RecordError(_loc(err.get("loc", ())), msg) from None
+    seats = VARIANTS[record.variant].seats
+    if len(record.seats) != seats:
+        raise RecordError("seats", f"{record.variant} has {seats} seats, so {seats} names, not {len(record.seats)}")
+    for i, rd in enumerate(record.deals):
+        if record.variant == "bela" and rd.turned is not None:
+            raise RecordError(f"deals[{i}].turned", "a Bela deal has no turned card")
+        if record.variant == "french" and rd.turned is None:
+            raise RecordError(f"deals[{i}].turned", "missing: a French deal names its turned card")
+    return record
+
+
+def replay_family_record(data: object, seed: int | str = 0, scheme: str = SCHEME) -> FamilyMatch:
+    """Replay a `bela` or `french` record into its match, stopping where the record stops."""
+    record = data if isinstance(data, FamilyRecord) else parse_family_record(data)
+    try:
+        rules = parse_variant_rules(record.variant, record.rules)
+    except RulesError as exc:
+        key, why = exc.problems[0]
+        raise RecordError(f"rules.{key}" if key else "rules", why) from None
+    first = record.deals[0].dealer if record.deals else 0
+    if record.dealing is not None and record.dealing.seed is not None:
+        seed = record.dealing.seed  # a finished match reveals the seed that dealt it
+    match: FamilyMatch = VARIANTS[record.variant].new_match(
+        rules, seed=seed, first_dealer=first, auto_deal=False, scheme=scheme
+    )  # type: ignore[assignment]
+    if record.dealing is not None:
+        match.recorded_dealing = record.dealing.model_dump(exclude_none=True)
+    for i, rd in enumerate(record.deals):
+        where = f"deals[{i}]"
+        if match.over:
+            raise RecordError(where, f"deal {i + 1} comes after the match was decided")
+        if match.deals and match.deal.phase != DONE:
+            raise RecordError(where, f"deal {i} is unfinished; only the last deal may be")
+        if rd.dealer != match.next_dealer:
+            raise RecordError(f"{where}.dealer", f"must be {match.next_dealer} (the previous deal's dealer plus one)")
+        hands = _cards(rd.hands, f"{where}.hands", record.variant)
+        extra: dict[str, Any] = {}
+        if rd.turned is not None:
+            extra["turned"] = _card(rd.turned, f"{where}.turned")
+        try:
+            deal = match.start_deal(hands, **extra)
+        except (ValueError, MatchOver) as exc:
+            raise RecordError(f"{where}.hands", str(exc)) from None
+        for k, text in enumerate(rd.bids):
+            try:
+                call = parse_call(text)
+            except CallParseError as exc:
+                raise RecordError(f"{where}.bids[{k}]", str(exc)) from None
+            _apply(match, deal, Bid(call), i, "bid", k, f"call {text}")
+        if isinstance(deal, FrenchDeal) and deal.passed_out and len(deal.hands[0]) != 5:
+            raise RecordError(f"{where}.hands", "a passed-out deal lists the 5 cards each seat held")
+        plays = rd.play or []
+        if plays and deal.phase == DONE:
+            belot = getattr(deal, "belot_seat", -1) >= 0
+            why = "a belot ends the match before the first lead" if belot else "a passed-out deal has no play"
+            raise RecordError(f"{where}.play", why)
+        if plays and deal.phase == AUCTION:
+            raise RecordError(f"{where}.play", "cards are listed but trump is not chosen yet")
+        for k, entry in enumerate(plays):
+            action = _play(entry, f"{where}.play[{k}]", rules.auto_declarations)
+            if deal.phase == DONE or match.over:
+                raise ReplayError(i + 1, "play", k + 1, deal.to_act, f"play {action}", "the match is decided")
+            _apply(match, deal, action, i, "play", k, f"play {action}")
+    return match
+
+
+def _card(text: str, where: str) -> int:
+    try:
+        return parse_card(text)
+    except CardParseError as exc:
+        raise RecordError(where, str(exc)) from None
+
+
+def _cards(hands: list[list[str]], where: str, variant: str) -> list[list[int]]:
+    if len(hands) != 4:
+        raise RecordError(where, f"must list four hands, one per seat, not {len(hands)}")
+    sizes = (8,) if variant == "bela" else (5, 8)
+    out = []
+    seen: dict[int, str] = {}
+    for s, hand in enumerate(hands):
+        if len(hand) not in sizes:
+            want = "8 cards (6, then the talon)" if variant == "bela" else "8 cards (5 for a passed-out deal)"
+            raise RecordError(f"{where}[{s}]", f"must hold {want}, not {len(hand)}")
+        cards = []
+        for k, text in enumerate(hand):
+            c = _card(text, f"{where}[{s}][{k}]")
+            if c in seen:
+                raise RecordError(f"{where}[{s}][{k}]", f"{card_str(c)} is dealt twice (also at {seen[c]})")
+            seen[c] = f"hands[{s}][{k}]"
+            cards.append(c)
+        out.append(cards)
+    if len({len(h) for h in out}) != 1:
+        raise RecordError(where, "every seat must hold the same number of cards")
+    return out
+
+
+def _play(entry: str | PlayEntry, where: str, auto: bool) -> Play:
+    text = entry if isinstance(entry, str) else entry.card
+    card = _card(text, where)
+    if isinstance(entry, str):
+        return Play(card)
+    if auto and (entry.declare is not None or entry.belote is not None):
+        raise RecordError(where, "under auto_declarations a record carries no declare or belote fields")
+    return Play(card, tuple(entry.declare or ()), bool(entry.belote))
+
+
+def _apply(match: FamilyMatch, deal: TrumpDeal, action: Bid | Play, i: int, part: str, k: int, shown: str) -> None:
+    if deal.phase == DONE:
+        raise ReplayError(i + 1, part, k + 1, deal.to_act, shown, "the deal is already over")
+    try:
+        match.apply(action)
+    except IllegalAction as exc:
+        raise ReplayError(i + 1, part, k + 1, exc.seat, exc.action, exc.rule) from None
+    except ValueError as exc:  # the record disagrees with itself (the turned card in another hand, five cards...)
+        raise RecordError(f"deals[{i}].{'bids' if part == 'bid' else 'play'}[{k}]", str(exc)) from None
+
+
+# --- writing ---
+
+
+def _plays(deal: TrumpDeal) -> list[Play]:
+    """The plays in order, with the declarations on each seat's first card and the belote on its first K or Q."""
+    declared = {a.seat: a.kinds for a in deal.announcements if a.belote_suit < 0}
+    belotes = {a.seat for a in deal.announcements if a.belote_suit >= 0}
+    first_seen = [False] * deal.n
+    tricks = [(t.leader, t.cards) for t in deal.tricks]
+    if deal.trick:
+        tricks.append((deal.trick_leader, tuple(deal.trick)))
+    plays = []
+    for leader, cards in tricks:
+        for pos, card in enumerate(cards):
+            seat = (leader + pos) % deal.n
+            kinds: tuple[str, ...] = ()
+            if not first_seen[seat]:
+                first_seen[seat] = True
+                kinds = declared.get(seat, ())
+            belote = card >> 3 == deal.contract and card & 7 in (5, 6) and seat in belotes
+            if belote:
+                belotes.discard(seat)
+            plays.append(Play(card, kinds, belote))
+    return plays
+
+
+def family_deal_to_record(deal: TrumpDeal) -> dict[str, Any]:
+    out: dict[str, Any] = {"dealer": deal.dealer}
+    hands = deal.hands
+    if isinstance(deal, FrenchDeal) and (deal.passed_out or len(hands[0]) == 5):
+        hands = tuple(h[:5] for h in hands)
+    out["hands"] = [[card_str(c) for c in h] for h in hands]
+    if isinstance(deal, FrenchDeal):
+        out["turned"] = card_str(deal.turned)
+    out["bids"] = [CALL_NAMES[c] for c in deal.calls]
+    play: list[Any] = []
+    for p in _plays(deal):
+        if deal.opts.auto_declarations or (not p.declare and not p.belote):
+            play.append(card_str(p.card))
+        else:
+            entry: dict[str, Any] = {"card": card_str(p.card)}
+            if p.declare:
+                entry["declare"] = list(p.declare)
+            if p.belote:
+                entry["belote"] = True
+            play.append(entry)
+    if play:
+        out["play"] = play
+    return out
+
+
+def family_match_to_record(
+    match: FamilyMatch, seats: Sequence[str] | None = None, reveal: bool = False
+) -> dict[str, Any]:
+    """The ``belote-record/1`` object of a `bela` or `french` match (formats §7.3)."""
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "variant": match.variant,
+        "rules": match.rules.to_json(),
+        "seats": list(seats) if seats is not None else ["North", "East", "South", "West"],
+        "deals": [family_deal_to_record(d) for d in match.deals],
+    }
+    if match.recorded_dealing is not None:
+        out["dealing"] = dict(match.recorded_dealing)
+    elif match.scheme == SCHEME:
+        dealing = {"scheme": SCHEME, "commitment": commitment(match.seed)}
+        if reveal:
+            dealing["seed"] = str(match.seed)
+        out["dealing"] = dealing
+    return out
+
+
+# --- the replay report (formats §7.4) ---
+
+
+def family_deal_report(deal: TrumpDeal) -> dict[str, Any]:
+    sides = deal.SIDES
+    report: dict[str, Any] = {
+        "dealer": deal.dealer,
+        "caller": None,
+        "contract": None,
+        "multiplier": None,
+        "declarer": None,
+        "tricks": None,
+        "raw": None,
+        "score": None,
+        "hanging": deal.hanging_in,
+        "outcome": None,
+        "fell": None,
+    }
+    if deal.variant == "bela":
+        report["belot"] = None
+    if deal.phase != AUCTION and deal.contract >= 0:
+        report["caller"] = deal.bidder
+        report["contract"] = CALL_NAMES[deal.contract]
+        report["multiplier"] = 1
+        report["declarer"] = sides[deal.declarer]
+        report["tricks"] = dict(zip(sides, deal.tricks_won, strict=True))
+    belot = getattr(deal, "belot_seat", -1)
+    if belot >= 0:
+        report["belot"] = belot
+        report["score"] = dict.fromkeys(sides, 0)
+        report["outcome"] = "belot"
+    elif getattr(deal, "dosta_side", -1) >= 0:
+        report["score"] = dict.fromkeys(sides, 0)
+        report["outcome"] = "dosta"
+    result = deal.result
+    if result is not None:
+        report["raw"] = dict(zip(sides, result.raw, strict=True))
+        report["score"] = dict(zip(sides, result.score, strict=True))
+        report["hanging"] = result.hanging
+        report["outcome"] = result.outcome
+        report["fell"] = result.fell
+    return report
+
+
+def family_match_report(match: FamilyMatch) -> dict[str, Any]:
+    sides = VARIANTS[match.variant].sides
+    winner: str | None = "draw" if match.drawn else None if match.winner is None else sides[match.winner]
+    return {
+        "deals": [family_deal_report(d) for d in match.deals],
+        "total": dict(zip(sides, match.totals, strict=True)),
+        "winner": winner,
+    }
+
+
+__all__ = [
+    "FAMILY",
+    "FamilyRecord",
+    "family_deal_report",
+    "family_match_report",
+    "family_match_to_record",
+    "is_family_record",
+    "parse_family_record",
+    "replay_family_record",
+]
