@@ -113,10 +113,13 @@ async def test_chats_posting_as_such_may_not_open_join_or_stop(tg: FakeTelegram,
     [lobby] = [m for m in tg.in_chat(GROUP) if buttons_with(m, "j")]
     table_id = lobby.buttons()[0][1].split(":")[1]
     before = len(tg.in_chat(GROUP))
+    # Each answered before the next: identical replies waiting together would be merged into one by the outbox.
     for command in ("/join", "/stop"):
         tg.send_as_chat(GROUP, command)
+        await h.settle()
     for command in ("/startgame", "/addbot"):
         tg.send_as_chat(GROUP, command, as_chat=-100999, title="News")
+        await h.settle()
     tg.send_as_chat(GROUP, "/rules")  # reading the rules needs no person
     await h.settle()
     table = await h.oracle(table_id)
