@@ -36,7 +36,7 @@ def test_croatian_answer_and_explanation() -> None:
     assert done.returncode == 0, done.stderr
     first, *steps = done.stdout.strip().splitlines()
     assert first == "Mi 12 : Vi 6 (igra je prošla)"
-    assert steps[0] == "1. Igra: herc, zvao tim Mi."
+    assert steps[0] == "1. Igra: herc, zvao: Mi."
     assert "Mi: bela ×1, 20 bodova (bela se nikad ne uspoređuje)." in steps[2]
     assert steps[-1] == "8. Upisano: Mi 12, Vi 6; visi nakon dijeljenja: 0."
     wrong = run("купа 100 50", "--lang", "hr")

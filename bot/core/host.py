@@ -22,7 +22,7 @@ Commands (``Host.command`` names; ``args`` as a user typed them, already split):
 - ``addbot [seat] [level|agent name]``, ``removebot [seat]``: seat or remove a bot.
 - ``set <key> <value>``: a table option before the start: every key of formats.md §2, plus ``timer`` (seconds,
   0 = none), ``away`` (``bot_turn``: a bot plays that turn; ``bot_seat``: a bot takes the seat until the player
-  presses "I'm back"; ``wait``), ``level`` (random, easy, medium, hard) and ``lang`` (bg, en).
+  presses "I'm back"; ``wait``), ``level`` (random, easy, medium, hard) and ``lang`` (one of ``bot.i18n.LANGUAGES``).
 - ``options``: show the options menu; ``rules``: the table's options as text.
 - ``start``: start the match (empty seats are filled with bots).
 - ``stop``: stop the table (its creator at once; anyone seated votes, a majority of the seated people stops it).
@@ -247,7 +247,7 @@ class Host(Seating, Turns):
         return self._chat_langs[key]
 
     async def set_chat_language(self, chat: ChatRef, language: str) -> Answer:
-        """The chat's language (bg or en) for its group messages; the adapter checks who may change it."""
+        """The chat's language (one of LANGUAGES) for its group messages; the adapter checks who may change it."""
         current = translator(await self.chat_language(chat))
         if language not in LANGUAGES:
             return Answer(current.gettext("Languages: {list}.", list=", ".join(LANGUAGES)), ok=False)
