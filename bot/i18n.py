@@ -18,7 +18,7 @@ _PACKAGE: Final = Path(__file__).resolve().parent
 LOCALES_DIR: Final = next((d for d in (_PACKAGE / "locales", _PACKAGE.parent / "locales") if d.is_dir()),
                           _PACKAGE / "locales")
 # Every place that offers a choice of language (settings, menus, commands, --lang) takes it from here.
-LANGUAGES: Final = ("bg", "en", "hr")
+LANGUAGES: Final = ("bg", "en", "hr", "fr")
 DEFAULT_LANGUAGE: Final = "bg"
 # Platform codes read in a supported language: speakers of Latin Serbo-Croatian (Serbian, Bosnian) read Croatian.
 KINDRED: Final = {"sr": "hr", "bs": "hr"}

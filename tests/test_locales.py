@@ -106,7 +106,8 @@ def test_croatian_plurals_have_three_forms(n: int, text: str) -> None:
 
 def test_platform_codes_of_kindred_languages_read_croatian() -> None:
     assert [normalize_language(c) for c in ("hr", "hr-HR", "hr_HR", "sr", "sr-Latn", "bs", "BS-ba")] == ["hr"] * 7
-    assert [normalize_language(c) for c in ("bg", "en-GB", "de", "sl", "")] == ["bg", "en", "en", "en", "bg"]
+    others = ("bg", "en-GB", "fr-CA", "de", "sl", "")
+    assert [normalize_language(c) for c in others] == ["bg", "en", "fr", "en", "en", "bg"]
 
 
 def _placeholders(text: str) -> set[str]:
