@@ -16,6 +16,8 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.i18n import LANGUAGES
+
 AwayPolicy = Literal["bot_turn", "bot_seat", "wait"]
 BotLevel = Literal["random", "easy", "medium", "hard"]
 AWAY_POLICIES: tuple[AwayPolicy, ...] = ("bot_turn", "bot_seat", "wait")
@@ -76,7 +78,7 @@ class Settings(BaseSettings):
     # What the log shows: DEBUG, INFO, WARNING or ERROR (tokens and secrets are masked at every level).
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     database: str = Field(default_factory=default_database)
-    language: Literal["bg", "en"] = "bg"
+    language: str = "bg"  # one of bot.i18n.LANGUAGES
     turn_seconds: int = Field(default=60, ge=0, le=86400)  # 0: no turn timer
     away_policy: AwayPolicy = "bot_turn"
     bot_level: BotLevel = "medium"
@@ -104,6 +106,14 @@ class Settings(BaseSettings):
     @classmethod
     def _level_in_capitals(cls, value: Any) -> Any:
         return value.strip().upper() if isinstance(value, str) else value
+
+    @field_validator("language", mode="before")
+    @classmethod
+    def _language_offered(cls, value: Any) -> Any:
+        text = value.strip().lower() if isinstance(value, str) else value
+        if text not in LANGUAGES:
+            raise ValueError(f"must be one of {', '.join(LANGUAGES)}")
+        return text
 
     @field_validator("telegram_webhook_secret")
     @classmethod

@@ -30,6 +30,20 @@ def test_text_line_in_words() -> None:
     assert steps[0].startswith("1. Игра: купа") and "белот" in done.stdout
 
 
+def test_croatian_answer_and_explanation() -> None:
+    # The score line keeps the Bulgarian and English words; the answer and every step are in Croatian.
+    done = run("купа", "102", "60", "белот", "ние", "--lang", "hr")
+    assert done.returncode == 0, done.stderr
+    first, *steps = done.stdout.strip().splitlines()
+    assert first == "Mi 12 : Vi 6 (igra je prošla)"
+    assert steps[0] == "1. Igra: herc, zvao: Mi."
+    assert "Mi: bela ×1, 20 bodova (bela se nikad ne uspoređuje)." in steps[2]
+    assert steps[-1] == "8. Upisano: Mi 12, Vi 6; visi nakon dijeljenja: 0."
+    wrong = run("купа 100 50", "--lang", "hr")
+    assert wrong.returncode == 1 and "Traceback" not in wrong.stderr
+    assert "moraju dati ukupno 162 (karte i zadnji štih), a 100 + 50 = 150" in wrong.stderr
+
+
 def test_json_request_from_a_file(tmp_path: Path) -> None:
     request = {"contract": "clubs", "points": {"A": 81}, "hanging_in": 4}
     path = tmp_path / "deal.json"

@@ -43,7 +43,7 @@ def test_environment_and_dotenv(monkeypatch: pytest.MonkeyPatch, tmp_path: Path)
     ("key", "value", "named"),
     [
         ("BELOTE_TURN_SECONDS", "soon", "BELOTE_TURN_SECONDS"),
-        ("BELOTE_LANGUAGE", "fr", "BELOTE_LANGUAGE"),
+        ("BELOTE_LANGUAGE", "de", "BELOTE_LANGUAGE"),  # a language the bot does not speak
         ("BELOTE_AWAY_POLICY", "nap", "BELOTE_AWAY_POLICY"),
         ("BELOTE_AGENTS", "[1, 2]", "BELOTE_AGENTS"),
         ("BELOTE_TELEGRAM_WEBHOOK_PORT", "70000", "BELOTE_TELEGRAM_WEBHOOK_PORT"),
@@ -58,6 +58,19 @@ def test_a_bad_setting_is_one_line_naming_it(
         load_settings()
     text = str(err.value)
     assert named in text and "\n" not in text
+
+
+def test_every_language_is_a_setting_and_a_wrong_one_names_them(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    for value, lang in (("hr", "hr"), (" FR ", "fr"), ("en", "en")):
+        monkeypatch.setenv("BELOTE_LANGUAGE", value)
+        assert load_settings().language == lang
+    monkeypatch.setenv("BELOTE_LANGUAGE", "sr")  # a platform code read as Croatian, but not a language of its own
+    with pytest.raises(SettingsProblem) as err:
+        load_settings()
+    assert "BELOTE_LANGUAGE" in str(err.value) and "bg, en, hr, fr" in str(err.value)
 
 
 def test_run_exits_2_with_one_line_on_a_bad_setting(

@@ -50,3 +50,20 @@ async def test_the_server_language_reaches_every_channel_without_its_own(fake: F
     assert await summary(own_channel) == score_text(LINE).summary("bg")
     assert not fake.errors
     await running.stop()
+
+
+async def test_croatian_from_the_client_locale_and_from_belot_lang(fake: FakeDiscord, tmp_path: Path) -> None:
+    running = await start_bot(fake, tmp_path / "belote.sqlite3")  # BELOTE_LANGUAGE=bg
+    iva = FakeUser(fake.next_id(), "Iva", "hr")  # her Discord client is Croatian
+    ana = FakeUser(fake.next_id(), "Ana", "bg")
+    channel = fake.add_channel()
+    no_table = fake.reply(await fake.command(iva, channel, "belot", "hand"))
+    assert no_table["flags"] & EPHEMERAL and no_table["content"] == "Ovdje nema stola; otvorite ga s /belot."
+    assert "/belot" in fake.reply(await fake.command(ana, channel, "belot", "hand"))["content"]
+    assert CYRILLIC.search(fake.reply(await fake.command(ana, channel, "belot", "hand"))["content"])
+    chosen = fake.reply(await fake.command(ana, channel, "belot", "lang", language="hr"))
+    assert chosen["flags"] & EPHEMERAL and chosen["content"] == "Vaš jezik sada je hrvatski."
+    again = fake.reply(await fake.command(ana, channel, "belot", "hand"))
+    assert again["content"] == "Ovdje nema stola; otvorite ga s /belot."
+    assert not fake.errors
+    await running.stop()

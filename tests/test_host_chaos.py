@@ -567,7 +567,7 @@ class World:
                 ["timer", r.choice(["0", "5", "20", "90s", "-3", "x", "²"])],
                 ["away", r.choice(["bot_turn", "bot_seat", "wait", "sleep"])],
                 ["target_score", r.choice(["1", "51", "101", "abc", "³", "9" * 4000])],
-                ["lang", r.choice(["bg", "en", "fr"])],
+                ["lang", r.choice(["bg", "en", "hr", "de"])],
                 ["auto_declarations", r.choice(["true", "off", "maybe"])],
                 ["contra_blocks_bidding", "on"],
                 ["unknown_option", "1"],

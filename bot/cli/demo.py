@@ -10,6 +10,7 @@ from bot.ai.simple import RandomAgent
 from bot.cli.account import account, seat_names
 from bot.engine import Match, observe
 from bot.engine.record import match_to_record
+from bot.i18n import LANGUAGES
 
 
 def register(subparsers: Any) -> None:
@@ -22,7 +23,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--seed", default="demo", help="the match seed (same seed, same match; default: demo)")
     parser.add_argument("--record", metavar="FILE", help="write the match as belote-record/1 to FILE")
-    parser.add_argument("--lang", choices=("bg", "en"), default="bg", help="language of the account (default: bg)")
+    parser.add_argument("--lang", choices=LANGUAGES, default="bg", help="language of the account (default: bg)")
     parser.set_defaults(func=run)
 
 

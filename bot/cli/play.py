@@ -6,6 +6,8 @@ import argparse
 import asyncio
 import sys
 
+from bot.i18n import LANGUAGES
+
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
@@ -22,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--new", action="store_true", help="stop the unfinished match, if any, and start a new one")
     parser.add_argument("--database", help="SQLite file (default: BELOTE_DATABASE, else belote.sqlite3 in the "
                         "user's data folder, e.g. ~/.local/share/belote-bot)")
-    parser.add_argument("--lang", choices=("bg", "en"),
+    parser.add_argument("--lang", choices=LANGUAGES,
                         help="language (default: a resumed match keeps its own, a new one BELOTE_LANGUAGE)")
     parser.add_argument("--level", choices=("random", "easy", "medium", "hard"), help="the bots' level")
     parser.add_argument("--name", help="your name at the table (default: You, in the table's language)")

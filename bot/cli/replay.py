@@ -17,6 +17,7 @@ from bot.engine.record import (
     parse_record,
     replay_record,
 )
+from bot.i18n import LANGUAGES
 
 from .replay_family import family_account
 
@@ -31,7 +32,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("file", help="the record file, or - for standard input")
     parser.add_argument("--json", action="store_true", help="print the replay report as JSON (formats.md §4)")
-    parser.add_argument("--lang", choices=("bg", "en"), default="en", help="language of the account (default: en)")
+    parser.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the account (default: en)")
     parser.set_defaults(func=run)
 
 

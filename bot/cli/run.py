@@ -37,7 +37,7 @@ settings (environment variables, or a .env file in the working directory):
   BELOTE_DATABASE           the SQLite file (default: belote.sqlite3 in the user's data folder:
                             $XDG_DATA_HOME/belote-bot or ~/.local/share/belote-bot on Linux,
                             ~/Library/Application Support/belote-bot on macOS, %LOCALAPPDATA%\\belote-bot on Windows)
-  BELOTE_LANGUAGE           bg or en (default: bg)
+  BELOTE_LANGUAGE           bg, en, hr or fr (default: bg)
   BELOTE_TURN_SECONDS       the turn timer of new tables (default: 60; 0 for none)
   BELOTE_BOT_LEVEL          random, easy, medium or hard (default: medium)
 Every setting, webhooks and backups: docs/hosting.md in the belote-bot source.

@@ -62,7 +62,7 @@ class Chats:
         return self._chat_langs[key]
 
     async def set_chat_language(self, chat: ChatRef, language: str) -> Answer:
-        """The chat's language (bg or en) for its group messages; the adapter checks who may change it."""
+        """The chat's language (one of LANGUAGES) for its group messages; the adapter checks who may change it."""
         current = translator(await self.chat_language(chat))
         if language not in LANGUAGES:
             return Answer(current.gettext("Languages: {list}.", list=", ".join(LANGUAGES)), ok=False)

@@ -23,7 +23,7 @@ Commands (``Host.command`` names; ``args`` as a user typed them, already split):
 - ``set <key> <value>``: a table option before the start: every key of formats.md §2 (``target_score`` 1-3000),
   plus ``timer`` (seconds, 0-3600, 0 = none), ``away`` (``bot_turn``: a bot plays that turn; ``bot_seat``: a bot
   takes the seat until the player presses "I'm back"; ``wait``), ``level`` (random, easy, medium, hard) and ``lang``
-  (bg, en).
+  (one of ``bot.i18n.LANGUAGES``).
 - ``options``: show the options menu; ``rules``: the table's options as text.
 - ``start``: start the match (empty seats are filled with bots; someone must sit at the table, unless the
   platform is the terminal or ``bot_only_tables`` is set).

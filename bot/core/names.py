@@ -102,7 +102,13 @@ def away_name(policy: str, tr: Translator) -> str:
 
 
 def language_name(lang: str, tr: Translator) -> str:
-    return tr.gettext("Bulgarian") if lang == "bg" else tr.gettext("English")
+    names = {
+        "bg": tr.gettext("Bulgarian"),
+        "en": tr.gettext("English"),
+        "hr": tr.gettext("Croatian"),
+        "fr": tr.gettext("French"),
+    }
+    return names.get(lang, lang)
 
 
 def seconds(n: int, tr: Translator) -> str:

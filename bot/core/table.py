@@ -22,12 +22,13 @@ from bot.engine import Bid, Match, Play, Rules, card_str, parse_call, parse_card
 from bot.engine.calls import CALL_NAMES
 from bot.engine.deal import Deal
 from bot.engine.shuffle import LEGACY_SCHEME, SCHEMES
+from bot.i18n import LANGUAGES
 
 from .messages import ChatRef
 
 SeatKind = Literal["empty", "human", "bot"]
 Status = Literal["lobby", "playing", "finished", "stopped"]
-LANGS = ("bg", "en")
+LANGS = LANGUAGES
 RULE_KEYS = tuple(Rules.model_fields)
 EXTRA_KEYS = ("timer", "away", "level", "lang", "tracker")
 

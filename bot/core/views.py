@@ -12,7 +12,7 @@ from bot.engine import Deal
 from bot.engine.calls import ALL_TRUMPS, NO_TRUMPS
 from bot.engine.cards import PLAIN_STRENGTH, SUIT_SYMBOLS, TRUMP_STRENGTH
 from bot.engine.shuffle import SCHEME, commitment
-from bot.i18n import Translator
+from bot.i18n import LANGUAGES, Translator
 
 from . import names
 from .explain import deal_explanation
@@ -160,7 +160,7 @@ MENU_OPTIONS: dict[str, tuple[object, ...]] = {
     "timer": (60, 30, 120, 300, 0),
     "away": ("bot_turn", "bot_seat", "wait"),
     "level": ("medium", "hard", "easy", "random"),
-    "lang": ("bg", "en"),
+    "lang": LANGUAGES,
     "auto_declarations": (False, True),
     "contra_blocks_bidding": (False, True),
     "must_undertrump": (False, True),

@@ -14,7 +14,7 @@ from discord.app_commands import locale_str as _
 
 from bot.core import names
 from bot.core.messages import Answer, ChatRef, UserRef
-from bot.i18n import LANGUAGES, translator
+from bot.i18n import ENDONYMS, LANGUAGES, translator
 
 if TYPE_CHECKING:
     from .adapter import DiscordAdapter
@@ -34,10 +34,7 @@ class CommandTexts(app_commands.Translator):
 
 
 LEVELS = [app_commands.Choice(name=_(level), value=level) for level in ("random", "easy", "medium", "hard")]
-LANGUAGE_CHOICES = [
-    app_commands.Choice(name="български", value="bg"),
-    app_commands.Choice(name="English", value="en"),
-]
+LANGUAGE_CHOICES = [app_commands.Choice(name=ENDONYMS[code], value=code) for code in LANGUAGES]
 SCOPES = [
     app_commands.Choice(name=_("me (private messages)"), value="me"),
     app_commands.Choice(name=_("this server (public messages)"), value="server"),

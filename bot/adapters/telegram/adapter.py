@@ -44,11 +44,11 @@ from telegram.ext import (
 from bot.config import Settings
 from bot.core.host import Host
 from bot.core.messages import TELEGRAM, ChatRef, OutMessage, UserRef
-from bot.i18n import translator
+from bot.i18n import KINDRED, LANGUAGES, translator
 from bot.logsafe import keep_secret
 
 from .calculator import CalculatorCommands
-from .commands import GROUP_COMMANDS, PRIVATE_COMMANDS, TABLE_COMMANDS, command_menu
+from .commands import GROUP_COMMANDS, LANGUAGE_CODES, PRIVATE_COMMANDS, TABLE_COMMANDS, command_menu
 from .guard import Admission
 from .outbox import FloodPolicy, Outbox, Post
 from .reach import PrivateChats
@@ -188,7 +188,8 @@ class TelegramAdapter:
 
     async def _set_commands(self) -> None:
         """The command menus per language: groups get the table commands, private chats the personal ones."""
-        languages = [("", self.settings.language), ("bg", "bg"), ("en", "en")]
+        # Telegram picks the menu by the client's language code; Serbian and Bosnian clients get the Croatian one.
+        languages = [("", self.settings.language), *((code, code) for code in LANGUAGES), *KINDRED.items()]
         for code, lang in languages:
             for scope, names in (
                 (BotCommandScopeAllGroupChats(), GROUP_COMMANDS),
@@ -358,7 +359,8 @@ class TelegramAdapter:
                 "/score <deal> scores a real-life deal, /score alone asks step by step; /sheet keeps the "
                 "group's score sheet."
             ),
-            t.gettext("/lang bg or /lang en: the language (a group's is changed by its admins)."),
+            t.gettext("/lang and a code ({codes}): the language (a group's is changed by its admins).",
+                      codes=LANGUAGE_CODES),
         ]
         self.reply(message, "\n\n".join(lines))
 
@@ -368,9 +370,9 @@ class TelegramAdapter:
             return
         user = user_ref(sender)
         choice = context.args[0].lower() if context.args else ""
-        if choice not in ("bg", "en"):
+        if choice not in LANGUAGES:
             t = translator(await self.language_for(message, user))
-            self.reply(message, t.gettext("Say which language: /lang bg or /lang en."))
+            self.reply(message, t.gettext("Say which language: /lang and its code ({codes}).", codes=LANGUAGE_CODES))
             return
         if message.chat.type == ChatType.PRIVATE:
             answer = await self.host.set_user_language(user, choice)

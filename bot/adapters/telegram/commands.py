@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from bot.i18n import _, translator
+from bot.i18n import LANGUAGES, _, translator
 
 # Telegram command -> the core's command name (``Host.command``).
 TABLE_COMMANDS: Final[dict[str, str]] = {
@@ -41,7 +41,7 @@ DESCRIPTIONS: Final[dict[str, str]] = {
     "back": _("I'm back: take my seat from the bot"),
     "stats": _("Your statistics"),
     "top": _("The group's best players"),
-    "lang": _("Language: /lang bg or /lang en"),
+    "lang": _("Language: /lang and its code: {codes}"),
     "help": _("How to play with this bot"),
     "score": _("Score a real-life deal"),
     "sheet": _("The group's score sheet"),
@@ -67,6 +67,8 @@ GROUP_COMMANDS: Final = (
     "help",
 )
 PRIVATE_COMMANDS: Final = ("start", "score", "stats", "lang", "help")
+# What /lang accepts, as its menu line and help name them.
+LANGUAGE_CODES: Final = ", ".join(LANGUAGES)
 # Every command the bot answers (what the command limits count).
 ALL_COMMANDS: Final = frozenset(DESCRIPTIONS)
 # Table commands that a message posted on behalf of a chat (an anonymous admin, a channel) may use: they read only.
@@ -76,4 +78,4 @@ OPEN_TO_CHATS: Final = frozenset({"rules", "top"})
 def command_menu(names: tuple[str, ...], lang: str) -> list[tuple[str, str]]:
     """(command, description in ``lang``) for each command of a menu."""
     t = translator(lang)
-    return [(name, t.gettext(DESCRIPTIONS[name])) for name in names]
+    return [(name, t.gettext(DESCRIPTIONS[name], codes=LANGUAGE_CODES)) for name in names]
