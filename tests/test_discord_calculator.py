@@ -10,6 +10,7 @@ from bot.calculator import ScoreSheet, score, score_text
 from bot.calculator.text import parse_text
 from tests.discord_fakes import (
     CHANNEL_MESSAGE,
+    DEFERRED_CHANNEL_MESSAGE,
     EPHEMERAL,
     MODAL,
     FakeDiscord,
@@ -21,6 +22,7 @@ from tests.discord_fakes import (
 from tests.test_discord_adapter import start_bot
 
 LINE = "hearts 102 60 belote A"
+ANSWERED = (CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE)
 
 
 def test_a_deal_fits_a_button_and_comes_back_the_same() -> None:
@@ -41,7 +43,8 @@ async def test_score_a_line_then_add_it_to_the_sheet_after_a_restart(fake: FakeD
     channel = fake.add_channel()
     record = await fake.command(ana, channel, "score", line=LINE)
     answer = fake.reply(record)
-    assert record.response_type == CHANNEL_MESSAGE and not answer["flags"] & EPHEMERAL, "the channel sees the answer"
+    # Answered at once, or deferred first when the event loop lags (a busy machine): the channel sees it either way.
+    assert record.response_type in ANSWERED and not answer["flags"] & EPHEMERAL, "the channel sees the answer"
     expected = score_text(LINE)
     assert answer["embeds"][0]["title"] == expected.summary("bg")
     assert all(step.split()[0] in message_text(answer) for step in expected.explanation("bg")[:1])
@@ -211,7 +214,7 @@ async def test_two_people_pressing_add_to_the_sheet_at_once_add_the_deal_once(
     await running.settle()
     stored = await running.storage.get_sheet("discord", str(channel))
     assert stored is not None and len(ScoreSheet.from_json(stored).lines) == 1, "one deal, one line"
-    [refused] = [r for r in (first, second) if r.response_type == CHANNEL_MESSAGE]
+    [refused] = [r for r in (first, second) if r.response_type in ANSWERED]
     reply = fake.reply(refused)
     assert reply["flags"] & EPHEMERAL and "already" in reply["content"], "the later press is told why, privately"
     await running.stop()
