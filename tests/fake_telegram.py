@@ -189,6 +189,8 @@ class FakeTelegram:
         self._chat_events: dict[int, asyncio.Event] = {}
         self._outage: tuple[float, int, frozenset[str]] | None = None  # (until, status, methods)
         self._outage_left: int | None = None  # requests the outage still fails, when counted
+        # Seconds each request travels before Telegram counts it (a slow network, a loaded machine).
+        self.latency = 0.0
 
     # --- lifecycle ---
 
@@ -472,6 +474,8 @@ class FakeTelegram:
         if request.match_info["token"] != TOKEN:
             return _error(401, "Unauthorized")
         method = request.match_info["method"]
+        if self.latency:
+            await asyncio.sleep(self.latency)
         params = _decode(dict(await request.post()) if request.can_read_body else {})
         params.update(_decode(dict(request.query)))
         self.calls.append((method, params))

@@ -227,6 +227,45 @@ async def test_a_group_budget_spent_by_the_previous_process_is_respected(tg: Fak
     tg.assert_within_limits()
 
 
+async def test_a_group_budget_counts_from_when_telegram_answered_the_previous_process(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """Requests travel slowly (a loaded machine): Telegram counts each one later than it was made. The previous
+    process's three messages fill the group's short window as Telegram counted them, so the next process waits
+    for that window, not for the one its predecessor's request times would give."""
+    policy = FloodPolicy().scaled(0.5)  # three in 1.5 s per chat
+    tg.limits = FloodLimits(policy.chat_messages, policy.chat_window, policy.group_messages, policy.group_window)
+    # Between a third and a half of the window: the first request's start has left the window when the third is
+    # answered, the moment Telegram counted the first one has not.
+    tg.latency = 0.4 * policy.chat_window
+    database = tmp_path / "belote.sqlite3"
+    first_storage = SqliteStorage(database)
+    await first_storage.open()
+    async with ExtBot(TOKEN, base_url=tg.base_url) as plain:
+        first = Outbox(plain, StorageRefs(first_storage), policy=policy)
+        for i in range(policy.chat_messages):
+            first.put(Post(GROUP, f"line {i}"))
+        await first.drain()
+        await first.close()
+    await first_storage.close()
+    tg.latency = 0.0
+
+    storage = SqliteStorage(database)
+    await storage.open()
+    try:
+        async with ExtBot(TOKEN, base_url=tg.base_url) as plain:
+            second = Outbox(plain, StorageRefs(storage), policy=policy)
+            second.put(Post(GROUP, "after the restart"))
+            await second.drain()
+    finally:
+        await storage.close()
+    assert [m.text for m in tg.in_chat(GROUP)] == [f"line {i}" for i in range(policy.chat_messages)] + [
+        "after the restart"
+    ]
+    assert second.stats.retried_after == 0
+    tg.assert_within_limits()
+
+
 async def test_a_429_is_a_warning_without_a_traceback(
     tg: FakeTelegram, bot: ExtBot[None], caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -22,7 +22,7 @@ class ChatQueue:
     last_edit: float = float("-inf")  # when a group's message was last edited (monotonic)
     spent: deque[float] = field(default_factory=deque)  # a group's request times (wall clock), as stored
     loaded: bool = False  # the stored request times were read
-    attempt: float | None = None  # the stored time of the request in flight
+    attempt: float | None = None  # the stored answer time of the latest request
     paused_until: float = 0.0
     worker: asyncio.Task[None] | None = None
     empty: asyncio.Event = field(default_factory=asyncio.Event)
@@ -76,13 +76,18 @@ class ChatQueue:
     # --- a group's spent requests, across processes ---
 
     async def load_spent(self, chat_id: int, refs: MessageRefs, window: float) -> None:
-        """A group's requests made by an earlier process (or before its queue was forgotten) count against it."""
+        """A group's requests made by an earlier process (or before its queue was forgotten) count against it. A
+        request that process had in flight when it died reached Telegram before now, if at all: it counts as now."""
         if chat_id >= 0 or self.loaded:
             return
         self.loaded = True
         wall, now = time.time(), time.monotonic()
+        answered, asking = await refs.load_spent(chat_id)
+        stamps = [t for t in answered if 0 <= wall - t < window]
+        if asking is not None and 0 <= wall - asking < window:
+            stamps.append(wall)
         known = set(self.spent)
-        for stamp in sorted(t for t in await refs.load_spent(chat_id) if 0 <= wall - t < window):
+        for stamp in sorted(stamps):
             if stamp not in known:
                 self.spent.append(stamp)
                 self.budget.spend(now - (wall - stamp))
@@ -92,23 +97,33 @@ class ChatQueue:
         self.group_budget.stamps = deque(sorted(self.group_budget.stamps))
 
     async def spending(self, chat_id: int, refs: MessageRefs, window: float) -> None:
-        """About to send or edit in a group: store the time first, so that a process that follows (even after a
-        kill during this request) counts it."""
+        """About to send or edit in a group: store that a request is in flight first, so that a process that
+        follows (even after a kill during this request) counts it."""
         if chat_id >= 0:
             return
         wall = time.time()
         while self.spent and self.spent[0] <= wall - window:
             self.spent.popleft()
+        self.attempt = None
+        await refs.save_spent(chat_id, list(self.spent), wall)
+
+    async def answered(self, chat_id: int, refs: MessageRefs) -> None:
+        """Telegram answered the request: store when. Telegram counted it at some moment between the request and
+        the answer (later than the request when it travels slowly), so only the answer's time is safe for the
+        next process to count from."""
+        if chat_id >= 0:
+            return
+        wall = time.time()
         self.spent.append(wall)
         self.attempt = wall
-        await refs.save_spent(chat_id, list(self.spent))
+        await refs.save_spent(chat_id, list(self.spent), None)
 
     async def not_spent(self, chat_id: int, refs: MessageRefs) -> None:
         """Telegram answered the last request with a server error: it did not count, nor shall the next process."""
         if chat_id < 0 and self.attempt is not None and self.attempt in self.spent:
             self.spent.remove(self.attempt)
             self.attempt = None
-            await refs.save_spent(chat_id, list(self.spent))
+            await refs.save_spent(chat_id, list(self.spent), None)
 
 
 def priority(chat_id: int, post: Post) -> int:

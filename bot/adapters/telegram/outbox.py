@@ -14,11 +14,12 @@ Replies to commands (posts with ``reply_to``) wait behind the table's messages: 
 a waiting reply is dropped when a newer one says the same thing, and at most ``FloodPolicy.waiting_replies`` wait.
 
 The budget is counted from the moment each request was answered, which is never earlier than Telegram received it,
-so the pacing holds on Telegram's side too. A group's request times are also stored (through ``MessageRefs``)
-before each request, so a process started after this one (even after a kill) spends only what is left of the
-group's budget. What a group's message shows (a digest of its text and buttons) is stored with its id: a message
-the chat shows already is not sent again (a restart re-rendering every table spends nothing on them), and a
-``restated`` post (a finished deal's result, given again at start) is sent only when the chat lacks it.
+so the pacing holds on Telegram's side too. A group's answer times are also stored (through ``MessageRefs``), and
+before each request that one is in flight, so a process started after this one (even after a kill mid-request)
+spends only what is left of the group's budget. What a group's message shows (a digest of its text and buttons)
+is stored with its id: a message the chat shows already is not sent again (a restart re-rendering every table
+spends nothing on them), and a ``restated`` post (a finished deal's result, given again at start) is sent only
+when the chat lacks it.
 """
 
 from __future__ import annotations
@@ -372,14 +373,17 @@ class Outbox:
         if ref is not None:
             await queue.spending(post.chat_id, self.refs, self.policy.group_window)
             try:
-                await self.bot.edit_message_text(
-                    post.text,
-                    chat_id=post.chat_id,
-                    message_id=ref[1],
-                    reply_markup=post.markup,
-                    parse_mode=ParseMode.HTML,
-                    link_preview_options=_NO_PREVIEW,
-                )
+                try:
+                    await self.bot.edit_message_text(
+                        post.text,
+                        chat_id=post.chat_id,
+                        message_id=ref[1],
+                        reply_markup=post.markup,
+                        parse_mode=ParseMode.HTML,
+                        link_preview_options=_NO_PREVIEW,
+                    )
+                finally:
+                    await queue.answered(post.chat_id, self.refs)
             except BadRequest as err:
                 self._spent(post.chat_id, queue, edit=True)  # a refused request counts toward the limits too
                 text = err.message.lower()
@@ -398,17 +402,20 @@ class Outbox:
                 await self.refs.set(post.key, ref, digest)
             return True
         await queue.spending(post.chat_id, self.refs, self.policy.group_window)
-        message = await self.bot.send_message(
-            post.chat_id,
-            post.text,
-            reply_markup=post.markup,
-            message_thread_id=post.thread_id,
-            parse_mode=ParseMode.HTML,
-            link_preview_options=_NO_PREVIEW,
-            reply_parameters=(
-                ReplyParameters(post.reply_to, allow_sending_without_reply=True) if post.reply_to else None
-            ),
-        )
+        try:
+            message = await self.bot.send_message(
+                post.chat_id,
+                post.text,
+                reply_markup=post.markup,
+                message_thread_id=post.thread_id,
+                parse_mode=ParseMode.HTML,
+                link_preview_options=_NO_PREVIEW,
+                reply_parameters=(
+                    ReplyParameters(post.reply_to, allow_sending_without_reply=True) if post.reply_to else None
+                ),
+            )
+        finally:
+            await queue.answered(post.chat_id, self.refs)
         self.stats.sent += 1
         self._spent(post.chat_id, queue)
         if post.key is not None:

@@ -69,18 +69,19 @@ class MessageRefs(Protocol):
         """The digest of what the key's message shows, when it was recorded."""
         ...
 
-    async def load_spent(self, chat_id: int) -> list[float]:
-        """Wall-clock times of the group's latest requests, as ``save_spent`` left them."""
+    async def load_spent(self, chat_id: int) -> tuple[list[float], float | None]:
+        """Wall-clock times of the answers to the group's latest requests, and when the request in flight (if one
+        was) was made, as ``save_spent`` left them."""
         ...
 
-    async def save_spent(self, chat_id: int, stamps: list[float]) -> None: ...
+    async def save_spent(self, chat_id: int, answered: list[float], asking: float | None) -> None: ...
 
 
 class MemoryRefs:
     def __init__(self) -> None:
         self.refs: dict[str, tuple[int, int]] = {}
         self.digests: dict[str, str] = {}
-        self.spent: dict[int, list[float]] = {}
+        self.spent: dict[int, tuple[list[float], float | None]] = {}
 
     async def get(self, key: str) -> tuple[int, int] | None:
         return self.refs.get(key)
@@ -97,10 +98,11 @@ class MemoryRefs:
     async def digest(self, key: str) -> str | None:
         return self.digests.get(key)
 
-    async def load_spent(self, chat_id: int) -> list[float]:
-        return list(self.spent.get(chat_id, []))
+    async def load_spent(self, chat_id: int) -> tuple[list[float], float | None]:
+        answered, asking = self.spent.get(chat_id, ([], None))
+        return list(answered), asking
 
-    async def save_spent(self, chat_id: int, stamps: list[float]) -> None:
-        self.spent[chat_id] = list(stamps)
+    async def save_spent(self, chat_id: int, answered: list[float], asking: float | None) -> None:
+        self.spent[chat_id] = (list(answered), asking)
 
 

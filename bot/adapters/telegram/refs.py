@@ -5,8 +5,8 @@ A ref is stored as ``"<chat id>:<message id>"``, for a group's message followed 
 the bot (key ``private:<user id>``), because the bot may write to nobody else, and, at shutdown, the messages the
 flood limits had not let out yet (key ``outbox:pending``, a JSON list), so the next run sends them, and the new id
 of each group upgraded to a supergroup (key ``moved:<old chat id>``), for buttons still pressed under the old one,
-and the times of each group's latest requests (key ``spent:<chat id>``, a JSON list of Unix times), so that the next
-process spends only what is left of the group's budget.
+and the times of each group's latest requests (key ``spent:<chat id>``, JSON: the Unix times Telegram answered them,
+and when the request in flight was made), so that the next process spends only what is left of the group's budget.
 """
 
 from __future__ import annotations
@@ -68,16 +68,24 @@ class StorageRefs:
         stored = None if ref is None else f"{ref[0]}:{ref[1]}" + (f":{digest}" if digest else "")
         await self.storage.set_message_ref(TELEGRAM, key, stored)
 
-    async def load_spent(self, chat_id: int) -> list[float]:
+    async def load_spent(self, chat_id: int) -> tuple[list[float], float | None]:
         stored = await self.storage.get_message_ref(TELEGRAM, f"{_SPENT}{chat_id}")
         try:
-            stamps = json.loads(stored) if stored else []
+            data = json.loads(stored) if stored else []
         except ValueError:
-            return []
-        return [float(t) for t in stamps if isinstance(t, int | float)] if isinstance(stamps, list) else []
+            return [], None
+        if isinstance(data, list):  # written before the request in flight was stored apart
+            return _times(data), None
+        if not isinstance(data, dict):
+            return [], None
+        asking = data.get("asking")
+        return _times(data.get("answered")), float(asking) if isinstance(asking, int | float) else None
 
-    async def save_spent(self, chat_id: int, stamps: list[float]) -> None:
-        text = json.dumps([round(t, 3) for t in stamps]) if stamps else None
+    async def save_spent(self, chat_id: int, answered: list[float], asking: float | None) -> None:
+        text = None
+        if answered or asking is not None:
+            text = json.dumps({"answered": [round(t, 3) for t in answered],
+                               "asking": None if asking is None else round(asking, 3)})
         await self.storage.set_message_ref(TELEGRAM, f"{_SPENT}{chat_id}", text)
 
     async def private_open(self, user_id: str) -> bool:
@@ -115,6 +123,10 @@ class StorageRefs:
         except (ValueError, TypeError) as err:  # written by another version: better lost than sent wrong
             log.warning("could not read the messages left unsent by the previous run: %s", err)
             return []
+
+
+def _times(stamps: object) -> list[float]:
+    return [float(t) for t in stamps if isinstance(t, int | float)] if isinstance(stamps, list) else []
 
 
 def parse_ref(stored: str | None) -> tuple[int, int] | None:
