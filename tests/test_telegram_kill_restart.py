@@ -64,9 +64,7 @@ async def test_unreachable_player_titles_and_my_hand_across_a_kill(tmp_path: Pat
             await bot.kill()
 
             seen_alice = len(tg.texts_seen(ALICE))
-            # A new process does not know what the killed one spent of the chats' budgets; a supervisor's restart
-            # delay (three seconds here) lets the per-chat window pass.
-            await asyncio.sleep(3.0)
+            # Restarted at once: the new process spends only what the killed one left of each chat's budget.
             await bot.start()
             # The restart re-renders every hand: Alice's keeps the group's name; Carol is not written to again and
             # the group is not told again.

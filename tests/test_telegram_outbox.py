@@ -266,6 +266,38 @@ async def test_a_group_budget_counts_from_when_telegram_answered_the_previous_pr
     tg.assert_within_limits()
 
 
+async def test_a_private_chats_budget_spent_by_the_previous_process_is_respected(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """A process killed right after three messages to a person (a hand, two turns) is restarted at once: the new
+    one re-renders the hand only when that chat's short window allows it."""
+    policy = FloodPolicy().scaled(0.5)  # three in 1.5 s per chat
+    tg.limits = FloodLimits(policy.chat_messages, policy.chat_window, policy.group_messages, policy.group_window)
+    database = tmp_path / "belote.sqlite3"
+    first_storage = SqliteStorage(database)
+    await first_storage.open()
+    async with ExtBot(TOKEN, base_url=tg.base_url) as plain:
+        first = Outbox(plain, StorageRefs(first_storage), policy=policy)
+        for i in range(policy.chat_messages):
+            first.put(Post(ALICE, f"line {i}"))
+        await first.drain()
+        await first.close()
+    await first_storage.close()
+
+    storage = SqliteStorage(database)
+    await storage.open()
+    try:
+        async with ExtBot(TOKEN, base_url=tg.base_url) as plain:
+            second = Outbox(plain, StorageRefs(storage), policy=policy)
+            second.put(Post(ALICE, "your hand"))
+            await second.drain()
+    finally:
+        await storage.close()
+    assert [m.text for m in tg.in_chat(ALICE)] == [f"line {i}" for i in range(policy.chat_messages)] + ["your hand"]
+    assert second.stats.retried_after == 0
+    tg.assert_within_limits()
+
+
 async def test_a_429_is_a_warning_without_a_traceback(
     tg: FakeTelegram, bot: ExtBot[None], caplog: pytest.LogCaptureFixture
 ) -> None:

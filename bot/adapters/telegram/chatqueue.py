@@ -1,5 +1,5 @@
 """One chat's queue in the outbox: what waits (the table's messages before replies to commands), how a new post
-merges into it, and the chat's budget, with a group's request times kept in storage so that the next process (even
+merges into it, and the chat's budget, with the chat's request times kept in storage so that the next process (even
 after a kill) counts them."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ class ChatQueue:
     budget: Budget = field(default_factory=Budget)
     group_budget: Budget = field(default_factory=Budget)
     last_edit: float = float("-inf")  # when a group's message was last edited (monotonic)
-    spent: deque[float] = field(default_factory=deque)  # a group's request times (wall clock), as stored
+    spent: deque[float] = field(default_factory=deque)  # the chat's answer times (wall clock), as stored
     loaded: bool = False  # the stored request times were read
     attempt: float | None = None  # the stored answer time of the latest request
     paused_until: float = 0.0
@@ -73,12 +73,12 @@ class ChatQueue:
                 return True
         return False
 
-    # --- a group's spent requests, across processes ---
+    # --- a chat's spent requests, across processes ---
 
     async def load_spent(self, chat_id: int, refs: MessageRefs, window: float) -> None:
-        """A group's requests made by an earlier process (or before its queue was forgotten) count against it. A
+        """A chat's requests made by an earlier process (or before its queue was forgotten) count against it. A
         request that process had in flight when it died reached Telegram before now, if at all: it counts as now."""
-        if chat_id >= 0 or self.loaded:
+        if self.loaded:
             return
         self.loaded = True
         wall, now = time.time(), time.monotonic()
@@ -91,16 +91,15 @@ class ChatQueue:
             if stamp not in known:
                 self.spent.append(stamp)
                 self.budget.spend(now - (wall - stamp))
-                self.group_budget.spend(now - (wall - stamp))
+                if chat_id < 0:
+                    self.group_budget.spend(now - (wall - stamp))
         self.spent = deque(sorted(self.spent))
         self.budget.stamps = deque(sorted(self.budget.stamps))
         self.group_budget.stamps = deque(sorted(self.group_budget.stamps))
 
     async def spending(self, chat_id: int, refs: MessageRefs, window: float) -> None:
-        """About to send or edit in a group: store that a request is in flight first, so that a process that
-        follows (even after a kill during this request) counts it."""
-        if chat_id >= 0:
-            return
+        """About to send or edit: store that a request is in flight first, so that a process that follows (even
+        after a kill during this request) counts it."""
         wall = time.time()
         while self.spent and self.spent[0] <= wall - window:
             self.spent.popleft()
@@ -111,8 +110,6 @@ class ChatQueue:
         """Telegram answered the request: store when. Telegram counted it at some moment between the request and
         the answer (later than the request when it travels slowly), so only the answer's time is safe for the
         next process to count from."""
-        if chat_id >= 0:
-            return
         wall = time.time()
         self.spent.append(wall)
         self.attempt = wall
@@ -120,7 +117,7 @@ class ChatQueue:
 
     async def not_spent(self, chat_id: int, refs: MessageRefs) -> None:
         """Telegram answered the last request with a server error: it did not count, nor shall the next process."""
-        if chat_id < 0 and self.attempt is not None and self.attempt in self.spent:
+        if self.attempt is not None and self.attempt in self.spent:
             self.spent.remove(self.attempt)
             self.attempt = None
             await refs.save_spent(chat_id, list(self.spent), None)

@@ -55,7 +55,7 @@ def digest_of(post: Post) -> str:
 
 class MessageRefs(Protocol):
     """Where the Telegram message behind each key is remembered (storage, so that edits survive restarts), with
-    what it shows, and each group's latest request times (so that the next process respects them)."""
+    what it shows, and each chat's latest request times (so that the next process respects them)."""
 
     async def get(self, key: str) -> tuple[int, int] | None:
         """(chat id, message id) of the message with this key, if it was sent."""
@@ -70,7 +70,7 @@ class MessageRefs(Protocol):
         ...
 
     async def load_spent(self, chat_id: int) -> tuple[list[float], float | None]:
-        """Wall-clock times of the answers to the group's latest requests, and when the request in flight (if one
+        """Wall-clock times of the answers to the chat's latest requests, and when the request in flight (if one
         was) was made, as ``save_spent`` left them."""
         ...
 

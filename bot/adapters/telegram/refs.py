@@ -5,8 +5,8 @@ A ref is stored as ``"<chat id>:<message id>"``, for a group's message followed 
 the bot (key ``private:<user id>``), because the bot may write to nobody else, and, at shutdown, the messages the
 flood limits had not let out yet (key ``outbox:pending``, a JSON list), so the next run sends them, and the new id
 of each group upgraded to a supergroup (key ``moved:<old chat id>``), for buttons still pressed under the old one,
-and the times of each group's latest requests (key ``spent:<chat id>``, JSON: the Unix times Telegram answered them,
-and when the request in flight was made), so that the next process spends only what is left of the group's budget.
+and the times of each chat's latest requests (key ``spent:<chat id>``, JSON: the Unix times Telegram answered them,
+and when the request in flight was made), so that the next process spends only what is left of the chat's budget.
 """
 
 from __future__ import annotations
