@@ -13,9 +13,6 @@ from bot.config import Settings
 from bot.core.host import Host
 from bot.core.messages import ChatRef, OutMessage, UserRef
 from bot.storage.sqlite import SqliteStorage
-from tests.varied_deals import apply as vary_deals
-
-vary_deals()  # a salted test run: deal as the test process does
 
 CHAT = ChatRef("test", "-42")
 OPENER = UserRef("test", "1", "Ana")

@@ -3,8 +3,8 @@ seed happens to deal (the shuffle may change; a test must hold for every deal).
 
 With the salt set, a match deals from its seed mixed with the salt, and every ``random.Random(seed)`` (the bots, the
 tests' own choices) draws from the seed mixed with the salt. A table's seed from the host is random on every run
-anyway. Python child processes get the salted ``random.Random`` through ``tests/salted/sitecustomize.py`` (on
-PYTHONPATH); a child that deals (the recovery worker) calls ``apply`` itself, so parent and child agree on a deal.
+anyway. Python child processes are salted the same way through ``tests/salted/sitecustomize.py``: on PYTHONPATH,
+and added to the PYTHONPATH of a child started with its own environment, so parent and child agree on a deal.
 
 Without the variable nothing changes. Hunt with, for example::
 
@@ -13,8 +13,12 @@ Without the variable nothing changes. Hunt with, for example::
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.util
 import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +31,7 @@ def apply() -> None:
     if not salt:
         return
     salt_randoms()
+    _salt_children()
     from bot.engine.match import Match
 
     if getattr(Match, "_salted", False):
@@ -48,11 +53,58 @@ def apply() -> None:
     Match.start_deal = salted_start_deal  # type: ignore[method-assign]
     Match._salted = True  # type: ignore[attr-defined]
 
+
+def _with_salt(env: dict[str, str]) -> dict[str, str]:
     here = str(Path(__file__).with_name("salted"))
     root = str(Path(__file__).parent.parent)
-    paths = os.environ.get("PYTHONPATH", "").split(os.pathsep)
-    if here not in paths:
-        os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (here, root, *paths) if p)
+    paths = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    if here in paths:
+        return env
+    return {**env, "PYTHONPATH": os.pathsep.join([here, root, *paths])}
+
+
+def _salt_children() -> None:
+    if getattr(subprocess.Popen, "_salted", False):
+        return
+    os.environ.update(_with_salt(dict(os.environ)))
+    real_init = subprocess.Popen.__init__
+
+    def salted_init(self: subprocess.Popen[Any], *args: Any, **kwargs: Any) -> None:
+        env = kwargs.get("env")
+        if env is not None and VARIABLE in env:
+            kwargs["env"] = _with_salt(dict(env))
+        real_init(self, *args, **kwargs)
+
+    subprocess.Popen.__init__ = salted_init  # type: ignore[method-assign]
+    subprocess.Popen._salted = True  # type: ignore[attr-defined]
+
+
+def salt_on_import() -> None:
+    """For a child: salt ``random.Random`` now and the match once ``bot.engine.match`` is imported (importing it
+    here would slow every child's start)."""
+    if not os.environ.get(VARIABLE):
+        return
+    salt_randoms()
+
+    class Finder(importlib.abc.MetaPathFinder):
+        def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
+            if name != "bot.engine.match":
+                return None
+            sys.meta_path.remove(self)
+            spec = importlib.util.find_spec(name)
+            loader = spec.loader if spec else None
+            if spec is None or loader is None:
+                return spec
+            real_exec = loader.exec_module
+
+            def exec_module(module: Any) -> None:
+                real_exec(module)
+                apply()
+
+            loader.exec_module = exec_module  # type: ignore[method-assign]
+            return spec
+
+    sys.meta_path.insert(0, Finder())
 
 
 def salt_randoms() -> None:

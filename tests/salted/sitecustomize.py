@@ -1,6 +1,6 @@
 """Loaded by Python children of a salted test run (see ``tests/varied_deals.py``): the parent's salt for their
-``random.Random(seed)``."""
+deals and ``random.Random(seed)``."""
 
-from tests.varied_deals import salt_randoms
+from tests.varied_deals import salt_on_import
 
-salt_randoms()
+salt_on_import()
