@@ -20,27 +20,6 @@ from tests.varied_deals import apply as vary_deals
 vary_deals()  # only with BELOTE_TEST_SALT set: other cards for every seed
 
 
-# The slowest tests (``pytest --durations=15``), started first: with ``--maxschedchunk`` small (make test) two
-# workers then share out the rest and finish together, instead of one of them starting a long test at the end.
-SLOW_FIRST = (
-    "tests/test_telegram_e2e.py::test_four_people_play_a_whole_match_by_pressing_buttons",
-    "tests/test_engine_properties.py::test_random_matches_keep_every_invariant",
-    "tests/test_protocol_messages.py::test_the_answer_check_agrees_with_the_engine",
-    "tests/test_sheet.py::test_sheet_on_the_command_line",
-    "tests/test_telegram_migration.py::test_a_match_goes_on_in_the_supergroup_its_group_became",
-    "tests/test_telegram_restart.py::test_a_restart_mid_deal_resumes_in_the_same_messages",
-    "tests/test_protocol_messages.py::test_an_act_message_never_holds_another_seats_unplayed_card",
-    "tests/test_host_chaos.py::test_chaos_at_many_tables_keeps_every_invariant",
-)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    def rank(item: pytest.Item) -> int:
-        return next((i for i, slow in enumerate(SLOW_FIRST) if item.nodeid.startswith(slow)), len(SLOW_FIRST))
-
-    items.sort(key=rank)  # stable: the rest keep their order
-
-
 @pytest.fixture(autouse=True)
 def _stop_storage_left_open(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     opened: list[SqliteStorage] = []
