@@ -106,9 +106,25 @@ def test_malformed_answers_are_counted_and_replaced_by_legal_actions() -> None:
     assert any("not valid JSON" in p for p in agent.problems)
 
 
+def asked_of(match: Match, seat: int) -> list[str]:
+    """What ``seat`` was asked for, in order: "call" or "card"."""
+    asked: list[str] = []
+    for deal in match.deals:
+        asked += ["call"] * sum((deal.dealer + 1 + i) % 4 == seat for i in range(len(deal.calls)))
+        asked += ["card"] * (8 if deal.result is not None else 0)
+    return asked
+
+
 def test_illegal_answers_are_counted_and_replaced_by_legal_actions() -> None:
-    with ProcessAgent(script("illegal", 2), move_time=5) as agent:
-        match = play_match([RandomAgent(1), agent, RandomAgent(2), RandomAgent(3)], "i")
+    # Every second answer is wrong; whether some of those fall in an auction and some in the play depends on the
+    # cards (a one-deal match where the program calls once has no wrong call), so try seeds until both do.
+    for n in range(20):
+        with ProcessAgent(script("illegal", 2), move_time=5) as agent:
+            others = [RandomAgent(f"i{n}/{seat}") for seat in (0, 2, 3)]
+            match = play_match([others[0], agent, others[1], others[2]], "i" if n == 0 else f"i{n}")
+        assert len(asked_of(match, 1)) == agent.decisions
+        if {"call", "card"} <= set(asked_of(match, 1)[1::2]):
+            break
     assert match.over
     assert agent.errors["illegal"] == agent.decisions // 2 > 0
     assert agent.errors["malformed"] == agent.errors["timeout"] == agent.errors["crash"] == 0
