@@ -22,4 +22,4 @@ lint: $(STAMP)
 	$(BIN)/mypy --strict bot
 
 test: $(STAMP) lint
-	$(BIN)/pytest -n 2 -p no:cacheprovider
+	$(BIN)/pytest -q -n 2 -p no:cacheprovider

@@ -15,6 +15,9 @@ import pytest
 
 from bot.storage.sqlite import SqliteStorage
 from tests.discord_fakes import FakeDiscord
+from tests.varied_deals import apply as vary_deals
+
+vary_deals()  # only with BELOTE_TEST_SALT set: other cards for every seed
 
 
 @pytest.fixture(autouse=True)

@@ -38,11 +38,14 @@ def test_inferred_constraints_hold_for_the_real_hands(rules: Rules, player: str)
     assert checked > 200
 
 
-def test_sampled_deals_fit_everything_the_seat_knows() -> None:
-    match = Match(seed=21)
+@pytest.mark.parametrize("seed", range(10))
+def test_sampled_deals_fit_everything_the_seat_knows(seed: int) -> None:
+    # Several matches: announced combinations that are hard to deal by chance come up in about one match in four.
+    match = Match(seed=seed)
     agents = [MediumAgent(i) for i in range(4)]
     samples = 0
-    while not match.over and len(match.deals) <= 2:
+    # Three deals, or more if passed-out deals left too few samples.
+    while not match.over and (len(match.deals) <= 2 or samples <= 20):
         deal = match.deal
         seat = deal.to_act
         obs = observe(deal, seat)

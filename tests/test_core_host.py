@@ -10,11 +10,11 @@ import threading
 from pathlib import Path
 
 from bot.ai.simple import RandomAgent
-from bot.core import views
 from bot.core.host import Host
 from bot.core.messages import MAX_PAYLOAD_BYTES, ChatRef, OutMessage, UserRef
 from bot.core.payload import decode, encode
 from bot.core.table import Table
+from bot.core.views import CALL_BY_CODE
 from bot.engine import Action, Bid, Observation, Play, card_str
 from bot.engine.calls import CALL_NAMES
 from bot.engine.cards import SUIT_SYMBOLS
@@ -203,15 +203,16 @@ async def test_stale_foreign_forged_and_out_of_turn_presses_change_nothing(tmp_p
     ]
     for answer in refused:
         assert not answer.ok and answer.text
-    # A well-formed, current payload for a move the rules refuse (a recontra with no contra in the auction, a card
-    # she does not hold in the play): refused in her language, without the engine's English reason.
+    # A well-formed, current payload for a move the rules refuse (in the auction a call it does not allow: a recontra
+    # with no contra, a bid no higher than the contract; in the play a card she may not play): refused in her
+    # language, without the engine's English reason. Which move that is depends on the deal and the bots' calls.
     assert table.match is not None
-    if table.match.deal.phase == "auction":
-        # Contra and recontra are never both legal, so some call is always refused (which one depends on the bots).
-        refused_call = next(c for c in (8, 7, 0) if c not in table.match.deal.legal_calls())
-        action = "c:" + next(code for code, c in views.CALL_BY_CODE.items() if c == refused_call)
+    deal = table.match.deal
+    if deal.phase == "auction":
+        code = next(code for code, call in CALL_BY_CODE.items() if call not in deal.legal_calls())
+        action = "c:" + code
     else:
-        action = "p:" + card_str(next(c for c in range(32) if c not in hand_cards(hand.text) | played_cards(table)))
+        action = "p:" + card_str(next(c for c in range(32) if c not in deal.legal_cards()))
     forged = await host.press(ANA, encode(table_id, version, action))
     assert not forged.ok and forged.text == "That move is against the rules."
     assert table.version == version

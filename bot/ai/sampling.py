@@ -13,9 +13,11 @@ import random
 
 from bot.engine import ALL_TRUMPS, CONTRA, NO_TRUMPS, Observation
 from bot.engine.cards import ACE, JACK, NINE, CardMask, card_list
-from bot.engine.declarations import resolve_declarations
+from bot.engine.declarations import CARRE, QUARTE, QUINT, TIERCE, resolve_declarations
 
 from .knowledge import Knowledge
+
+_RUN_LENGTH = {TIERCE: 3, QUARTE: 4, QUINT: 5}
 
 
 def auction_weights(obs: Observation) -> list[list[float]]:
@@ -56,20 +58,24 @@ class Sampler:
         self.cards = card_list(k.unseen)
         self.contract = k.contract
 
-    def _one(self, use_cannot: bool) -> list[CardMask] | None:
+    def _one(self, use_cannot: bool, plan: dict[int, tuple[CardMask, CardMask]] | None = None) -> list[CardMask] | None:
+        """``plan``: per seat, cards it must get and cards it must not (see ``_plan``)."""
         k, rng = self.k, self.rng
+        plan = plan or {}
         hands = [0, 0, 0, 0]
         hands[k.seat] = k.hand
         need = {p: k.hand_size[p] for p in self.others}
         free = list(self.cards)
         for p in self.others:
-            for c in card_list(k.must[p] & k.unseen):
+            for c in card_list((k.must[p] | plan.get(p, (0, 0))[0]) & k.unseen):
                 if c in free and need[p] > 0:
                     hands[p] |= 1 << c
                     need[p] -= 1
                     free.remove(c)
         rng.shuffle(free)
         allowed = {p: (k.unseen & ~k.cannot[p]) if use_cannot else k.unseen for p in self.others}
+        for p, (_, forbidden) in plan.items():
+            allowed[p] &= ~forbidden
         free.sort(key=lambda c: sum(1 for p in self.others if allowed[p] >> c & 1))
         for c in free:
             seats = [p for p in self.others if need[p] > 0 and allowed[p] >> c & 1]
@@ -94,6 +100,44 @@ class Sampler:
                 return False
         return True
 
+    def _plan(self) -> dict[int, tuple[CardMask, CardMask]] | None:
+        """For each other seat that announced, a random way its first-card hand held those combinations: the unseen
+        cards it must get, and the unseen neighbours of its runs it must not (or the run would be longer)."""
+        k, rng = self.k, self.rng
+        plan: dict[int, tuple[CardMask, CardMask]] = {}
+        taken = 0  # unseen cards already promised to a seat
+        for p, kinds in k.declared.items():
+            if p == k.seat:
+                continue
+            own = k.played_by[p]
+            available = own | (k.unseen & ~k.cannot[p] & ~taken)
+            used = forbidden = 0
+            for kind in kinds:
+                options: list[tuple[CardMask, CardMask]] = []
+                if kind == CARRE:
+                    options = [(0x01010101 << rank, 0) for rank in range(8)]
+                else:
+                    length = _RUN_LENGTH[kind]
+                    for suit in range(4):
+                        for low in range(9 - length):
+                            run = ((1 << length) - 1) << (8 * suit + low)
+                            ends = (1 << (8 * suit + low - 1) if low > 0 else 0) | (
+                                1 << (8 * suit + low + length) if low + length < 8 else 0
+                            )
+                            options.append((run, ends))
+                options = [(m, e) for m, e in options if m & available == m and not m & used and not e & own]
+                if not options:
+                    return None
+                mask, ends = rng.choice(options)
+                used |= mask
+                forbidden |= ends
+            need = used & k.unseen
+            if bin(need).count("1") > k.hand_size[p] or need & forbidden:
+                return None
+            taken |= need
+            plan[p] = (need, forbidden & k.unseen)
+        return plan
+
     def sample(self, tries: int = 60) -> list[CardMask]:
         """One deal of the remaining cards; constraints are relaxed only if none can be met in ``tries`` attempts."""
         fallback: list[CardMask] | None = None
@@ -104,6 +148,12 @@ class Sampler:
             if self._consistent(hands):
                 return hands
             fallback = fallback or hands
+        # Announced combinations that chance rarely deals: give each announcing seat one way of holding them first.
+        for _ in range(tries if self.k.declared else 0):
+            plan = self._plan()
+            hands = None if plan is None else self._one(True, plan)
+            if hands is not None and self._consistent(hands):
+                return hands
         if fallback is not None:
             return fallback
         for _ in range(tries):
