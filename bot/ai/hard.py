@@ -39,7 +39,9 @@ SCHEDULE = {1: (1, 1), 2: (32, 2), 3: (48, 3), 4: (40, 4), 5: (10, 5), 6: (18, 2
 # Auction: deals simulated per decision, and how much better (in game points per deal) another call must look
 # than the rule-based choice to be preferred (the simulation's own noise is about this large).
 AUCTION_SAMPLES = 60
-AUCTION_MARGIN = 2.0
+# Deals drawn per deal searched in the play: the search takes the ones the other seats' play makes likely.
+POOL = 3
+AUCTION_MARGIN = 1.0
 
 
 class HardAgent:
@@ -52,7 +54,9 @@ class HardAgent:
         time_cap: float = 0.8,
         schedule: dict[int, tuple[int, int]] | None = None,
         auction_samples: int = AUCTION_SAMPLES,
+        pool: int = POOL,
     ) -> None:
+        self.pool = pool
         self.seed = seed
         self.schedule = schedule or SCHEDULE
         self.auction_samples = auction_samples
@@ -88,16 +92,16 @@ class HardAgent:
         for t in obs.tricks:
             took |= 1 << (t.winner & 1)
         done = 0
-        for _ in range(samples):
-            try:
-                hands = sampler.sample()
-            except RuntimeError:
-                break  # no deal fits what the seat inferred (an inconsistent history): play by the rules instead
+        try:
+            deals = sampler.weighted(samples, self.pool * samples)
+        except RuntimeError:
+            deals = []  # no deal fits what the seat inferred (an inconsistent history): play by the rules instead
+        for hands, times in deals:
             values = solver.values(hands, obs.trick_leader, list(obs.trick), took, depth, legal)
             utility = scorer.for_sample(hands)
             for card, v in values.items():
-                totals[card] += utility(v)
-            done += 1
+                totals[card] += times * utility(v)
+            done += times
             if time.perf_counter() - start > self.time_cap:
                 break
         if done == 0:
