@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from dataclasses import dataclass
 
 from bot.engine import ALL_TRUMPS, NO_TRUMPS, PASS, Deal, Observation, observe
 from bot.engine.cards import mask_of
 from bot.engine.deal import DONE
 
+from .base import Budget
 from .bidding import auction_view, call_gain
 from .medium import MediumAgent
 
@@ -132,16 +132,15 @@ def simulate(
     calls: list[int],
     samples: int,
     seed: int | str,
-    time_cap: float = 0.8,
+    budget: Budget | None = None,
     pool: int = POOL,
     prior: int | None = None,
 ) -> Simulation:
     """Play every call out on deals picked from ``pool`` × ``samples`` drawn ones by how well they fit the calls.
 
     With a ``prior``, a call clearly worse than it (by two standard errors) stops being played out after every
-    ``RACE`` deals, which leaves the time to the close ones. Playing out stops early once ``time_cap`` seconds have
-    passed (only a loaded machine gets there)."""
-    start = time.perf_counter()
+    ``RACE`` deals, which leaves the time to the close ones. Playing out stops early once the ``budget`` is spent."""
+    budget = budget or Budget(0.8)
     rng = random.Random(seed)
     drawn = [sample_full_deal(obs, rng) for _ in range(max(1, pool * samples))]
     weights = [call_likelihood(obs, hands) for hands in drawn]
@@ -167,7 +166,7 @@ def simulate(
     team = obs.seat & 1
     live = list(calls)
     for hands, times in picked:
-        if sim.times and time.perf_counter() - start > time_cap:
+        if sim.times and budget.spent():
             break
         if prior is not None and sim.times and len(sim.times) % RACE == 0:
             live = [c for c in live if c == prior or sum(sim.edge(c, prior)) + sim.edge(c, prior)[1] > 0]
@@ -179,15 +178,20 @@ def simulate(
 
 
 def evaluate_calls(
-    obs: Observation, calls: list[int], samples: int, seed: int | str, time_cap: float = 0.8
+    obs: Observation, calls: list[int], samples: int, seed: int | str, budget: Budget | None = None
 ) -> dict[int, float]:
     """Mean (seat's team minus the other team) written score after each call, over the same plausible deals."""
-    sim = simulate(obs, calls, samples, seed, time_cap)
+    sim = simulate(obs, calls, samples, seed, budget)
     return {c: sim.mean(c) for c in calls}
 
 
 def simulated_call(
-    obs: Observation, samples: int, seed: int | str, prior: int, margin: float = 0.5, time_cap: float = 0.8
+    obs: Observation,
+    samples: int,
+    seed: int | str,
+    prior: int,
+    margin: float = 0.5,
+    budget: Budget | None = None,
 ) -> int:
     """The call with the best simulated outcome; ``prior`` (the rule-based choice) stands unless another call beats
     it by ``margin`` and by ``NOISE_Z`` standard errors, or whenever the simulation is thin."""
@@ -196,7 +200,7 @@ def simulated_call(
     calls = candidate_calls(obs, prior)
     if len(calls) == 1:
         return prior
-    sim = simulate(obs, calls, samples, seed, time_cap, prior=prior)
+    sim = simulate(obs, calls, samples, seed, budget, prior=prior)
     if sim.effective < THIN or sum(sim.times) < THIN:
         return prior
     best, best_edge = prior, 0.0

@@ -5,12 +5,12 @@ For each decision in the play it deals the unseen cards many times consistently 
 an evaluation earlier) and scores every legal card by the deal's written result for the seat's team: the game
 points of its side minus the other side's, with the contract made, hanging or inside, the declarations the deal's
 hands resolve to and the belotes. The number of samples and the depth depend only on the position, so the bot is
-deterministic for a seed; a time cap only guards against a slow machine.
+deterministic for a seed; a cap on processor time (and a looser one on wall-clock time) only guards against a slow
+or busy machine.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +27,7 @@ from bot.engine.play import CARD_POINTS
 from bot.engine.scoring import LAST_TEN, VALAT_BONUS, card_total, score_deal
 
 from .auction_sim import simulated_call
+from .base import Budget
 from .bidding import BiddingStyle, choose_call
 from .knowledge import Knowledge, knowledge_of
 from .medium import announce, choose_card
@@ -39,6 +40,7 @@ SCHEDULE = {1: (1, 1), 2: (32, 2), 3: (48, 3), 4: (40, 4), 5: (10, 5), 6: (18, 2
 # Auction: deals simulated per decision, and how much better (in game points per deal) another call must look
 # than the rule-based choice to be preferred (the simulation's own noise is about this large).
 AUCTION_SAMPLES = 60
+WALL_FACTOR = 3.0
 # Deals drawn per deal searched in the play: the search takes the ones the other seats' play makes likely.
 POOL = 3
 AUCTION_MARGIN = 1.0
@@ -61,7 +63,9 @@ class HardAgent:
         self.schedule = schedule or SCHEDULE
         self.auction_samples = auction_samples
         self.style = BiddingStyle()
-        self.time_cap = time_cap if move_time is None else min(time_cap, 0.8 * move_time)
+        self.time_cap = time_cap  # processor seconds per decision
+        # Wall-clock bound: 80% of a table's move time, or a few times the processor budget on a busy machine.
+        self.wall_cap = WALL_FACTOR * time_cap if move_time is None else min(WALL_FACTOR * time_cap, 0.8 * move_time)
         self.decisions = 0
 
     def act(self, observation: Observation) -> Action:
@@ -71,7 +75,8 @@ class HardAgent:
             if self.auction_samples <= 0:
                 return Bid(prior)
             seed = f"{self.seed}/{self.decisions}/auction"
-            return Bid(simulated_call(observation, self.auction_samples, seed, prior, AUCTION_MARGIN, self.time_cap))
+            budget = Budget(self.time_cap, self.wall_cap)
+            return Bid(simulated_call(observation, self.auction_samples, seed, prior, AUCTION_MARGIN, budget))
         return announce(observation, self.choose_card(observation))
 
     def choose_card(self, obs: Observation) -> int:
@@ -81,7 +86,7 @@ class HardAgent:
         k = knowledge_of(obs)
         tricks_left = 8 - len(obs.tricks)
         samples, depth = self.schedule[tricks_left]
-        start = time.perf_counter()
+        budget = Budget(self.time_cap, self.wall_cap)
         contract = k.contract
         sampler = Sampler(obs, k, f"{self.seed}/{self.decisions}/{len(obs.tricks)}/{len(obs.trick)}")
         valat = VALAT_BONUS if contract != NO_TRUMPS or obs.rules.nt_valat_doubled else VALAT_BONUS // 2
@@ -102,7 +107,7 @@ class HardAgent:
             for card, v in values.items():
                 totals[card] += times * utility(v)
             done += times
-            if time.perf_counter() - start > self.time_cap:
+            if budget.spent():
                 break
         if done == 0:
             return choose_card(obs)

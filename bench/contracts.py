@@ -1,0 +1,68 @@
+"""Contracts per side from arena records: how often each side declared each kind of contract, and how often it made it.
+
+    belote-bot arena --a hard --b medium --deals 600 --seed strength --records runs/hm
+    python bench/contracts.py runs/hm
+
+A side is an arena label with its letter ("hard (A)"). A contract is *made* when the declarers' side is not inside
+and not hanging; doubled contracts count under their kind. Deals of a match pair both orientations counted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+from bot.engine import ALL_TRUMPS, NO_TRUMPS
+from bot.engine.record import replay_record
+
+KINDS = ("suit", "no trumps", "all trumps")
+
+
+def kind_of(contract: int) -> str:
+    return "all trumps" if contract == ALL_TRUMPS else "no trumps" if contract == NO_TRUMPS else "suit"
+
+
+def tally(folder: Path) -> tuple[dict[str, Counter[str]], dict[str, Counter[str]], int]:
+    """(declared[side][kind], made[side][kind], deals) over every record in ``folder``."""
+    declared: dict[str, Counter[str]] = {}
+    made: dict[str, Counter[str]] = {}
+    deals = 0
+    for path in sorted(folder.glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        seats = data["seats"]
+        match = replay_record(data)
+        for result in match.results:
+            deals += 1
+            if result is None:
+                continue  # passed out
+            side = seats[result.declarer]  # seats 0 and 2 are team 0, 1 and 3 team 1
+            kind = kind_of(result.contract)
+            declared.setdefault(side, Counter())[kind] += 1
+            if result.outcome == "made":
+                made.setdefault(side, Counter())[kind] += 1
+    return declared, made, deals
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", type=Path, help="the --records folder of an arena run")
+    args = parser.parse_args(argv)
+    if not args.folder.is_dir():
+        print(f"contracts.py: {args.folder} is not a folder of arena records", file=sys.stderr)
+        return 2
+    declared, made, deals = tally(args.folder)
+    print(f"{deals} deals")
+    for side in sorted(declared):
+        parts = []
+        for kind in KINDS:
+            n, m = declared[side][kind], made.get(side, Counter())[kind]
+            parts.append(f"{kind} {n} (made {100 * m / n:.0f}%)" if n else f"{kind} 0")
+        print(f"{side:>14}: " + ", ".join(parts))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
