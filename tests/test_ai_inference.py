@@ -84,3 +84,34 @@ def test_a_deal_that_contradicts_the_declarers_leads_weighs_less() -> None:
     assert declarer and defenders
     assert max(declarer) < sum(defenders) / len(defenders)
     assert all(0 < w <= 1 for w in declarer + defenders)
+
+
+# All trumps by seat 2 after hearts and spades were bid; seat 1 (a defender, void in diamonds) is second to play on
+# seat 0's 7♦. J♠, the master spade, is not with the declarer, who drew trumps from the top and would have cashed it:
+# it is with seat 1's partner, so seat 1's A♠ and 9♠ are worth keeping and A♣ is the card to throw. Sampling evenly,
+# the declarer held J♠ in half the deals and seat 1 threw 9♠.
+KEEP_SPADES = (
+    ["QS AD TC 7S TD JD 7D KC", "KS 9S TH AC 9D JC 7C AS", "QC JH 9C 9H 8D AH TS 8H", "7H QH JS 8S 8C QD KH KD"],
+    [2, PASS, PASS, 3, ALL_TRUMPS, PASS, PASS, PASS],
+    [
+        ("JH", "7H", "AD", "TH"),
+        ("9H", "QH+belote", "TC", "7C"),
+        ("AH", "KH", "TD", "KS"),
+        ("8D", "KD+belote", "JD", "9D"),
+        ("7D",),
+    ],
+)
+
+
+def test_a_defender_keeps_the_spades_its_partners_jack_makes_good() -> None:
+    obs = position(*KEEP_SPADES, dealer=1)
+    assert obs.seat == 1 and set(obs.legal_cards) == set(cards("9S AC JC AS"))
+    chosen = [HardAgent(seed=s).act(obs) for s in range(4)]
+    aces = sum(1 for a in chosen if isinstance(a, Play) and a.card == parse_card("AC"))
+    assert aces >= 3, f"threw A♣ with {aces} seeds of 4: {[str(a) for a in chosen]}"
+    k = knowledge_of(obs)
+    jack = parse_card("JS")
+    weighted = Sampler(obs, k, "weighted").weighted(100, 400)
+    declarer = sum(t for hands, t in weighted if hands[2] >> jack & 1)
+    partner = sum(t for hands, t in weighted if hands[3] >> jack & 1)
+    assert partner > 5 * declarer
