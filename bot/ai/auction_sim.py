@@ -72,7 +72,7 @@ def call_likelihood(obs: Observation, hands: list[list[int]]) -> float:
                 gains = [call_gain(o, c, view) for c in legal]
                 top = max(gains)
                 odds = [math.exp((g - top) / TEMPERATURE) for g in gains]
-                chance = odds[legal.index(call)] / sum(odds) if call in legal else 0.0
+                chance = odds[legal.index(call)] / sum(odds, 0.0) if call in legal else 0.0
                 weight *= MIX / len(legal) + (1 - MIX) * chance
         deal.call(call)
     return weight
@@ -113,7 +113,7 @@ class Simulation:
     def mean(self, call: int) -> float:
         results = self.results[call]
         n = sum(self.times[: len(results)])
-        return sum(t * r for t, r in zip(self.times, results, strict=False)) / n if n else 0.0
+        return sum((t * r for t, r in zip(self.times, results, strict=False)), 0.0) / n if n else 0.0
 
     def edge(self, call: int, over: int) -> tuple[float, float]:
         """Mean advantage of ``call`` over ``over`` on the deals both were played on, and its standard error."""
@@ -122,8 +122,8 @@ class Simulation:
         n = sum(times)
         if n < 2:
             return 0.0, math.inf
-        mean = sum(t * d for t, d in zip(times, diffs, strict=True)) / n
-        var = sum(t * (d - mean) ** 2 for t, d in zip(times, diffs, strict=True)) / (n - 1)
+        mean = sum((t * d for t, d in zip(times, diffs, strict=True)), 0.0) / n
+        var = sum((t * (d - mean) ** 2 for t, d in zip(times, diffs, strict=True)), 0.0) / (n - 1)
         return mean, math.sqrt(var / max(1.0, min(n, self.effective)))
 
 
@@ -144,11 +144,11 @@ def simulate(
     rng = random.Random(seed)
     drawn = [sample_full_deal(obs, rng) for _ in range(max(1, pool * samples))]
     weights = [call_likelihood(obs, hands) for hands in drawn]
-    total = sum(weights)
+    total = sum(weights, 0.0)
     sim = Simulation({c: [] for c in calls}, [], 0.0)
     if total <= 0:
         return sim
-    sim.effective = total * total / sum(w * w for w in weights)
+    sim.effective = total * total / sum((w * w for w in weights), 0.0)
     step = total / samples
     target, acc, left = rng.random() * step, 0.0, samples
     picked: list[tuple[list[list[int]], int]] = []
@@ -169,12 +169,18 @@ def simulate(
         if sim.times and budget.spent():
             break
         if prior is not None and sim.times and len(sim.times) % RACE == 0:
-            live = [c for c in live if c == prior or sum(sim.edge(c, prior)) + sim.edge(c, prior)[1] > 0]
+            live = [c for c in live if c == prior or _within_reach(sim.edge(c, prior))]
         for call in live:
             result = play_out(obs, hands, call, player).result
             sim.results[call].append(0.0 if result is None else result.score[team] - result.score[1 - team])
         sim.times.append(times)
     return sim
+
+
+def _within_reach(edge: tuple[float, float]) -> bool:
+    """Not clearly worse: the mean advantage is above minus two standard errors."""
+    mean, error = edge
+    return mean + 2 * error > 0
 
 
 def evaluate_calls(

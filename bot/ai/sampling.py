@@ -130,8 +130,8 @@ class Sampler:
             if key not in seen:
                 seen[key] = play_likelihood(self.obs, self.k, hands)
             weights.append(seen[key])
-        total = sum(weights)
-        self.effective = total * total / sum(w * w for w in weights)
+        total = sum(weights, 0.0)
+        self.effective = total * total / sum((w * w for w in weights), 0.0)
         step = total / n
         target = self.rng.random() * step
         picked: list[tuple[list[CardMask], int]] = []
