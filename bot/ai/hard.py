@@ -36,14 +36,15 @@ from .solver import Solver
 
 # (samples, depth in tricks) by the number of tricks left, the trick in progress included: exact from five tricks
 # left, two tricks deep with an evaluation before that.
-SCHEDULE = {1: (1, 1), 2: (32, 2), 3: (48, 3), 4: (40, 4), 5: (10, 5), 6: (18, 2), 7: (18, 2), 8: (18, 2)}
-# Auction: deals simulated per decision, and how much better (in game points per deal) another call must look
-# than the rule-based choice to be preferred (the simulation's own noise is about this large).
-AUCTION_SAMPLES = 60
-WALL_FACTOR = 3.0
+SCHEDULE = {1: (1, 1), 2: (32, 2), 3: (48, 3), 4: (40, 4), 5: (16, 5), 6: (28, 2), 7: (28, 2), 8: (28, 2)}
 # Deals drawn per deal searched in the play: the search takes the ones the other seats' play makes likely.
 POOL = 3
+# Auction: deals simulated per decision, and how much better (in game points per deal) another call must look than
+# the rule-based choice to be preferred, besides beating the simulation's noise (``auction_sim.NOISE_Z``).
+AUCTION_SAMPLES = 72
 AUCTION_MARGIN = 1.0
+# A decision stops searching after ``time_cap`` seconds of processor time or this many times that on the wall clock.
+WALL_FACTOR = 3.0
 
 
 class HardAgent:
