@@ -31,9 +31,13 @@ def tally(folder: Path) -> tuple[dict[str, Counter[str]], dict[str, Counter[str]
     made: dict[str, Counter[str]] = {}
     deals = 0
     for path in sorted(folder.glob("*.json")):
-        data = json.loads(path.read_text(encoding="utf-8"))
-        seats = data["seats"]
-        match = replay_record(data)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            seats = data["seats"]
+            match = replay_record(data)
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            message = f"contracts.py: {path} is not an arena record ({exc}); give the folder of --records"
+            raise SystemExit(message) from None
         for result in match.results:
             deals += 1
             if result is None:
@@ -60,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
         for kind in KINDS:
             n, m = declared[side][kind], made.get(side, Counter())[kind]
             parts.append(f"{kind} {n} (made {100 * m / n:.0f}%)" if n else f"{kind} 0")
-        print(f"{side:>14}: " + ", ".join(parts))
+        shown = side if len(side) <= 30 else f"{side[:22]}… {side[-3:]}"  # a program's long command line
+        print(f"{shown:>30}: " + ", ".join(parts))
     return 0
 
 
