@@ -5,6 +5,7 @@
 
 A side is an arena label with its letter ("hard (A)"). A contract is *made* when the declarers' side is not inside
 and not hanging; doubled contracts count under their kind. Deals of a match pair both orientations counted.
+``--calls`` also counts, for each side, the calls with a choice where the medium bot would have called otherwise.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from bot.engine import ALL_TRUMPS, NO_TRUMPS
+from bot.ai.bidding import BiddingStyle, choose_call
+from bot.engine import ALL_TRUMPS, CALL_NAMES, NO_TRUMPS, Deal, observe
 from bot.engine.record import replay_record
 
 KINDS = ("suit", "no trumps", "all trumps")
@@ -25,8 +27,11 @@ def kind_of(contract: int) -> str:
     return "all trumps" if contract == ALL_TRUMPS else "no trumps" if contract == NO_TRUMPS else "suit"
 
 
-def tally(folder: Path) -> tuple[dict[str, Counter[str]], dict[str, Counter[str]], int]:
-    """(declared[side][kind], made[side][kind], deals) over every record in ``folder``."""
+def tally(
+    folder: Path, calls: dict[str, Counter[str]] | None = None
+) -> tuple[dict[str, Counter[str]], dict[str, Counter[str]], int]:
+    """(declared[side][kind], made[side][kind], deals) over every record in ``folder``; with ``calls``, also count
+    there each side's calls with a choice ("all") and those unlike the medium bot's ("medium → made")."""
     declared: dict[str, Counter[str]] = {}
     made: dict[str, Counter[str]] = {}
     deals = 0
@@ -38,6 +43,9 @@ def tally(folder: Path) -> tuple[dict[str, Counter[str]], dict[str, Counter[str]
         except (OSError, ValueError, KeyError, TypeError) as exc:
             message = f"contracts.py: {path} is not an arena record ({exc}); give the folder of --records"
             raise SystemExit(message) from None
+        if calls is not None:
+            for deal in match.deals:
+                _compare_calls(deal, seats, calls)
         for result in match.results:
             deals += 1
             if result is None:
@@ -50,14 +58,31 @@ def tally(folder: Path) -> tuple[dict[str, Counter[str]], dict[str, Counter[str]
     return declared, made, deals
 
 
+def _compare_calls(played: Deal, seats: list[str], calls: dict[str, Counter[str]]) -> None:
+    deal = Deal(played.rules, played.dealer, played.hands, played.hanging_in)
+    style = BiddingStyle()
+    for call in played.calls:
+        seat = deal.to_act
+        obs = observe(deal, seat)
+        if len(obs.legal_calls) > 1:
+            side = calls.setdefault(seats[seat], Counter())
+            side["all"] += 1
+            medium = choose_call(obs, style)
+            if medium != call:
+                side[f"{CALL_NAMES[medium]} → {CALL_NAMES[call]}"] += 1
+        deal.call(call)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folder", type=Path, help="the --records folder of an arena run")
+    parser.add_argument("--calls", action="store_true", help="count the calls unlike the medium bot's")
     args = parser.parse_args(argv)
     if not args.folder.is_dir():
         print(f"contracts.py: {args.folder} is not a folder of arena records", file=sys.stderr)
         return 2
-    declared, made, deals = tally(args.folder)
+    calls: dict[str, Counter[str]] | None = {} if args.calls else None
+    declared, made, deals = tally(args.folder, calls)
     print(f"{deals} deals")
     for side in sorted(declared):
         parts = []
@@ -66,6 +91,11 @@ def main(argv: list[str] | None = None) -> int:
             parts.append(f"{kind} {n} (made {100 * m / n:.0f}%)" if n else f"{kind} 0")
         shown = side if len(side) <= 30 else f"{side[:22]}… {side[-3:]}"  # a program's long command line
         print(f"{shown:>30}: " + ", ".join(parts))
+        if calls is not None and side in calls:
+            counted = calls[side]
+            other = sum(n for k, n in counted.items() if k != "all")
+            top = ", ".join(f"{k} {n}" for k, n in counted.most_common(7) if k != "all")
+            print(f"{'':>30}  {counted['all']} calls with a choice, {other} unlike medium's: {top}")
     return 0
 
 
