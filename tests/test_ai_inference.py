@@ -10,23 +10,28 @@ from __future__ import annotations
 from bot.ai.hard import HardAgent
 from bot.ai.knowledge import knowledge_of
 from bot.ai.sampling import Sampler, play_likelihood
-from bot.engine import ALL_TRUMPS, DEFAULT_RULES, PASS, Deal, Observation, Play, observe, parse_card
+from bot.engine import ALL_TRUMPS, DEFAULT_RULES, PASS, Deal, Observation, Play, Rules, observe, parse_card
 
 
 def cards(text: str) -> list[int]:
     return [parse_card(t) for t in text.split()]
 
 
-def position(hands: list[str], calls: list[int], plays: list[tuple[str, ...]], dealer: int = 3) -> Observation:
+def position(
+    hands: list[str], calls: list[int], plays: list[tuple[str, ...]], dealer: int = 3, rules: Rules = DEFAULT_RULES
+) -> Observation:
     """The view of the seat to act after ``calls`` and the tricks ``plays`` (each card with what it announced)."""
-    deal = Deal(DEFAULT_RULES, dealer, [cards(h) for h in hands])
+    deal = Deal(rules, dealer, [cards(h) for h in hands])
     for call in calls:
         deal.call(call)
     for trick in plays:
         for entry in trick:
             card, *extra = entry.split("+")
             declare = tuple(x for x in extra if x != "belote")
-            deal.play(parse_card(card), declare, "belote" in extra)
+            if rules.auto_declarations:
+                deal.play(parse_card(card))
+            else:
+                deal.play(parse_card(card), declare, "belote" in extra)
     return observe(deal, deal.to_act)
 
 
@@ -115,3 +120,12 @@ def test_a_defender_keeps_the_spades_its_partners_jack_makes_good() -> None:
     declarer = sum(t for hands, t in weighted if hands[2] >> jack & 1)
     partner = sum(t for hands, t in weighted if hands[3] >> jack & 1)
     assert partner > 5 * declarer
+
+
+def test_the_inference_holds_when_the_table_announces_for_the_players() -> None:
+    # Under auto_declarations the replayed deal announces by itself: the declarer's leads still tell.
+    obs = position(*FEED_TEN, rules=DEFAULT_RULES.model_copy(update={"auto_declarations": True}))
+    k = knowledge_of(obs)
+    jack = parse_card("JH")
+    weighted = Sampler(obs, k, "weighted").weighted(100, 400)
+    assert sum(t for hands, t in weighted if hands[0] >> jack & 1) < 5

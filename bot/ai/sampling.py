@@ -179,6 +179,7 @@ def play_likelihood(obs: Observation, k: Knowledge, hands: list[CardMask]) -> fl
     deal = Deal(obs.rules, obs.dealer, initial, obs.hanging)
     declared = {a.seat: a.kinds for a in obs.announced if a.kinds}
     belote_suits = {(a.seat, a.belote_suit) for a in obs.announced if a.belote_suit >= 0}
+    auto = obs.rules.auto_declarations
     weight = 1.0
     try:
         for call in obs.calls:
@@ -190,9 +191,11 @@ def play_likelihood(obs: Observation, k: Knowledge, hands: list[CardMask]) -> fl
                 legal = deal.legal_cards()
                 if len(legal) > 1 and not _same_choice(choose_card(observe(deal, seat)), card, k.contract):
                     weight *= OFF_POLICY
+            if auto:  # the engine announces for every seat
+                deal.play(card)
+                continue
             first = deal.is_first_card(seat)
-            suit = card >> 3
-            belote = (seat, suit) in belote_suits and card in deal.belote_cards()
+            belote = (seat, card >> 3) in belote_suits and card in deal.belote_cards()
             deal.play(card, declared.get(seat, ()) if first else (), belote)
     except ValueError:  # the sampled hands cannot replay the history (an announcement they cannot supply)
         return weight * OFF_POLICY
