@@ -1,12 +1,13 @@
 """The hard bot: sampled deals solved double-dummy, choosing the card with the best average result.
 
 For each decision in the play it deals the unseen cards many times consistently with what the seat knows
-(``sampling``), solves each deal with the double-dummy solver (exactly when few tricks remain, to a fixed depth with
-an evaluation earlier) and scores every legal card by the deal's written result for the seat's team: the game
-points of its side minus the other side's, with the contract made, hanging or inside, the declarations the deal's
-hands resolve to and the belotes. The number of samples and the depth depend only on the position, so the bot is
-deterministic for a seed; a cap on processor time (and a looser one on wall-clock time) only guards against a slow
-or busy machine.
+(``sampling``), keeps the deals that the other seats' cards so far make likely (``Sampler.weighted``), solves each
+deal with the double-dummy solver (exactly when few tricks remain, to a fixed depth with an evaluation earlier) and
+scores every legal card by the deal's written result for the seat's team: the game points of its side minus the
+other side's, with the contract made, hanging or inside, the declarations the deal's hands resolve to and the
+belotes. In the auction it plays its candidate calls out on deals weighed by the calls heard (``auction_sim``). The
+number of samples and the depth depend only on the position, so the bot is deterministic for a seed; a cap on
+processor time (and a looser one on wall-clock time) only guards against a slow or busy machine.
 """
 
 from __future__ import annotations

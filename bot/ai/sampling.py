@@ -4,7 +4,9 @@ The other seats' unseen cards are dealt at random within the constraints of ``Kn
 seat cannot hold (voids and refused over-takes), cards a seat must hold (the partner card of an announced belote),
 and the combinations each seat announced (its hand at the first card must supply them). The auction tilts the deal:
 a seat that bid a suit more likely holds that suit's cards, an all-trumps bidder the jacks, a no-trumps bidder the
-aces, and a seat that said contra the trumps of the contract.
+aces, and a seat that said contra the trumps of the contract. ``Sampler.weighted`` then keeps the deals in which the
+cards the other seats played are the ones a rule-based player holding those hands would have played
+(``play_likelihood``).
 """
 
 from __future__ import annotations
