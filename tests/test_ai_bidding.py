@@ -10,7 +10,8 @@ from types import ModuleType
 
 import pytest
 
-from bot.ai.auction_sim import candidate_calls, evaluate_calls, sample_full_deal, simulated_call
+from bot.ai.auction_sim import call_likelihood, candidate_calls, evaluate_calls, sample_full_deal, simulated_call
+from bot.ai.base import Budget
 from bot.ai.bidding import (
     FEATURE_NAMES,
     WEIGHTS,
@@ -185,9 +186,9 @@ def test_simulation_prefers_all_trumps_with_four_jacks() -> None:
     assert PASS in calls and ALL_TRUMPS in calls
     # Enough sampled deals that the answer does not hang on which cards the samples dealt (with 12, one seed in ten
     # drew deals where all trumps looked no better than a pass), and no time cap, which a busy machine would hit.
-    values = evaluate_calls(obs, calls, samples=128, seed=3, time_cap=60)
+    values = evaluate_calls(obs, calls, samples=128, seed=3, budget=Budget(60))
     assert values[ALL_TRUMPS] > values[PASS] + 5
-    assert simulated_call(obs, 128, 3, prior=PASS, time_cap=60) in (ALL_TRUMPS, *range(4))
+    assert simulated_call(obs, 128, 3, prior=PASS, budget=Budget(60)) in (ALL_TRUMPS, *range(4))
 
 
 def test_the_simulation_weighs_a_contra_only_when_the_medium_bot_chose_it() -> None:
@@ -195,3 +196,36 @@ def test_the_simulation_weighs_a_contra_only_when_the_medium_bot_chose_it() -> N
     assert CONTRA in candidate_calls(obs, prior=CONTRA)
     calls = candidate_calls(obs, prior=PASS)
     assert PASS in calls and CONTRA not in calls and any(c < 6 for c in calls)
+
+
+def test_a_pass_with_four_jacks_makes_a_sampled_deal_unlikely() -> None:
+    # Seats 0 and 1 passed, seat 2 bid hearts; seat 3 is to call. Only the first five cards count in the auction. A
+    # deal in which seat 1 passed holding four jacks is one the calls make unlikely; with small cards it is not.
+    mine = hand("AC TC KC AD TD")
+    bidder = hand("JH 9H QH 8H 8S")
+    strong = hand("JC JD JS 9S 9C")
+    weak = hand("7C 8C 7D 8D 7S")
+    rest = [c for c in range(32) if c not in mine + bidder + strong + weak]
+
+    def deal_with(first: list[int], later: list[int]) -> list[list[int]]:
+        tail = rest[5:] + later
+        return [rest[:5] + tail[0:3], first + tail[3:6], bidder + tail[6:9], mine + tail[9:12]]
+
+    deal = Deal(DEFAULT_RULES, 3, deal_with(weak, strong))
+    for call in (PASS, PASS, HEARTS):
+        deal.call(call)
+    obs = observe(deal, 3)
+    assert call_likelihood(obs, deal_with(strong, weak)) < call_likelihood(obs, deal_with(weak, strong)) / 3
+
+
+def test_a_thin_simulation_keeps_the_medium_call() -> None:
+    obs = observe(opening("JC JD JH JS 9S"), 0)
+    # Five deals are too few to overrule the rule-based call, however good another call looks on them.
+    assert simulated_call(obs, 5, 3, prior=PASS) == PASS
+    assert simulated_call(obs, 40, 3, prior=PASS) != PASS
+
+
+def test_all_trumps_and_no_trumps_are_always_simulated() -> None:
+    obs = observe(opening("7C 8C 9D 7S 8H"), 0)
+    calls = candidate_calls(obs, PASS)
+    assert ALL_TRUMPS in calls and NO_TRUMPS in calls and PASS in calls

@@ -125,3 +125,39 @@ def test_cli_arena_explains_bad_options(capsys: pytest.CaptureFixture[str]) -> N
     assert "not valid JSON" in capsys.readouterr().err
     assert main(["arena", "--a", "easy", "--b", "random", "--deals", "0"]) == 2
     assert "--deals must be at least 1" in capsys.readouterr().err
+
+
+def _contracts_script() -> Any:
+    import importlib.util
+    import sys
+
+    path = Path(__file__).resolve().parent.parent / "bench" / "contracts.py"
+    spec = importlib.util.spec_from_file_location("contracts_bench", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["contracts_bench"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_contracts_from_records_count_every_played_deal_and_no_call_of_medium_against_itself(tmp_path: Path) -> None:
+    from collections import Counter
+
+    from bot.ai.easy import EasyAgent
+
+    a, b = side("medium", MediumAgent), side("easy", EasyAgent)
+    run_arena(a, b, deals=12, seed="contracts", records=tmp_path)
+    script = _contracts_script()
+    calls: dict[str, Counter[str]] = {}
+    declared, made, deals = script.tally(tmp_path, calls)
+    played = 0
+    for path in tmp_path.glob("*.json"):
+        match = replay_record(json.loads(path.read_text(encoding="utf-8")))
+        played += sum(1 for r in match.results if r is not None)
+    assert deals >= 24
+    assert sum(sum(c.values()) for c in declared.values()) == played
+    assert all(made[s][k] <= declared[s][k] for s in made for k in made[s])
+    # The medium side's calls are the medium bot's, so none differs; the easy side's do.
+    assert calls["medium (A)"]["all"] > 0
+    assert sum(n for k, n in calls["medium (A)"].items() if k != "all") == 0
+    assert sum(n for k, n in calls["easy (B)"].items() if k != "all") > 0

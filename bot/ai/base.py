@@ -6,6 +6,7 @@ Every player that is not a person (our bots, external programs) implements ``Age
 
 from __future__ import annotations
 
+import time
 from typing import Any, Protocol, runtime_checkable
 
 from bot.engine import Action, Observation
@@ -26,3 +27,20 @@ class Agent(Protocol):
     def close(self) -> None:
         """Release whatever the agent holds (processes, threads)."""
         ...
+
+
+class Budget:
+    """The thinking time of one decision: processor time of the deciding thread, so that a machine busy with other
+    work changes how long a decision takes rather than what is decided, and wall-clock time as well when a table's
+    move timer runs (``wall``)."""
+
+    def __init__(self, cpu: float, wall: float | None = None) -> None:
+        self.cpu = cpu
+        self.wall = wall
+        self.cpu_start = time.thread_time()
+        self.wall_start = time.perf_counter()
+
+    def spent(self) -> bool:
+        if time.thread_time() - self.cpu_start > self.cpu:
+            return True
+        return self.wall is not None and time.perf_counter() - self.wall_start > self.wall

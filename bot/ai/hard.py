@@ -1,16 +1,17 @@
 """The hard bot: sampled deals solved double-dummy, choosing the card with the best average result.
 
 For each decision in the play it deals the unseen cards many times consistently with what the seat knows
-(``sampling``), solves each deal with the double-dummy solver (exactly when few tricks remain, to a fixed depth with
-an evaluation earlier) and scores every legal card by the deal's written result for the seat's team: the game
-points of its side minus the other side's, with the contract made, hanging or inside, the declarations the deal's
-hands resolve to and the belotes. The number of samples and the depth depend only on the position, so the bot is
-deterministic for a seed; a time cap only guards against a slow machine.
+(``sampling``), keeps the deals that the other seats' cards so far make likely (``Sampler.weighted``), solves each
+deal with the double-dummy solver (exactly when few tricks remain, to a fixed depth with an evaluation earlier) and
+scores every legal card by the deal's written result for the seat's team: the game points of its side minus the
+other side's, with the contract made, hanging or inside, the declarations the deal's hands resolve to and the
+belotes. In the auction it plays its candidate calls out on deals weighed by the calls heard (``auction_sim``). The
+number of samples and the depth depend only on the position, so the bot is deterministic for a seed; a cap on
+processor time (and a looser one on wall-clock time) only guards against a slow or busy machine.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +28,7 @@ from bot.engine.play import CARD_POINTS
 from bot.engine.scoring import LAST_TEN, VALAT_BONUS, card_total, score_deal
 
 from .auction_sim import simulated_call
+from .base import Budget
 from .bidding import BiddingStyle, choose_call
 from .knowledge import Knowledge, knowledge_of
 from .medium import announce, choose_card
@@ -35,11 +37,15 @@ from .solver import Solver
 
 # (samples, depth in tricks) by the number of tricks left, the trick in progress included: exact from five tricks
 # left, two tricks deep with an evaluation before that.
-SCHEDULE = {1: (1, 1), 2: (32, 2), 3: (48, 3), 4: (40, 4), 5: (10, 5), 6: (18, 2), 7: (18, 2), 8: (18, 2)}
-# Auction: deals simulated per decision, and how much better (in game points per deal) another call must look
-# than the rule-based choice to be preferred (the simulation's own noise is about this large).
-AUCTION_SAMPLES = 60
-AUCTION_MARGIN = 2.0
+SCHEDULE = {1: (1, 1), 2: (32, 2), 3: (48, 3), 4: (40, 4), 5: (16, 5), 6: (28, 2), 7: (28, 2), 8: (28, 2)}
+# Deals drawn per deal searched in the play: the search takes the ones the other seats' play makes likely.
+POOL = 3
+# Auction: deals simulated per decision, and how much better (in game points per deal) another call must look than
+# the rule-based choice to be preferred, besides beating the simulation's noise (``auction_sim.NOISE_Z``).
+AUCTION_SAMPLES = 72
+AUCTION_MARGIN = 1.0
+# A decision stops searching after ``time_cap`` seconds of processor time or this many times that on the wall clock.
+WALL_FACTOR = 3.0
 
 
 class HardAgent:
@@ -52,12 +58,16 @@ class HardAgent:
         time_cap: float = 0.8,
         schedule: dict[int, tuple[int, int]] | None = None,
         auction_samples: int = AUCTION_SAMPLES,
+        pool: int = POOL,
     ) -> None:
+        self.pool = pool
         self.seed = seed
         self.schedule = schedule or SCHEDULE
         self.auction_samples = auction_samples
         self.style = BiddingStyle()
-        self.time_cap = time_cap if move_time is None else min(time_cap, 0.8 * move_time)
+        self.time_cap = time_cap  # processor seconds per decision
+        # Wall-clock bound: 80% of a table's move time, or a few times the processor budget on a busy machine.
+        self.wall_cap = WALL_FACTOR * time_cap if move_time is None else min(WALL_FACTOR * time_cap, 0.8 * move_time)
         self.decisions = 0
 
     def act(self, observation: Observation) -> Action:
@@ -67,7 +77,8 @@ class HardAgent:
             if self.auction_samples <= 0:
                 return Bid(prior)
             seed = f"{self.seed}/{self.decisions}/auction"
-            return Bid(simulated_call(observation, self.auction_samples, seed, prior, AUCTION_MARGIN, self.time_cap))
+            budget = Budget(self.time_cap, self.wall_cap)
+            return Bid(simulated_call(observation, self.auction_samples, seed, prior, AUCTION_MARGIN, budget))
         return announce(observation, self.choose_card(observation))
 
     def choose_card(self, obs: Observation) -> int:
@@ -77,7 +88,7 @@ class HardAgent:
         k = knowledge_of(obs)
         tricks_left = 8 - len(obs.tricks)
         samples, depth = self.schedule[tricks_left]
-        start = time.perf_counter()
+        budget = Budget(self.time_cap, self.wall_cap)
         contract = k.contract
         sampler = Sampler(obs, k, f"{self.seed}/{self.decisions}/{len(obs.tricks)}/{len(obs.trick)}")
         valat = VALAT_BONUS if contract != NO_TRUMPS or obs.rules.nt_valat_doubled else VALAT_BONUS // 2
@@ -88,17 +99,17 @@ class HardAgent:
         for t in obs.tricks:
             took |= 1 << (t.winner & 1)
         done = 0
-        for _ in range(samples):
-            try:
-                hands = sampler.sample()
-            except RuntimeError:
-                break  # no deal fits what the seat inferred (an inconsistent history): play by the rules instead
+        try:
+            deals = sampler.weighted(samples, self.pool * samples)
+        except RuntimeError:
+            deals = []  # no deal fits what the seat inferred (an inconsistent history): play by the rules instead
+        for hands, times in deals:
             values = solver.values(hands, obs.trick_leader, list(obs.trick), took, depth, legal)
             utility = scorer.for_sample(hands)
             for card, v in values.items():
-                totals[card] += utility(v)
-            done += 1
-            if time.perf_counter() - start > self.time_cap:
+                totals[card] += times * utility(v)
+            done += times
+            if budget.spent():
                 break
         if done == 0:
             return choose_card(obs)

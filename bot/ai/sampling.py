@@ -4,16 +4,19 @@ The other seats' unseen cards are dealt at random within the constraints of ``Kn
 seat cannot hold (voids and refused over-takes), cards a seat must hold (the partner card of an announced belote),
 and the combinations each seat announced (its hand at the first card must supply them). The auction tilts the deal:
 a seat that bid a suit more likely holds that suit's cards, an all-trumps bidder the jacks, a no-trumps bidder the
-aces, and a seat that said contra the trumps of the contract.
+aces, and a seat that said contra the trumps of the contract. ``Sampler.weighted`` then keeps the deals in which the
+cards the other seats played are the ones a rule-based player holding those hands would have played
+(``play_likelihood``).
 """
 
 from __future__ import annotations
 
 import random
 
-from bot.engine import ALL_TRUMPS, CONTRA, NO_TRUMPS, Observation
+from bot.engine import ALL_TRUMPS, CONTRA, NO_TRUMPS, Deal, Observation, observe
 from bot.engine.cards import ACE, JACK, NINE, CardMask, card_list
 from bot.engine.declarations import CARRE, QUARTE, QUINT, TIERCE, resolve_declarations
+from bot.engine.play import CARD_POINTS
 
 from .knowledge import Knowledge
 
@@ -57,6 +60,7 @@ class Sampler:
         self.weights = auction_weights(obs)
         self.cards = card_list(k.unseen)
         self.contract = k.contract
+        self.effective = 0.0  # effective number of deals in the last weighted pool
 
     def _one(self, use_cannot: bool, plan: dict[int, tuple[CardMask, CardMask]] | None = None) -> list[CardMask] | None:
         """``plan``: per seat, cards it must get and cards it must not (see ``_plan``)."""
@@ -161,3 +165,90 @@ class Sampler:
             if hands is not None:
                 return hands
         raise RuntimeError("no deal of the unseen cards fits the hand sizes")
+
+    def weighted(self, n: int, pool: int) -> list[tuple[list[CardMask], int]]:
+        """``n`` deals picked from ``pool`` drawn ones in proportion to how well the other seats' play fits them
+        (``play_likelihood``), as (deal, times picked) with each distinct deal once.
+
+        Picking by systematic resampling spends the search on the deals the play makes likely instead of weighting
+        the results of unlikely ones down after solving them."""
+        drawn = [self.sample() for _ in range(max(n, pool))]
+        if pool <= n:
+            return [(hands, 1) for hands in drawn]
+        seen: dict[tuple[CardMask, ...], float] = {}  # late in the play few distinct deals remain
+        weights = []
+        for hands in drawn:
+            key = tuple(hands)
+            if key not in seen:
+                seen[key] = play_likelihood(self.obs, self.k, hands)
+            weights.append(seen[key])
+        total = sum(weights, 0.0)
+        self.effective = total * total / sum((w * w for w in weights), 0.0)
+        step = total / n
+        target = self.rng.random() * step
+        picked: list[tuple[list[CardMask], int]] = []
+        acc, left = 0.0, n
+        for hands, w in zip(drawn, weights, strict=True):
+            acc += w
+            times = 0
+            while target < acc and times < left:
+                times += 1
+                target += step
+            if times:
+                picked.append((hands, times))
+                left -= times
+        return picked
+
+
+# How likely a seat is to have played a card that the rule-based player would not have chosen in its place, judged
+# from its hand in a sampled deal. Below 1 so that a deal in which every seat played as that player would is
+# preferred, above 0 so that a player who thinks differently (a person, another program) is not ruled out.
+OFF_POLICY = 0.3
+
+
+def _same_choice(a: int, b: int, contract: int) -> bool:
+    """Two cards the inference treats as one choice: the same suit and the same card points (7, 8 and a plain 9)."""
+    if a == b:
+        return True
+    points = CARD_POINTS[contract]
+    return a >> 3 == b >> 3 and points[a] == points[b] and points[a] == 0
+
+
+def play_likelihood(obs: Observation, k: Knowledge, hands: list[CardMask]) -> float:
+    """How well the cards the other seats played fit ``hands``: the product, over their decisions with a choice, of 1
+    when the rule-based player holding the sampled cards would have made the same choice and ``OFF_POLICY`` when not.
+
+    The deal is replayed from the sampled starting hands (each seat's cards now plus those it played), so every
+    decision is judged with what that seat could see then: its discards, its refusals to win a trick, its leads and
+    the tricks its side took all count. The seat's own cards and choices carry no information and are skipped."""
+    from .medium import choose_card  # the medium module imports this one
+
+    if k.contract < 0:
+        return 1.0
+    initial = [card_list(hands[p] | k.played_by[p]) for p in range(4)]
+    if any(len(h) != 8 for h in initial):
+        return 1.0
+    deal = Deal(obs.rules, obs.dealer, initial, obs.hanging)
+    declared = {a.seat: a.kinds for a in obs.announced if a.kinds}
+    belote_suits = {(a.seat, a.belote_suit) for a in obs.announced if a.belote_suit >= 0}
+    auto = obs.rules.auto_declarations
+    weight = 1.0
+    try:
+        for call in obs.calls:
+            deal.call(call)
+        cards = [card for t in obs.tricks for card in t.cards] + list(obs.trick)
+        for card in cards:
+            seat = deal.to_act
+            if seat != obs.seat:
+                legal = deal.legal_cards()
+                if len(legal) > 1 and not _same_choice(choose_card(observe(deal, seat)), card, k.contract):
+                    weight *= OFF_POLICY
+            if auto:  # the engine announces for every seat
+                deal.play(card)
+                continue
+            first = deal.is_first_card(seat)
+            belote = (seat, card >> 3) in belote_suits and card in deal.belote_cards()
+            deal.play(card, declared.get(seat, ()) if first else (), belote)
+    except ValueError:  # the sampled hands cannot replay the history (an announcement they cannot supply)
+        return weight * OFF_POLICY
+    return weight
