@@ -16,7 +16,7 @@ from .deal import DONE
 from .declarations import Combination
 from .familymatch import FamilyMatch
 from .play import trick_winner
-from .trumpdeal import DealScore, FamilyResult, TrumpDeal
+from .trumpdeal import DealScore, TrumpDeal
 
 SUITS: Final = (0, 1, 2, 3)
 
@@ -135,32 +135,15 @@ class BelaDeal(TrumpDeal):
                 self.dosta_side = side
                 self.phase = DONE
 
-    def _finish(self) -> None:
-        self.phase = DONE
-        took = self.tricks_won
-        valat = 0 if took[1] == 0 else 1 if took[0] == 0 else None
-        points = self.card_totals(0)
-        s = score_bela(
-            self.opts,
-            self.declarer,
-            (points[0], points[1]),
-            valat,
-            (self.side_declarations(0), self.side_declarations(1)),
-            self.contest(),
-            (self.side_belas(0), self.side_belas(1)),
-            self.hanging_in,
-        )
-        self.result = FamilyResult(
-            self.bidder,
-            self.declarer,
-            (took[0], took[1]),
-            s.raw,
-            s.score,
-            self.hanging_in,
-            s.hanging,
-            s.outcome,
-            s.fell,
-        )
+    def _score(
+        self,
+        points: tuple[int, int],
+        valat: int | None,
+        declared: tuple[int, int],
+        contest: int | None,
+        belas: tuple[int, int],
+    ) -> DealScore:
+        return score_bela(self.opts, self.declarer, points, valat, declared, contest, belas, self.hanging_in)
 
 
 def bela_legal_cards(hand: CardMask, trick: list[Card] | tuple[Card, ...], trump: int, opts: BelaRules) -> CardMask:

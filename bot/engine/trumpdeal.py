@@ -115,8 +115,40 @@ class TrumpDeal:
         """The contest key of a declaration by the player ``pos`` places into the call order; bigger is better."""
         raise NotImplementedError
 
-    def _finish(self) -> None:
+    def _score(
+        self,
+        points: tuple[int, int],
+        valat: int | None,
+        declared: tuple[int, int],
+        contest: int | None,
+        belas: tuple[int, int],
+    ) -> DealScore:
+        """What each side writes, by the game's scoring (the arguments of ``bela.score_bela``)."""
         raise NotImplementedError
+
+    def _finish(self) -> None:
+        self.phase = DONE
+        took = self.tricks_won
+        valat = 0 if took[1] == 0 else 1 if took[0] == 0 else None
+        points = self.card_totals(0)
+        s = self._score(
+            (points[0], points[1]),
+            valat,
+            (self.side_declarations(0), self.side_declarations(1)),
+            self.contest(),
+            (self.side_belas(0), self.side_belas(1)),
+        )
+        self.result = FamilyResult(
+            self.bidder,
+            self.declarer,
+            (took[0], took[1]),
+            s.raw,
+            s.score,
+            self.hanging_in,
+            s.hanging,
+            s.outcome,
+            s.fell,
+        )
 
     def _after_trick(self, winner: int) -> None:
         """Called after each trick (Bela's "na dosta" claim); the eighth trick then finishes the deal."""
