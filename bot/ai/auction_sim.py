@@ -25,6 +25,7 @@ from bot.engine.deal import DONE
 from .base import Budget
 from .bidding import auction_view, call_gain
 from .medium import MediumAgent
+from .sampling import resample
 
 # How sharply a seat is taken to prefer the calls the fitted model values most (game points per deal): the chance of
 # a call goes with exp(gain / TEMPERATURE). Part of every call is left to chance (MIX), for players who bid otherwise.
@@ -149,18 +150,7 @@ def simulate(
     if total <= 0:
         return sim
     sim.effective = total * total / sum((w * w for w in weights), 0.0)
-    step = total / samples
-    target, acc, left = rng.random() * step, 0.0, samples
-    picked: list[tuple[list[list[int]], int]] = []
-    for hands, w in zip(drawn, weights, strict=True):
-        acc += w
-        times = 0
-        while target < acc and times < left:
-            times += 1
-            target += step
-        if times:
-            picked.append((hands, times))
-            left -= times
+    picked = resample(drawn, weights, samples, rng)
     picked.sort(key=lambda p: -p[1])  # the likeliest deals first, in case time runs out
     player = MediumAgent()
     team = obs.seat & 1

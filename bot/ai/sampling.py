@@ -12,6 +12,7 @@ cards the other seats played are the ones a rule-based player holding those hand
 from __future__ import annotations
 
 import random
+from typing import TypeVar
 
 from bot.engine import ALL_TRUMPS, CONTRA, NO_TRUMPS, Deal, Observation, observe
 from bot.engine.cards import ACE, JACK, NINE, CardMask, card_list
@@ -19,6 +20,8 @@ from bot.engine.declarations import CARRE, QUARTE, QUINT, TIERCE, resolve_declar
 from bot.engine.play import CARD_POINTS
 
 from .knowledge import Knowledge
+
+T = TypeVar("T")
 
 _RUN_LENGTH = {TIERCE: 3, QUARTE: 4, QUINT: 5}
 
@@ -184,20 +187,7 @@ class Sampler:
             weights.append(seen[key])
         total = sum(weights, 0.0)
         self.effective = total * total / sum((w * w for w in weights), 0.0)
-        step = total / n
-        target = self.rng.random() * step
-        picked: list[tuple[list[CardMask], int]] = []
-        acc, left = 0.0, n
-        for hands, w in zip(drawn, weights, strict=True):
-            acc += w
-            times = 0
-            while target < acc and times < left:
-                times += 1
-                target += step
-            if times:
-                picked.append((hands, times))
-                left -= times
-        return picked
+        return resample(drawn, weights, n, self.rng)
 
 
 # How likely a seat is to have played a card that the rule-based player would not have chosen in its place, judged
@@ -252,3 +242,22 @@ def play_likelihood(obs: Observation, k: Knowledge, hands: list[CardMask]) -> fl
     except ValueError:  # the sampled hands cannot replay the history (an announcement they cannot supply)
         return weight * OFF_POLICY
     return weight
+
+
+def resample(items: list[T], weights: list[float], n: int, rng: random.Random) -> list[tuple[T, int]]:
+    """``n`` picks from ``items`` in proportion to ``weights`` (systematic resampling: one random offset, then even
+    steps), as (item, times picked) for each item picked at least once, in their order. The weights' sum must be
+    positive."""
+    step = sum(weights, 0.0) / n
+    target, acc, left = rng.random() * step, 0.0, n
+    picked: list[tuple[T, int]] = []
+    for item, w in zip(items, weights, strict=True):
+        acc += w
+        times = 0
+        while target < acc and times < left:
+            times += 1
+            target += step
+        if times:
+            picked.append((item, times))
+            left -= times
+    return picked
