@@ -67,7 +67,9 @@ async def test_a_refusal_older_than_the_open_chat_changes_nothing(tmp_path: Path
                          description="Forbidden: bot can't initiate conversation with a user")
             tg.send_text(ALICE.user_id, GROUP, "/startgame")
             await h.settle()
-            assert [e.ok for e in tg.log[ALICE.user_id] if e.method == "editMessageText"] == [False, True]
+            # The refused edit is sent again and taken; the bots' calls before her turn may edit her hand again.
+            edits = [e.ok for e in tg.log[ALICE.user_id] if e.method == "editMessageText"]
+            assert edits[0] is False and len(edits) >= 2 and all(edits[1:]), edits
             assert any(m == "sendChatAction" for m, _ in tg.calls)
             assert not any(STALE in text for text in tg.texts_seen(GROUP))
             [hand] = [m for m in tg.in_chat(ALICE.user_id) if m.text.startswith("<b>Table")]

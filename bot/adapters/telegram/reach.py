@@ -12,9 +12,11 @@ restart neither writes to someone who never opened the chat nor tells the group 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import logging
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
 from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup
@@ -49,6 +51,19 @@ class PrivateChats:
         self._unreachable: dict[str, bool] = {}  # a 403 seen and the chat not opened since (storage's, cached)
         self._held: dict[str, set[str]] = {}  # person -> tables whose private messages were held back or refused
         self._noticed: set[tuple[str, str]] = set()  # (table, person) notices put in the outbox by this run
+        # A refusal and the person opening the chat are handled one after the other: each awaits storage, and an
+        # opening handled in the middle of a refusal would find no notice to withdraw yet, leaving a stale one.
+        self._turns: dict[str, asyncio.Lock] = {}
+
+    @contextlib.asynccontextmanager
+    async def _turn_of(self, user_id: str) -> AsyncIterator[None]:
+        lock = self._turns.setdefault(user_id, asyncio.Lock())
+        try:
+            async with lock:
+                yield
+        finally:
+            if not lock.locked() and self._turns.get(user_id) is lock:
+                del self._turns[user_id]  # nobody waits: keep no lock per person ever seen
 
     # --- what is known ---
 
@@ -88,6 +103,10 @@ class PrivateChats:
         table's hand goes again and nobody is told anything."""
         if chat_id < 0:
             return
+        async with self._turn_of(str(chat_id)):
+            await self._refused(chat_id, post)
+
+    async def _refused(self, chat_id: int, post: Post) -> None:
         user_id = str(chat_id)
         if await self.known_open(user_id) and await self._reachable_now(chat_id):
             log.info("a refusal for %s came after the chat was opened; sending again", user_id)
@@ -137,6 +156,10 @@ class PrivateChats:
     async def opened(self, user: UserRef, joining: str | None = None) -> None:
         """``user`` wrote to the bot privately: it may write to them. Notices about them are withdrawn and the hands
         held back are sent (but the hand of ``joining``, the table their deep link names: ``Host.join`` sends it)."""
+        async with self._turn_of(user.user_id):
+            await self._opened(user, joining)
+
+    async def _opened(self, user: UserRef, joining: str | None) -> None:
         user_id = user.user_id
         if user_id not in self._open:
             self._open.add(user_id)
