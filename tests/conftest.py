@@ -16,8 +16,23 @@ import pytest
 from bot.storage.sqlite import SqliteStorage
 from tests.discord_fakes import FakeDiscord
 from tests.varied_deals import apply as vary_deals
+from tests.varied_deals import unsalted
 
 vary_deals()  # only with BELOTE_TEST_SALT set: other cards for every seed
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "unsalted: runs without BELOTE_TEST_SALT (it checks which cards a seed deals, or an installed copy)"
+    )
+
+
+@pytest.fixture(autouse=True)
+def _unsalted(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests marked ``unsalted`` check how a seed deals (or run an installed copy that must import only itself), so
+    the salt, which changes the deals on purpose, is lifted for them."""
+    if request.node.get_closest_marker("unsalted") is not None:
+        unsalted(monkeypatch)
 
 
 @pytest.fixture(autouse=True)

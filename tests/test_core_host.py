@@ -9,6 +9,8 @@ import sqlite3
 import threading
 from pathlib import Path
 
+import pytest
+
 from bot.ai.simple import RandomAgent
 from bot.core.host import Host
 from bot.core.messages import MAX_PAYLOAD_BYTES, ChatRef, OutMessage, UserRef
@@ -223,6 +225,7 @@ async def test_stale_foreign_forged_and_out_of_turn_presses_change_nothing(tmp_p
     await shut(host, storage)
 
 
+@pytest.mark.unsalted
 async def test_declarations_and_belote_can_be_switched_off_before_the_card(tmp_path: Path) -> None:
     host, storage, outbox = await make_host(tmp_path / "db.sqlite3", agent_factory=lambda level, seed: Passer(seed))
     opened = await host.command(CHAT, ANA, "new")

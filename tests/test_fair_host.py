@@ -40,6 +40,7 @@ def _seed_of(messages: list[OutMessage]) -> str:
     return seeds[0]
 
 
+@pytest.mark.unsalted
 async def test_the_commitment_shows_at_the_start_and_the_seed_only_in_the_end_view(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]
 ) -> None:

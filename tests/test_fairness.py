@@ -8,12 +8,16 @@ import re
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from bot.engine import Match, card_str
 from bot.engine.match import deal_hands
 from bot.engine.record import MatchState, restore_match
 from bot.engine.shuffle import LEGACY_SCHEME, SCHEME, commitment, shuffle_and_cut
 
 from .core_helpers import ANA, CHAT, make_host, shut
+
+pytestmark = pytest.mark.unsalted  # these tests check which cards a seed deals
 
 # --- docs/fairness.md, implemented again from its text alone ---
 

@@ -18,6 +18,8 @@ import venv
 import zipfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("pyproject.toml", "setup.py", "README.md", "bot", "locales")
 
@@ -43,6 +45,7 @@ def _build_wheel(tmp: Path) -> tuple[Path, str]:
     return wheel, built.stdout + built.stderr
 
 
+@pytest.mark.unsalted
 def test_installed_wheel_answers_in_bulgarian_and_carries_only_bot(tmp_path: Path) -> None:
     wheel, log = _build_wheel(tmp_path)
     assert "project.license" not in log and "SetuptoolsDeprecationWarning" not in log, log

@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 VARIABLE = "BELOTE_TEST_SALT"
+# What the salt replaces, for the tests that check the dealing itself (``unsalted``).
+_REAL: dict[str, Any] = {}
 
 
 def apply() -> None:
@@ -50,6 +52,7 @@ def apply() -> None:
         finally:
             self.seed = seed
 
+    _REAL["start_deal"] = real_start_deal
     Match.start_deal = salted_start_deal  # type: ignore[method-assign]
     Match._salted = True  # type: ignore[attr-defined]
 
@@ -120,5 +123,27 @@ def salt_randoms() -> None:
             version = 2
         real_seed(self, a, version)
 
+    _REAL["seed"] = real_seed
     random.Random.seed = salted_seed  # type: ignore[method-assign]
     random.Random._salted = True  # type: ignore[attr-defined]
+
+
+def unsalted(monkeypatch: Any) -> None:
+    """For one test that checks the dealing itself (which cards a seed must give, a wheel that must import only
+    itself): the real shuffle and generators, and children started without the salt. Nothing to do unsalted."""
+    if not os.environ.get(VARIABLE):
+        return
+    from bot.engine.match import Match
+
+    if "start_deal" in _REAL:
+        monkeypatch.setattr(Match, "start_deal", _REAL["start_deal"])
+    if "seed" in _REAL:
+        monkeypatch.setattr(random.Random, "seed", _REAL["seed"])
+    monkeypatch.delenv(VARIABLE)
+    # The salt's own entries (this process may have inherited them from the one that started it, as xdist's workers do).
+    salted = {str(Path(__file__).with_name("salted")), str(Path(__file__).parent.parent)}
+    kept = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p not in salted]
+    if kept:
+        monkeypatch.setenv("PYTHONPATH", os.pathsep.join(kept))
+    else:
+        monkeypatch.delenv("PYTHONPATH", raising=False)
