@@ -20,7 +20,7 @@ from .french import FrenchDeal
 from .game import VARIANTS, parse_variant_rules
 from .jsontext import SURROGATE_WHY, lone_surrogate
 from .match import MatchOver
-from .record import FORMAT, Dealing, PlayEntry, RecordError, ReplayError
+from .record import FORMAT, Dealing, PlayEntry, RecordError, ReplayError, _loc
 from .rules import RulesError
 from .shuffle import SCHEME, commitment
 from .trumpdeal import TrumpDeal
@@ -52,13 +52,6 @@ class FamilyRecord(BaseModel):
 def is_family_record(data: object) -> bool:
     """Does this record name a family variant that this module replays (not the Bulgarian game)?"""
     return isinstance(data, dict) and data.get("variant") in FAMILY
-
-
-def _loc(parts: Sequence[object]) -> str:
-    out = ""
-    for p in parts:
-        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
-    return out
 
 
 def parse_family_record(data: object) -> FamilyRecord:
