@@ -55,15 +55,17 @@ class _Lines:
         trs = [translator(lang) for lang in LANGUAGES]
         self.turn = tuple(_prefix(tr, "Turn: {name}") for tr in trs)
         self.trick = tuple(_prefix(tr, "Trick: {cards}") for tr in trs)
+        self.tally = tuple(_prefix(tr, "Tricks: A {a} · B {b}") for tr in trs)
         self.auction = tuple(_prefix(tr, "Auction: {calls}") for tr in trs)
         self.contract = tuple(_prefix(tr, "Contract: {contract} by {name} ({team})") for tr in trs)
         self.passed = tuple(tr.gettext("Everyone passed: the cards are dealt again.") for tr in trs)
         self.hand = tuple(_prefix(tr, "Your hand: {cards}") for tr in trs)
 
     def group_lines(self, lines: list[str]) -> list[str]:
-        """The lines worth printing: no turn or trick in progress, and the auction only once it is over."""
+        """The lines worth printing: no turn, trick in progress or trick count (each finished trick's line says who
+        took it, and the deal's result gives the totals), and the auction only once it is over."""
         auction_over = any(ln.startswith(self.contract) or ln in self.passed for ln in lines)
-        return [ln for ln in lines if not ln.startswith(self.turn) and not ln.startswith(self.trick)
+        return [ln for ln in lines if not ln.startswith((*self.turn, *self.trick, *self.tally))
                 and (auction_over or not ln.startswith(self.auction))]
 
 
