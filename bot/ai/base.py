@@ -10,13 +10,19 @@ import time
 from typing import Any, Protocol, runtime_checkable
 
 from bot.engine import Action, Observation
+from bot.engine.seatview import SeatView
+
+# What an agent is shown: the Bulgarian game's Observation, or a family game's SeatView (docs/architecture.md). Both
+# carry ``phase``, ``seat``, ``hand``, ``calls``, ``tricks``, ``trick``, ``legal_calls``, ``legal_cards``,
+# ``declarable``, ``belote_cards`` and ``auto_declarations``; a family view also names its ``variant``.
+View = Observation | SeatView
 
 
 @runtime_checkable
 class Agent(Protocol):
     name: str
 
-    def act(self, observation: Observation) -> Action:
+    def act(self, observation: View) -> Action:
         """One legal action for the observed seat."""
         ...
 

@@ -14,6 +14,7 @@ from bot.engine import PASS, Action, Bid, Observation
 from bot.engine.cards import JACK, SUIT_MASK, mask_of
 from bot.engine.play import CARD_POINTS, beats
 
+from .base import View
 from .knowledge import trick_state
 from .medium import announce, strength
 
@@ -26,7 +27,9 @@ class EasyAgent:
     def __init__(self, seed: int | str = 0) -> None:
         self._rng = random.Random(seed)
 
-    def act(self, observation: Observation) -> Action:
+    def act(self, observation: View) -> Action:
+        if not isinstance(observation, Observation):
+            raise TypeError(f"{self.name} plays only the Bulgarian game, not {observation.variant}")
         if observation.legal_calls:
             return Bid(self._call(observation))
         return announce(observation, self._card(observation))

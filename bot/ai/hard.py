@@ -28,7 +28,7 @@ from bot.engine.play import CARD_POINTS
 from bot.engine.scoring import LAST_TEN, VALAT_BONUS, card_total, score_deal
 
 from .auction_sim import simulated_call
-from .base import Budget
+from .base import Budget, View
 from .bidding import BiddingStyle, choose_call
 from .knowledge import Knowledge, knowledge_of
 from .medium import announce, choose_card
@@ -70,7 +70,9 @@ class HardAgent:
         self.wall_cap = WALL_FACTOR * time_cap if move_time is None else min(WALL_FACTOR * time_cap, 0.8 * move_time)
         self.decisions = 0
 
-    def act(self, observation: Observation) -> Action:
+    def act(self, observation: View) -> Action:
+        if not isinstance(observation, Observation):
+            raise TypeError(f"{self.name} plays only the Bulgarian game, not {observation.variant}")
         self.decisions += 1
         if observation.legal_calls:
             prior = choose_call(observation, self.style)

@@ -14,6 +14,7 @@ from bot.engine import ALL_TRUMPS, NO_TRUMPS, Action, Bid, Observation, Play
 from bot.engine.cards import KING, PLAIN_STRENGTH, QUEEN, SUIT_MASK, TEN, TRUMP_STRENGTH
 from bot.engine.play import CARD_POINTS, beats
 
+from .base import View
 from .bidding import BiddingStyle, choose_call
 from .knowledge import Knowledge, higher_in_suit, is_trump, knowledge_of, trick_state
 
@@ -90,7 +91,9 @@ class MediumAgent:
     def __init__(self, seed: int | str = 0, style: BiddingStyle | None = None) -> None:
         self.style = style or BiddingStyle()
 
-    def act(self, observation: Observation) -> Action:
+    def act(self, observation: View) -> Action:
+        if not isinstance(observation, Observation):
+            raise TypeError(f"{self.name} plays only the Bulgarian game, not {observation.variant}")
         if observation.legal_calls:
             return Bid(choose_call(observation, self.style))
         return announce(observation, choose_card(observation))

@@ -5,7 +5,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.engine import Action, Bid, Observation, Play
+from bot.engine import Action, Bid, Play
+
+from .base import View
 
 
 class RandomAgent:
@@ -14,11 +16,11 @@ class RandomAgent:
     def __init__(self, seed: int | str = 0) -> None:
         self._rng = random.Random(seed)
 
-    def act(self, observation: Observation) -> Action:
+    def act(self, observation: View) -> Action:
         if observation.legal_calls:
             return Bid(self._rng.choice(observation.legal_calls))
         card = self._rng.choice(observation.legal_cards)
-        if observation.rules.auto_declarations:
+        if observation.auto_declarations:
             return Play(card)
         return Play(card, observation.declarable, card in observation.belote_cards)
 

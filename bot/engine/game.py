@@ -18,7 +18,9 @@ from .bela import BelaMatch, BelaRules
 from .deal import Action
 from .french import FrenchMatch, FrenchRules
 from .match import Match
+from .observation import Observation
 from .rules import Rules, RulesError
+from .seatview import SeatView
 
 
 class GameDeal(Protocol):
@@ -53,6 +55,11 @@ class GameMatch(Protocol):
     def legal_actions(self) -> list[Action]: ...
 
     def apply(self, action: Action) -> None: ...
+
+    def observe(self, seat: int) -> Observation | SeatView:
+        """What ``seat`` may know now: the Bulgarian ``Observation`` or a family ``SeatView`` (same field names for
+        the seat's hand, calls, tricks and its legal actions)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)

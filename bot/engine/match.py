@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from .cards import Card
 from .deal import DONE, Action, Deal
+from .observation import Observation, observe
 from .rules import DEFAULT_RULES, Rules
 from .scoring import DealResult, MatchVerdict, match_verdict
 from .shuffle import LEGACY_SCHEME, SCHEME, choose_dealer, shuffle_and_cut
@@ -82,6 +83,10 @@ class Match:
     @property
     def deal(self) -> Deal:
         return self.deals[-1]
+
+    def observe(self, seat: int) -> Observation:
+        """What ``seat`` may know of the deal in progress, with the match score (as ``FamilyMatch.observe``)."""
+        return observe(self.deal, seat, (self.totals[0], self.totals[1]), self.hanging)
 
     @property
     def over(self) -> bool:

@@ -44,6 +44,10 @@ class Observation:
         return None if self.bidder is None else self.bidder & 1
 
     @property
+    def auto_declarations(self) -> bool:
+        return self.rules.auto_declarations
+
+    @property
     def my_turn(self) -> bool:
         return self.to_act == self.seat
 

@@ -45,6 +45,14 @@ class SeatView:
     declarable: tuple[str, ...]
     belote_cards: tuple[Card, ...]
 
+    @property
+    def auto_declarations(self) -> bool:
+        return bool(self.rules.get("auto_declarations", False))
+
+    @property
+    def my_turn(self) -> bool:
+        return self.to_act == self.seat
+
     def to_json(self) -> dict[str, Any]:
         in_call = self.phase == AUCTION
         out: dict[str, Any] = {

@@ -31,6 +31,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import IO, Any, Final
 
+from bot.ai.base import View
 from bot.engine import Action, Observation
 
 from .messages import (
@@ -240,8 +241,10 @@ class ProcessAgent:
 
     # --- the Agent protocol ---
 
-    def act(self, observation: Observation) -> Action:
+    def act(self, observation: View) -> Action:
         """The program's answer, checked; on any failure a legal fallback (and the failure counted)."""
+        if not isinstance(observation, Observation):
+            raise TypeError(f"{self.name} plays only the Bulgarian game, not {observation.variant}")
         if self._closed:
             return fallback_action(observation)  # the table closed this seat while it was being asked
         process = self._ready()
