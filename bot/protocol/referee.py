@@ -1,8 +1,11 @@
 """``ProcessAgent``: an external program, speaking ``belote-agent/1`` on its standard input/output, as an ``Agent``.
 
-The referee side of the protocol. Play never stops for a misbehaving program: an illegal answer, a line that is
-not JSON, an answer later than ``move_time`` seconds, or a process that died is counted in ``errors`` (by kind),
-described in ``problems``, and answered with a legal fallback (the first legal action), so the table goes on.
+The referee side of the protocol, for every game of the family (formats.md §6, §7.6): the hello names the game the
+program is asked to play (a program whose ``variants`` lack it is sent ``quit`` and not seated), and a program
+seated for one game and then shown another's view is greeted afresh for that game. Play never stops for a
+misbehaving program: an illegal answer, a line that is not JSON, an answer later than ``move_time`` seconds, or a
+process that died is counted in ``errors`` (by kind), described in ``problems``, and answered with a legal fallback
+(the first legal action), so the table goes on.
 
 How answers are matched to questions: strictly in order, one answer per ``act`` (the protocol has no question
 ids). A program that misses the time limit is stopped and started afresh (with a new ``hello``) right away, so
@@ -31,22 +34,28 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import IO, Any, Final
 
-from bot.ai.base import View
-from bot.engine import Action, Observation
+from bot.engine import Action, card_str
+from bot.engine.game import VARIANTS
+from bot.engine.seatview import SeatView
 
 from .messages import (
+    BULGARIAN,
     ERROR_KINDS,
     ErrorKind,
     ProtocolError,
+    View,
     act_message,
     check_hello,
     deal_end_message,
     decode,
     encode,
     fallback_action,
+    game_of,
     hello_message,
+    hello_variants,
     parse_answer,
     quit_message,
+    refusal,
 )
 
 log = logging.getLogger(__name__)
@@ -59,6 +68,10 @@ DEFAULT_MOVE_TIME: Final = 1.0
 
 class AgentStartError(RuntimeError):
     """The program could not be started, or did not answer ``hello`` as the protocol says."""
+
+
+class AgentRefusedGame(AgentStartError):
+    """The program's hello lists the variants it plays, and the table's is not among them (formats §7.6.1)."""
 
 
 class _Process:
@@ -193,8 +206,10 @@ class ProcessAgent:
 
     ``command`` is a command line (split like a shell would, without running a shell) or an argument list.
     ``move_time`` is the time limit of one decision in seconds (None: ``DEFAULT_MOVE_TIME``); ``start_time`` the
-    limit for starting up and answering ``hello``. The program is started here: a command that cannot start or
-    does not greet raises AgentStartError. ``transcript``, if given, receives every line exchanged (``> `` to the
+    limit for starting up and answering ``hello``. ``variant`` and ``rules`` (the options that differ from the
+    variant's defaults) name the game in the hello; a view of another game later greets the program afresh. The
+    program is started here: a command that cannot start or does not greet raises AgentStartError, one that does not
+    play the variant AgentRefusedGame. ``transcript``, if given, receives every line exchanged (``> `` to the
     agent, ``< `` from it).
     """
 
@@ -209,7 +224,11 @@ class ProcessAgent:
         env: Mapping[str, str] | None = None,
         max_restarts: int = 20,
         transcript: IO[str] | None = None,
+        variant: str = BULGARIAN,
+        rules: Mapping[str, Any] | None = None,
     ) -> None:
+        if variant not in VARIANTS:
+            raise ValueError(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.argv:
             raise AgentStartError("the agent command is empty")
@@ -224,6 +243,9 @@ class ProcessAgent:
         self.env = env
         self.max_restarts = max_restarts
         self.transcript = transcript
+        self.game: tuple[str, dict[str, Any]] = (variant, dict(rules or {}))
+        self.refused: str | None = None  # why the program will not play the current game, once it said so
+        self._deal_extra: dict[str, Any] = {}  # the current deal's public record fields (turned), for deal_end
         self.errors: dict[str, int] = dict.fromkeys(ERROR_KINDS, 0)
         self.problems: deque[str] = deque(maxlen=PROBLEMS_KEPT)
         self.restarts = 0
@@ -236,17 +258,23 @@ class ProcessAgent:
         try:
             self._process, greeted = self._start()
         except AgentStartError as exc:
-            raise AgentStartError(f"agent {self.command!r}: {exc}") from None
+            raise type(exc)(f"agent {self.command!r}: {exc}") from None
         self.name = name or greeted or os.path.basename(self.argv[0])
 
     # --- the Agent protocol ---
 
     def act(self, observation: View) -> Action:
         """The program's answer, checked; on any failure a legal fallback (and the failure counted)."""
-        if not isinstance(observation, Observation):
-            raise TypeError(f"{self.name} plays only the Bulgarian game, not {observation.variant}")
         if self._closed:
             return fallback_action(observation)  # the table closed this seat while it was being asked
+        if isinstance(observation, SeatView) and observation.turned is not None:
+            self._deal_extra = {"turned": card_str(observation.turned)}
+        game = game_of(observation)
+        if game != self.game:
+            self._regreet(game)
+        if self.refused is not None:
+            self._count("crash", self.refused)
+            return fallback_action(observation)
         process = self._ready()
         if process is not None and self._discard_stale(process):
             # Out of step with the questions: start afresh so that answers match questions again.
@@ -291,12 +319,17 @@ class ProcessAgent:
         self._bad_in_a_row = 0
         return action
 
-    def deal_end(self, report: dict[str, Any], hands: list[list[str]]) -> None:
-        if self._closed:
+    def deal_end(
+        self, report: dict[str, Any], hands: list[list[str]], extra: Mapping[str, Any] | None = None
+    ) -> None:
+        """``extra``: a family deal's record fields beside the hands (formats §7.6.4); by default what this seat's
+        views of the deal showed (the turned card)."""
+        seen, self._deal_extra = self._deal_extra, {}
+        if self._closed or self.refused is not None:
             return
         process = self._ready()
         if process is not None:
-            self._send(process, deal_end_message(report, hands))
+            self._send(process, deal_end_message(report, hands, seen if extra is None else extra))
 
     def close(self) -> None:
         if self._closed:
@@ -331,7 +364,7 @@ class ProcessAgent:
             process = _Process(self.argv, self.cwd, self.env)
         except OSError as exc:
             raise AgentStartError(f"cannot start {self.argv[0]!r}: {exc.strerror or exc}") from None
-        self._send(process, hello_message())
+        self._send(process, hello_message(*self.game))
         try:
             line = process.next_line(time.monotonic() + self.start_time)
         except queue.Empty:
@@ -342,11 +375,37 @@ class ProcessAgent:
             raise AgentStartError(f"it stopped before answering hello: it {process.describe_exit()}")
         self._note("<", line)
         try:
-            name = check_hello(decode(line))
+            hello = decode(line)
+            name, variants = check_hello(hello), hello_variants(hello)
         except ProtocolError as exc:
             process.stop(0)
             raise AgentStartError(f"bad hello: {exc.reason}") from None
+        refused = refusal(name, variants, self.game[0])
+        if refused is not None:
+            self._send(process, quit_message())
+            process.stop(QUIT_GRACE)
+            raise AgentRefusedGame(refused)
         return process, name
+
+    def _regreet(self, game: tuple[str, dict[str, Any]]) -> None:
+        """Seated for one game and shown another's view: start the program afresh with a hello naming that game.
+        A change of table, not a failure, so it is not counted as a restart."""
+        self.game = game
+        self.refused = None
+        process, self._process = self._process, None
+        if process is not None:
+            if process.alive:
+                self._send(process, quit_message())
+            process.stop(QUIT_GRACE)
+        try:
+            self._process, _ = self._start()
+        except AgentRefusedGame as exc:
+            self.refused = str(exc)
+            self.problems.append(f"refused: {exc}")
+            log.warning("agent %s: %s", self.command, exc)
+        except AgentStartError as exc:
+            self.problems.append(f"start for {game[0]} failed: {exc}")
+            log.warning("agent %s: start for %s failed: %s", self.command, game[0], exc)
 
     def _ready(self) -> _Process | None:
         """The running process, started afresh if it died or was retired; None if it cannot be started."""
@@ -364,6 +423,9 @@ class ProcessAgent:
             self.restarts += 1
             try:
                 process, _ = self._start()
+            except AgentRefusedGame as exc:
+                self.refused = str(exc)
+                return None
             except AgentStartError as exc:
                 self.problems.append(f"restart {self.restarts} failed: {exc}")
                 log.warning("agent %s: restart %d failed: %s", self.command, self.restarts, exc)
