@@ -13,7 +13,7 @@ import pytest
 
 from bot.ai.base import Agent, View
 from bot.ai.simple import RandomAgent
-from bot.engine import Action, Bid, Play, card_str, parse_card
+from bot.engine import Action, Bid, Match, Play, card_str, parse_card, parse_rules
 from bot.engine.familymatch import FamilyMatch
 from bot.engine.familyrecord import family_deal_report, family_match_to_record
 from bot.engine.french import FrenchDeal
@@ -248,3 +248,32 @@ def test_no_act_message_sent_holds_another_seats_card(variant: str) -> None:
         for agent in agents:
             agent.close()
     assert checked > 50
+
+
+def test_hostile_answers_at_a_family_table_are_malformed_and_play_goes_on() -> None:
+    with ProcessAgent(script("hostile", 2), move_time=5, variant="bela") as agent:
+        match = play_family("bela", [RandomAgent(0), agent, RandomAgent(2), RandomAgent(3)], "hostile")
+    assert match.over
+    assert agent.errors["malformed"] == agent.decisions // 2 > 0
+    assert agent.errors["illegal"] == agent.errors["timeout"] == agent.errors["crash"] == 0
+    said = " | ".join(agent.problems)
+    for why in ("not valid JSON", 'call must be a string like "pass"', 'card must be a string like "JH"'):
+        assert why in said, said
+    assert all(len(p) < 400 for p in agent.problems)  # a hostile line is quoted clipped, not whole
+
+
+@pytest.mark.parametrize(("variant", "rules"), [("bela", {"target_score": 301}), ("bulgarian", {"target_score": 41})])
+def test_a_seat_greeted_for_its_tables_game_is_not_greeted_again(variant: str, rules: dict[str, Any]) -> None:
+    """Options written out at their defaults name the same game as options left out."""
+    transcript = io.StringIO()
+    with ProcessAgent(script("family_agent"), variant=variant, rules={**rules, "must_undertrump": variant == "bela"},
+                      transcript=transcript) as agent:
+        if variant == "bela":
+            play_family("bela", [agent, RandomAgent(1), RandomAgent(2), RandomAgent(3)], "once")
+        else:
+            match = Match(parse_rules(rules), "once")
+            while not match.over:
+                deal = match.deal
+                match.apply((agent if deal.to_act == 0 else RandomAgent(deal.to_act)).act(match.observe(deal.to_act)))
+    assert [m["type"] for m in lines(transcript)].count("hello") == 1
+    assert no_errors(agent) and agent.restarts == 0

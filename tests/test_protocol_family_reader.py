@@ -212,3 +212,31 @@ def test_belote_bot_agent_plays_family_matches_through_the_protocol_exactly_as_i
     in_process = play_family(variant, [RandomAgent(1), RandomAgent(seed), RandomAgent(2), RandomAgent(3)], seed)
     assert family_match_to_record(match) == family_match_to_record(in_process)
     assert isinstance(match.observe(1), SeatView)
+
+
+def test_hostile_referee_lines_at_a_family_table_are_reported_and_every_act_answered() -> None:
+    mus = json.loads(DEALER_IN_THE_MUS)
+    lines = [
+        "[" * 100000 + "]" * 100000,
+        encode(mus).replace('"hanging":0', '"hanging":' + "9" * 5000),
+        encode({**mus, "seat": "3"}),
+        encode({**mus, "hand": ["8H"] * 5000}),
+        encode({**mus, "bids": ["pass", "pass", "\ud800"]}),
+        encode(mus),
+        encode({"type": "quit"}),
+    ]
+    stdin = io.StringIO("".join(line + "\n" for line in lines))
+    stdout, stderr = io.StringIO(), io.StringIO()
+    assert run_agent(make_agent("random", "h"), stdin, stdout, stderr) == 0
+    answers = [json.loads(line) for line in stdout.getvalue().splitlines()]
+    # A line that is no JSON object is no question (formats §6): reported, not answered. Every act message is
+    # answered: the unreadable ones with their first legal entry, the last with a legal call.
+    assert answers[:2] == [{"call": "clubs"}] * 2
+    assert answers[2]["call"] in ("clubs", "diamonds", "hearts", "spades") and len(answers) == 3
+    complaints = stderr.getvalue().splitlines()
+    assert len(complaints) == 5 and all(len(c) < 400 for c in complaints)
+    assert "message 1: not valid JSON (nested more than 64 levels deep" in complaints[0]
+    assert "message 2: not valid JSON (a number of 5000 digits" in complaints[1]
+    assert "message 3: cannot read this act message (act.seat: Input should be a valid integer" in complaints[2]
+    assert "message 4: cannot read this act message (act.hand: List should have at most 8 items" in complaints[3]
+    assert "message 5: not valid JSON (not UTF-8 text (a lone surrogate)" in complaints[4]

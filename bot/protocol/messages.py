@@ -26,6 +26,7 @@ from bot.engine import (
     mask_of,
     parse_call,
     parse_card,
+    parse_rules,
 )
 from bot.engine.combos import resolve_kinds
 from bot.engine.declarations import KINDS, resolve_declarations
@@ -76,10 +77,20 @@ def hello_message(variant: str = BULGARIAN, rules: Mapping[str, Any] | None = No
 
 
 def game_of(view: View) -> tuple[str, dict[str, Any]]:
-    """The game a view belongs to, as a hello names it: the variant and its table options that are not defaults."""
+    """The game a view belongs to, as a hello names it: the variant and its table options that are not defaults
+    (none for the Bulgarian game, whose hello names neither)."""
     if isinstance(view, SeatView):
         return view.variant, dict(view.rules)
-    return BULGARIAN, view.rules.to_json()
+    return BULGARIAN, {}
+
+
+def game(variant: str, rules: Mapping[str, Any] | None) -> tuple[str, dict[str, Any]]:
+    """A game as ``game_of`` names it, from a variant and table options (checked: RulesError names a bad key)."""
+    if variant == BULGARIAN:
+        parse_rules(dict(rules or {}))
+        return BULGARIAN, {}
+    options: dict[str, Any] = parse_variant_rules(variant, dict(rules or {})).model_dump(exclude_defaults=True)
+    return variant, options
 
 
 def act_message(view: View) -> dict[str, Any]:

@@ -50,6 +50,7 @@ from .messages import (
     decode,
     encode,
     fallback_action,
+    game,
     game_of,
     hello_message,
     hello_variants,
@@ -243,7 +244,7 @@ class ProcessAgent:
         self.env = env
         self.max_restarts = max_restarts
         self.transcript = transcript
-        self.game: tuple[str, dict[str, Any]] = (variant, dict(rules or {}))
+        self.game: tuple[str, dict[str, Any]] = game(variant, rules)
         self.refused: str | None = None  # why the program will not play the current game, once it said so
         self._deal_extra: dict[str, Any] = {}  # the current deal's public record fields (turned), for deal_end
         self.errors: dict[str, int] = dict.fromkeys(ERROR_KINDS, 0)
@@ -269,9 +270,9 @@ class ProcessAgent:
             return fallback_action(observation)  # the table closed this seat while it was being asked
         if isinstance(observation, SeatView) and observation.turned is not None:
             self._deal_extra = {"turned": card_str(observation.turned)}
-        game = game_of(observation)
-        if game != self.game:
-            self._regreet(game)
+        shown = game_of(observation)
+        if shown != self.game:
+            self._regreet(shown)
         if self.refused is not None:
             self._count("crash", self.refused)
             return fallback_action(observation)
@@ -387,10 +388,10 @@ class ProcessAgent:
             raise AgentRefusedGame(refused)
         return process, name
 
-    def _regreet(self, game: tuple[str, dict[str, Any]]) -> None:
+    def _regreet(self, wanted: tuple[str, dict[str, Any]]) -> None:
         """Seated for one game and shown another's view: start the program afresh with a hello naming that game.
         A change of table, not a failure, so it is not counted as a restart."""
-        self.game = game
+        self.game = wanted
         self.refused = None
         process, self._process = self._process, None
         if process is not None:
@@ -404,8 +405,8 @@ class ProcessAgent:
             self.problems.append(f"refused: {exc}")
             log.warning("agent %s: %s", self.command, exc)
         except AgentStartError as exc:
-            self.problems.append(f"start for {game[0]} failed: {exc}")
-            log.warning("agent %s: start for %s failed: %s", self.command, game[0], exc)
+            self.problems.append(f"start for {wanted[0]} failed: {exc}")
+            log.warning("agent %s: start for %s failed: %s", self.command, wanted[0], exc)
 
     def _ready(self) -> _Process | None:
         """The running process, started afresh if it died or was retired; None if it cannot be started."""
