@@ -5,6 +5,7 @@ Bulgarian game, Bela or French belote.
 - ``observation_json``: rebuilding an ``Observation`` from an ``act`` message (for agents written with our code).
 - ``seatview_json``: rebuilding a family ``SeatView`` from a Bela or French ``act`` message.
 - ``referee``: ``ProcessAgent``, an external program seated as an ``Agent``.
+- ``process``: one run of such a program, with the threads that keep every wait on it bounded.
 - ``agent_runner``: one of our bots speaking the protocol on standard input/output.
 """
 

@@ -14,21 +14,15 @@ step is restarted the same way: when lines arrive while no question is open (an 
 answer), after a malformed answer, and after a second bad answer in a row. A single illegal answer keeps the
 program running: that is a wrong move, not a lost thread.
 
-Three threads per process keep every wait bounded: one reads its answers into a queue (the referee waits on the
-queue with a deadline), one drains its standard error (kept as a short tail for messages about a crash), and one
-writes to it (so a program that stops reading cannot block the table).
+Every wait on the program is bounded by its three threads (``process.AgentProcess``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 import queue
 import shlex
-import signal
-import subprocess
-import threading
 import time
 from collections import deque
 from collections.abc import Mapping, Sequence
@@ -58,10 +52,10 @@ from .messages import (
     quit_message,
     refusal,
 )
+from .process import AgentProcess
 
 log = logging.getLogger(__name__)
 
-STDERR_TAIL: Final = 20  # lines of the program's standard error kept for crash messages
 PROBLEMS_KEPT: Final = 50
 QUIT_GRACE: Final = 1.0  # seconds a program has to exit after "quit"
 DEFAULT_MOVE_TIME: Final = 1.0
@@ -73,133 +67,6 @@ class AgentStartError(RuntimeError):
 
 class AgentRefusedGame(AgentStartError):
     """The program's hello lists the variants it plays, and the table's is not among them (formats §7.6.1)."""
-
-
-class _Process:
-    """One run of the program, with its reader, stderr drain and writer threads."""
-
-    def __init__(self, argv: Sequence[str], cwd: str | None, env: Mapping[str, str] | None) -> None:
-        self.popen: subprocess.Popen[str] = subprocess.Popen(
-            list(argv),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            encoding="utf-8",
-            errors="replace",
-            bufsize=1,
-            cwd=cwd,
-            env=None if env is None else dict(env),
-            # Its own process group, so that stopping it also stops whatever it started.
-            start_new_session=os.name == "posix",
-        )
-        self.lines: queue.Queue[str | None] = queue.Queue()  # None: its standard output closed
-        self.outbox: queue.Queue[str | None] = queue.Queue()  # None: close its standard input
-        self.stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL)
-        self.eof = False
-        self._threads = [
-            threading.Thread(target=self._read, daemon=True),
-            threading.Thread(target=self._drain_stderr, daemon=True),
-            threading.Thread(target=self._write, daemon=True),
-        ]
-        for thread in self._threads:
-            thread.start()
-
-    def _read(self) -> None:
-        assert self.popen.stdout is not None
-        with contextlib.suppress(OSError, ValueError):
-            for line in self.popen.stdout:
-                self.lines.put(line)
-        self.lines.put(None)
-
-    def _drain_stderr(self) -> None:
-        assert self.popen.stderr is not None
-        with contextlib.suppress(OSError, ValueError):
-            for line in self.popen.stderr:
-                self.stderr_tail.append(line.rstrip("\n"))
-
-    def _write(self) -> None:
-        stdin = self.popen.stdin
-        assert stdin is not None
-        try:
-            while (line := self.outbox.get()) is not None:
-                stdin.write(line + "\n")
-                stdin.flush()
-        except (OSError, ValueError):
-            pass  # it closed its input or died; the reader sees the rest
-        finally:
-            with contextlib.suppress(OSError, ValueError):
-                stdin.close()
-
-    def send(self, line: str) -> None:
-        self.outbox.put(line)
-
-    def next_line(self, deadline: float) -> str | None:
-        """The next non-blank line before ``deadline``; None at end of output. Raises queue.Empty on time out."""
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise queue.Empty
-            line = self.lines.get(timeout=remaining)
-            if line is None:
-                self.eof = True
-                return None
-            if line.strip():
-                return line
-
-    def stale_lines(self) -> list[str]:
-        """Lines that arrived while no question was open."""
-        stale: list[str] = []
-        while True:
-            try:
-                line = self.lines.get_nowait()
-            except queue.Empty:
-                return stale
-            if line is None:
-                self.eof = True
-                self.lines.put(None)  # keep the end visible to the next reader
-                return stale
-            if line.strip():
-                stale.append(line)
-
-    @property
-    def alive(self) -> bool:
-        return not self.eof and self.popen.poll() is None
-
-    def describe_exit(self) -> str:
-        """How it ended, for a person: exit status or signal, and the last lines of its error output."""
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.popen.wait(timeout=0.5)  # its output may close a moment before it has exited
-        code = self.popen.poll()
-        status = "closed its output but is still running" if code is None else f"exited with status {code}"
-        if code is not None and code < 0:
-            with contextlib.suppress(ValueError):
-                status = f"was killed by {signal.Signals(-code).name}"
-        tail = " | ".join(list(self.stderr_tail)[-3:])
-        return status + (f"; its last error output: {tail}" if tail else "")
-
-    def stop(self, grace: float) -> None:
-        """Close its input, give it ``grace`` seconds to exit, then kill it (and its process group)."""
-        self.outbox.put(None)
-        try:
-            self.popen.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            self._kill()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.popen.wait(timeout=5)
-        for thread in self._threads:
-            thread.join(timeout=1)
-        for stream in (self.popen.stdout, self.popen.stderr):
-            if stream is not None:
-                with contextlib.suppress(OSError, ValueError):
-                    stream.close()
-
-    def _kill(self) -> None:
-        if os.name == "posix":
-            with contextlib.suppress(OSError):
-                os.killpg(self.popen.pid, signal.SIGKILL)
-        with contextlib.suppress(OSError):
-            self.popen.kill()
 
 
 class ProcessAgent:
@@ -255,7 +122,7 @@ class ProcessAgent:
         self.slowest = 0.0
         self._closed = False
         self._bad_in_a_row = 0
-        self._process: _Process | None = None
+        self._process: AgentProcess | None = None
         try:
             self._process, greeted = self._start()
         except AgentStartError as exc:
@@ -360,9 +227,9 @@ class ProcessAgent:
 
     # --- the process ---
 
-    def _start(self) -> tuple[_Process, str]:
+    def _start(self) -> tuple[AgentProcess, str]:
         try:
-            process = _Process(self.argv, self.cwd, self.env)
+            process = AgentProcess(self.argv, self.cwd, self.env)
         except OSError as exc:
             raise AgentStartError(f"cannot start {self.argv[0]!r}: {exc.strerror or exc}") from None
         self._send(process, hello_message(*self.game))
@@ -408,7 +275,7 @@ class ProcessAgent:
             self.problems.append(f"start for {wanted[0]} failed: {exc}")
             log.warning("agent %s: start for %s failed: %s", self.command, wanted[0], exc)
 
-    def _ready(self) -> _Process | None:
+    def _ready(self) -> AgentProcess | None:
         """The running process, started afresh if it died or was retired; None if it cannot be started."""
         process = self._process
         if process is not None and not process.alive:
@@ -434,18 +301,18 @@ class ProcessAgent:
             self._process = process
         return process
 
-    def _restart(self, process: _Process) -> None:
+    def _restart(self, process: AgentProcess) -> None:
         """Replace a failed run now, while this decision is lost anyway, so that the next one is not delayed."""
         self._retire(process)
         self._ready()
 
-    def _retire(self, process: _Process) -> None:
+    def _retire(self, process: AgentProcess) -> None:
         self._bad_in_a_row = 0
         process.stop(0)
         if self._process is process:
             self._process = None
 
-    def _discard_stale(self, process: _Process) -> bool:
+    def _discard_stale(self, process: AgentProcess) -> bool:
         """Drop lines that came while no question was open; True if there were any."""
         stale = process.stale_lines()
         for line in stale:
@@ -454,7 +321,7 @@ class ProcessAgent:
             self._count("malformed", f"an answer nobody asked for: {stale[0].strip()[:120]}; the agent is restarted")
         return bool(stale)
 
-    def _send(self, process: _Process, message: dict[str, Any]) -> None:
+    def _send(self, process: AgentProcess, message: dict[str, Any]) -> None:
         line = encode(message)
         self._note(">", line)
         process.send(line)
