@@ -191,6 +191,12 @@ def test_malformed_answers_at_a_family_table_restart_the_program() -> None:
     assert any("not valid JSON" in p for p in agent.problems)
 
 
+ACT_FIELDS = {
+    "type", "variant", "rules", "phase", "seat", "dealer", "hand", "bids", "caller", "contract", "multiplier",
+    "declarer", "tricks", "trick", "announced", "shown", "score", "hanging", "legal", "declarable", "belote",
+}  # fmt: skip
+
+
 def card_strings(message: Any) -> list[str]:
     """Every card string anywhere in a message."""
     found: list[str] = []
@@ -216,13 +222,14 @@ def test_no_act_message_sent_holds_another_seats_card(variant: str) -> None:
     transcripts = [io.StringIO() for _ in range(4)]
     agents = [ProcessAgent(script("family_agent"), move_time=5, variant=variant, transcript=t) for t in transcripts]
     match = new_match(variant, "h")
-    checked = 0
+    checked, shown_seen = 0, False
     try:
         while not match.over:
             deal = match.deal
             seat = deal.to_act
             view = match.observe(seat)
             assert isinstance(view, SeatView)
+            calling, everyone_played = deal.phase == "auction", deal.everyone_played()
             played = {c for t in deal.tricks for c in t.cards} | set(deal.trick)
             shown = {c for _, _, cs in view.shown for c in cs}
             public = played | shown | ({deal.turned} if isinstance(deal, FrenchDeal) else set())
@@ -238,8 +245,19 @@ def test_no_act_message_sent_holds_another_seats_card(variant: str) -> None:
             seen = {parse_card(c) for c in card_strings(act)}
             assert not seen & hidden, f"seat {seat} is shown {sorted(map(card_str, seen & hidden))}"
             assert sorted(map(parse_card, act["hand"])) == sorted(own)
-            if act["phase"] == "bid":
+            # Every field of formats §7.6.2 for this game, and no other.
+            assert set(act) == ACT_FIELDS | ({"turned"} if variant == "french" else set())
+            assert act["phase"] == ("bid" if calling else "play")
+            if calling:
                 assert len(act["hand"]) == (6 if variant == "bela" else 5)
+                assert act["caller"] is None and act["contract"] is None and act["trick"] is None
+            else:
+                assert act["caller"] == deal.bidder and act["declarer"] == "AB"[deal.bidder % 2]
+            if not everyone_played:
+                assert act["shown"] == []
+            shown_seen |= bool(act["shown"])
+            if variant == "french":
+                assert isinstance(deal, FrenchDeal) and act["turned"] == card_str(deal.turned)
             checked += 1
             if deal.phase == "done":
                 for agent in agents:
@@ -247,7 +265,7 @@ def test_no_act_message_sent_holds_another_seats_card(variant: str) -> None:
     finally:
         for agent in agents:
             agent.close()
-    assert checked > 50
+    assert checked > 50 and shown_seen
 
 
 def test_hostile_answers_at_a_family_table_are_malformed_and_play_goes_on() -> None:
