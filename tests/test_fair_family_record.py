@@ -122,6 +122,7 @@ def test_a_seed_that_is_not_the_committed_one_fails(
         ("bela", lambda r: r["deals"][0]["hands"][0].pop(), "deals[0].hands[0]: must hold 8 cards"),
         ("french", lambda r: r.update(rules={"iber": False}), "rules.iber: not a table option of french"),
         ("bela", lambda r: r["deals"][0].update(bids=["pass", "pass", "pass", "pass"]), "deals[0].bids[3]"),
+        ("french", lambda r: r["deals"][0].update(bids=["pass"] * 8), "deals[0].hands[0]: lists 8 cards, but after"),
     ],
 )
 def test_a_malformed_family_record_exits_2_saying_where(

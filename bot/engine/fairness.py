@@ -125,6 +125,10 @@ def _verify_family(record: FamilyRecord) -> Verdict:
                 dealt.apply(Bid(parse_call(text)))
             except (CallParseError, IllegalAction, ValueError) as exc:
                 raise RecordError(f"{where}.bids[{k}]", str(exc)) from None
+        for seat, hand in enumerate(listed):
+            if len(hand) != len(dealt.hands[seat]):
+                raise RecordError(f"{where}.hands[{seat}]", f"lists {len(hand)} cards, but after these bids the seat "
+                                  f"holds {len(dealt.hands[seat])}")
         problem = _first_difference(n, listed, [list(h) for h in dealt.hands], None)
         if problem is not None:
             return Verdict(problem, "")
