@@ -65,3 +65,39 @@ def test_the_example_session_follows_the_protocol() -> None:
             assert set(message["report"]) >= {"contract", "score", "outcome"}
     assert acts >= 9  # a whole deal: at least one call and eight cards
     assert announced_with_a_card
+
+
+@pytest.mark.parametrize("variant", ["bela", "french"])
+def test_the_minimal_agent_of_the_docs_plays_a_family_match(tmp_path: Path, variant: str) -> None:
+    from .test_protocol_family import play_family
+
+    program = tmp_path / "first_legal.py"
+    program.write_text(block("A minimal agent", "python"), encoding="utf-8")
+    with ProcessAgent([sys.executable, str(program)], move_time=5, variant=variant) as ours:
+        match = play_family(variant, [ours, RandomAgent(1), RandomAgent(2), RandomAgent(3)], "docs")
+    assert match.over and ours.decisions > 10
+    assert sum(ours.errors.values()) == 0, list(ours.problems)
+
+
+def test_the_french_session_follows_the_protocol() -> None:
+    from bot.protocol.seatview_json import seatview_from_json
+
+    lines = block("Bela and French belote", "text").splitlines()
+    hello = json.loads(lines[0][2:])
+    assert hello == {"type": "hello", "protocol": PROTOCOL, "variant": "french", "rules": {}, "seats": 4}
+    assert check_hello(json.loads(lines[1][2:])) == "random"
+    assert "french" in json.loads(lines[1][2:])["variants"]
+    assert lines[-1] == '> {"type":"quit"}'
+    phases, shown = [], False
+    for i, line in enumerate(lines[2:-2], start=2):
+        message = json.loads(line[2:])
+        if line.startswith("> "):
+            view = seatview_from_json(message)
+            phases.append(message["phase"])
+            shown |= bool(view.shown)
+            parse_answer(json.loads(lines[i + 1][2:]), view)  # raises if it was not legal
+    assert phases[0] == "bid" and phases.count("play") == 8 and shown
+    end = json.loads(lines[-2][2:])
+    assert end["type"] == "deal_end" and end["turned"] == "9H"
+    # The taker's sixth card is the turned card (formats §7.3); the report names him as the caller.
+    assert end["hands"][end["report"]["caller"]][5] == end["turned"]

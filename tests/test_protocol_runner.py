@@ -33,7 +33,10 @@ def first_act() -> dict[str, Any]:
 def test_hello_then_an_act_gets_one_legal_answer_each() -> None:
     act = first_act()
     answers, complaints = session({"type": "hello", "protocol": "belote-agent/1"}, act, {"type": "quit"}, act)
-    assert answers[0] == {"type": "hello", "protocol": "belote-agent/1", "name": "easy"}
+    # The hello answer lists the games the bot plays (formats §7.6.1); a bot that names none is offered for all.
+    assert answers[0] == {
+        "type": "hello", "protocol": "belote-agent/1", "name": "easy", "variants": ["bulgarian", "bela", "french"]
+    }
     assert len(answers) == 2  # nothing after quit
     parse_answer(answers[1], observation_from_json(act))  # raises unless legal
     assert complaints == ""
@@ -76,5 +79,7 @@ def test_the_command_ends_quietly_at_the_end_of_input() -> None:
         timeout=60,
     )
     assert done.returncode == 0
-    assert json.loads(done.stdout) == {"type": "hello", "protocol": "belote-agent/1", "name": "medium"}
+    assert json.loads(done.stdout) == {
+        "type": "hello", "protocol": "belote-agent/1", "name": "medium", "variants": ["bulgarian", "bela", "french"]
+    }
     assert done.stderr == ""

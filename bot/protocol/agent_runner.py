@@ -1,32 +1,62 @@
 """The agent side of ``belote-agent/1``: one of our bots answering a referee on standard input/output.
 
 Any table that speaks the protocol (ours or another program's) can seat our bots this way. Each ``act`` message is
-read back into an ``Observation`` and handed to the bot; its action goes back as one JSON line.
+read back into what the bot is shown at our own tables (an ``Observation`` for the Bulgarian game, a ``SeatView`` for
+Bela and French belote, formats §7.6) and handed to the bot; its action goes back as one JSON line. The hello answer
+lists the variants the bot plays.
 """
 
 from __future__ import annotations
 
 from typing import IO, Any
 
-from bot.ai.base import Agent
+from bot.ai.base import Agent, View
 from bot.engine import CallParseError, parse_call
+from bot.engine.game import VARIANTS
 
 from . import PROTOCOL
-from .messages import ProtocolError, action_to_json, decode, encode
+from .messages import BULGARIAN, ProtocolError, action_to_json, decode, encode
 from .observation_json import observation_from_json
+from .seatview_json import seatview_from_json
 
 
 def first_legal(message: dict[str, Any]) -> dict[str, Any]:
-    """The answer to an ``act`` message this agent cannot make sense of: its first ``legal`` entry (formats §6)."""
+    """The answer to an ``act`` message this agent cannot make sense of: its first ``legal`` entry (formats §6,
+    §7.6.3: a call, a card, the seven exchange's true or false, or the first two cards for a discard)."""
     legal = message.get("legal")
-    first = legal[0] if isinstance(legal, list) and legal and isinstance(legal[0], str) else None
-    if first is None:  # nothing to go by: a pass is legal in every auction, and the referee judges the rest
+    first = legal[0] if isinstance(legal, list) and legal else None
+    if isinstance(first, bool):
+        return {"exchange": first}
+    if not isinstance(first, str):  # nothing to go by: a pass is legal in every auction; the referee judges the rest
         return {"call": "pass"}
+    phase = message.get("phase")
+    if phase == "discard" and isinstance(legal, list):
+        return {"discard": legal[:2]}
+    if phase in ("bid", "play"):
+        return {"call": first} if phase == "bid" else {"card": first}
     try:
         parse_call(first)
     except CallParseError:
         return {"card": first}
     return {"call": first}
+
+
+def view_from_json(message: dict[str, Any]) -> View:
+    """What the bot is shown for an ``act`` message: a Bulgarian observation (no ``variant``, or ``bulgarian``) or a
+    family seat's view. Raises ProtocolError (``malformed``) naming the bad field."""
+    variant = message.get("variant")
+    if variant is None or variant == BULGARIAN:
+        return observation_from_json(message)
+    return seatview_from_json(message)
+
+
+def variants_of(agent: Agent) -> list[str]:
+    """The variants the bot says it plays in its hello (formats §7.6.1): its own ``variants`` if it names them, else
+    every game of the table (a bot that fails on a position still answers, with the first legal action)."""
+    named = getattr(agent, "variants", None)
+    if isinstance(named, (list, tuple)) and all(isinstance(v, str) for v in named):
+        return list(named)
+    return list(VARIANTS)
 
 
 def run_agent(agent: Agent, stdin: IO[str], stdout: IO[str], stderr: IO[str]) -> int:
@@ -42,7 +72,7 @@ def run_agent(agent: Agent, stdin: IO[str], stdout: IO[str], stderr: IO[str]) ->
 
     def act(number: int, message: dict[str, Any]) -> None:
         try:
-            observation = observation_from_json(message)
+            observation = view_from_json(message)
         except ProtocolError as exc:
             fallback = first_legal(message)
             complain(number, f"cannot read this act message ({exc.reason}); answering {encode(fallback)}")
@@ -68,7 +98,7 @@ def run_agent(agent: Agent, stdin: IO[str], stdout: IO[str], stderr: IO[str]) ->
             if kind == "hello":
                 if message.get("protocol") != PROTOCOL:
                     complain(number, f"the referee speaks {message.get('protocol')!r}; this agent speaks {PROTOCOL}")
-                answer({"type": "hello", "protocol": PROTOCOL, "name": agent.name})
+                answer({"type": "hello", "protocol": PROTOCOL, "name": agent.name, "variants": variants_of(agent)})
             elif kind == "act":
                 act(number, message)
             elif kind == "deal_end":

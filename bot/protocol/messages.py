@@ -1,7 +1,8 @@
-"""The messages of ``belote-agent/1`` (formats.md §6) and the checking of an agent's answers.
+"""The messages of ``belote-agent/1`` (formats.md §6, §7.6) and the checking of an agent's answers.
 
-The referee writes ``hello``, ``act`` (the seat's observation, ``Observation.to_json()``), ``deal_end`` and ``quit``;
-the agent answers ``hello`` and each ``act``. An answer is read leniently where formats.md §1 allows (``10h``,
+The referee writes ``hello`` (naming the game unless it is the Bulgarian one), ``act`` (the seat's view: a Bulgarian
+``Observation.to_json()`` or a family ``SeatView.to_json()``), ``deal_end`` and ``quit``; the agent answers ``hello``
+and each ``act``. An answer is read leniently where formats.md §1 allows (``10h``,
 ``T♥``, ``NT``) and checked against the observation it answers, so a wrong answer is caught before it reaches the
 engine, with a reason the agent's author can act on.
 """
@@ -9,6 +10,7 @@ engine, with a reason the agent's author can act on.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from typing import Any, Final, Literal
 
 from bot.engine import (
@@ -24,15 +26,26 @@ from bot.engine import (
     mask_of,
     parse_call,
     parse_card,
+    parse_rules,
 )
+from bot.engine.combos import resolve_kinds
 from bot.engine.declarations import KINDS, resolve_declarations
+from bot.engine.familyrecord import family_deal_report, family_deal_to_record
+from bot.engine.game import VARIANTS, parse_variant_rules
 from bot.engine.jsontext import JsonTextError, loads
 from bot.engine.record import deal_report
+from bot.engine.seatview import SeatView
+from bot.engine.trumpdeal import TrumpDeal
 
 from . import PROTOCOL
 
 ErrorKind = Literal["illegal", "malformed", "timeout", "crash"]
 ERROR_KINDS: Final[tuple[ErrorKind, ...]] = ("illegal", "malformed", "timeout", "crash")
+
+BULGARIAN: Final = "bulgarian"
+
+View = Observation | SeatView
+"""What a seat is shown: the Bulgarian game's observation or a family game's view (formats §7.6)."""
 
 _CALL_KEYS: Final = frozenset({"type", "call"})
 _PLAY_KEYS: Final = frozenset({"type", "card", "declare", "belote"})
@@ -50,16 +63,45 @@ class ProtocolError(ValueError):
 # --- what the referee writes ---
 
 
-def hello_message() -> dict[str, Any]:
-    return {"type": "hello", "protocol": PROTOCOL}
+def hello_message(variant: str = BULGARIAN, rules: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The referee's greeting. The Bulgarian game's is §6's unchanged; any other names the game (formats §7.6.1)."""
+    if variant == BULGARIAN:
+        return {"type": "hello", "protocol": PROTOCOL}
+    return {
+        "type": "hello",
+        "protocol": PROTOCOL,
+        "variant": variant,
+        "rules": dict(rules or {}),
+        "seats": VARIANTS[variant].seats,
+    }
 
 
-def act_message(observation: Observation) -> dict[str, Any]:
-    return observation.to_json()
+def game_of(view: View) -> tuple[str, dict[str, Any]]:
+    """The game a view belongs to, as a hello names it: the variant and its table options that are not defaults
+    (none for the Bulgarian game, whose hello names neither)."""
+    if isinstance(view, SeatView):
+        return view.variant, dict(view.rules)
+    return BULGARIAN, {}
 
 
-def deal_end_message(report: dict[str, Any], hands: list[list[str]]) -> dict[str, Any]:
-    return {"type": "deal_end", "report": report, "hands": hands}
+def game(variant: str, rules: Mapping[str, Any] | None) -> tuple[str, dict[str, Any]]:
+    """A game as ``game_of`` names it, from a variant and table options (checked: RulesError names a bad key)."""
+    if variant == BULGARIAN:
+        parse_rules(dict(rules or {}))
+        return BULGARIAN, {}
+    options: dict[str, Any] = parse_variant_rules(variant, dict(rules or {})).model_dump(exclude_defaults=True)
+    return variant, options
+
+
+def act_message(view: View) -> dict[str, Any]:
+    return view.to_json()
+
+
+def deal_end_message(
+    report: dict[str, Any], hands: list[list[str]], extra: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """``extra``: a family deal's record fields beside ``hands`` (``turned``; formats §7.6.4)."""
+    return {"type": "deal_end", "report": report, "hands": hands, **(extra or {})}
 
 
 def quit_message() -> dict[str, Any]:
@@ -79,6 +121,18 @@ def deal_hands(deal: Deal) -> list[list[str]]:
 def deal_end_of(deal: Deal) -> tuple[dict[str, Any], list[list[str]]]:
     """What ``Agent.deal_end`` receives for a finished deal: its report (formats.md §4) and the four hands."""
     return deal_report(deal), deal_hands(deal)
+
+
+# The fields of a family deal's record that are not hands, bids or play: what deal_end carries beside the hands.
+_RECORD_ONLY: Final = frozenset({"dealer", "hands", "bids", "play"})
+
+
+def family_deal_end_of(deal: TrumpDeal) -> tuple[dict[str, Any], list[list[str]], dict[str, Any]]:
+    """A finished family deal's report (formats §7.4), its hands as the record lists them (§7.3) and its extra
+    record fields (``turned`` in French belote)."""
+    record = family_deal_to_record(deal)
+    extra = {k: v for k, v in record.items() if k not in _RECORD_ONLY}
+    return family_deal_report(deal), record["hands"], extra
 
 
 # --- reading lines ---
@@ -110,13 +164,34 @@ def check_hello(answer: dict[str, Any]) -> str:
     name = answer.get("name", "")
     if not isinstance(name, str):
         raise ProtocolError("malformed", f"hello.name must be a string, not {name!r}")
+    hello_variants(answer)
     return name.strip()
+
+
+def hello_variants(answer: dict[str, Any]) -> tuple[str, ...] | None:
+    """The variants the agent plays, if its ``hello`` lists them (formats §7.6.1); None when it does not say."""
+    variants = answer.get("variants")
+    if variants is None:
+        return None
+    if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+        raise ProtocolError(
+            "malformed", f'hello.variants must be a list of variant names like ["bulgarian", "bela"], not {variants!r}'
+        )
+    return tuple(v.strip().lower() for v in variants)
+
+
+def refusal(name: str, variants: Sequence[str] | None, variant: str) -> str | None:
+    """Why an agent that plays ``variants`` cannot sit at a table of ``variant`` (None: it can)."""
+    if variants is None or variant in variants:
+        return None
+    listed = ", ".join(variants) if variants else "none"
+    return f"{name or 'the agent'} plays {listed}, not {variant}: it says so in its hello (variants)"
 
 
 # --- answers ---
 
 
-def parse_answer(answer: dict[str, Any], observation: Observation) -> Action:
+def parse_answer(answer: dict[str, Any], observation: View) -> Action:
     """The engine action an answer stands for, if the observed seat may take it now.
 
     Raises ProtocolError: ``malformed`` when the answer is not an action at all, ``illegal`` when it is an action
@@ -135,7 +210,12 @@ def parse_answer(answer: dict[str, Any], observation: Observation) -> Action:
     raise ProtocolError("malformed", f'the answer has neither "call" nor "card"; expected e.g. {expected}')
 
 
-def _parse_call(value: object, observation: Observation, auction: bool) -> Bid:
+def _calling(observation: View) -> str:
+    """What the calling phase is called in this game: the Bulgarian auction, the family games' call for trump."""
+    return "the call for trump" if isinstance(observation, SeatView) else "the auction"
+
+
+def _parse_call(value: object, observation: View, auction: bool) -> Bid:
     if not isinstance(value, str):
         raise ProtocolError("malformed", f'call must be a string like "pass" or "spades", not {value!r}')
     try:
@@ -144,7 +224,8 @@ def _parse_call(value: object, observation: Observation, auction: bool) -> Bid:
         raise ProtocolError("malformed", str(exc)) from None
     if not auction:
         raise ProtocolError(
-            "illegal", f'the auction is over: answer with a card, e.g. {{"card": "{_first_legal(observation)}"}}'
+            "illegal",
+            f'{_calling(observation)} is over: answer with a card, e.g. {{"card": "{_first_legal(observation)}"}}',
         )
     if call not in observation.legal_calls:
         legal = ", ".join(CALL_NAMES[c] for c in observation.legal_calls)
@@ -152,7 +233,7 @@ def _parse_call(value: object, observation: Observation, auction: bool) -> Bid:
     return Bid(call)
 
 
-def _parse_play(answer: dict[str, Any], observation: Observation, auction: bool) -> Play:
+def _parse_play(answer: dict[str, Any], observation: View, auction: bool) -> Play:
     value = answer["card"]
     if not isinstance(value, str):
         raise ProtocolError("malformed", f'card must be a string like "JH", not {value!r}')
@@ -172,12 +253,14 @@ def _parse_play(answer: dict[str, Any], observation: Observation, auction: bool)
         raise ProtocolError("malformed", f"belote must be true or false, not {belote!r}")
     if auction:
         legal = ", ".join(CALL_NAMES[c] for c in observation.legal_calls)
-        raise ProtocolError("illegal", f'the auction is on: answer with {{"call": ...}}; legal calls: {legal}')
+        raise ProtocolError(
+            "illegal", f'{_calling(observation)} is on: answer with {{"call": ...}}; legal calls: {legal}'
+        )
     if card not in observation.legal_cards:
         legal = ", ".join(card_str(c) for c in observation.legal_cards)
         where = "is not in your hand" if card not in observation.hand else "may not be played now"
         raise ProtocolError("illegal", f"{card_str(card)} {where}; legal cards: {legal}")
-    if observation.rules.auto_declarations:
+    if observation.auto_declarations:
         # Announcements are made for every player under this table option; what the agent asked for is moot.
         return Play(card)
     if declare:
@@ -187,14 +270,11 @@ def _parse_play(answer: dict[str, Any], observation: Observation, auction: bool)
                 "nothing may be declared now: declarations go with the player's first card, "
                 "and only combinations the hand holds (declarable is empty)",
             )
-        hand = mask_of(observation.hand)
-        contract = -1 if observation.contract is None else observation.contract
-        if resolve_declarations(hand, declare, contract, observation.rules) is None:
+        if not _holds(observation, declare):
             offered = ", ".join(observation.declarable)
+            separate = "" if _sharing(observation) else " as separate combinations (one card in one)"
             raise ProtocolError(
-                "illegal",
-                f"the hand does not hold {', '.join(declare)} as separate combinations (one card in one); "
-                f"declarable: {offered}",
+                "illegal", f"the hand does not hold {', '.join(declare)}{separate}; declarable: {offered}"
             )
     if belote and card not in observation.belote_cards:
         allowed = ", ".join(card_str(c) for c in observation.belote_cards) or "none"
@@ -204,6 +284,25 @@ def _parse_play(answer: dict[str, Any], observation: Observation, auction: bool)
             f"other card still in hand; cards that may carry a belote now: {allowed}",
         )
     return Play(card, declare, belote)
+
+
+def _holds(observation: View, declare: tuple[str, ...]) -> bool:
+    """Does the seat's hand hold the announced kinds, as the game resolves them (formats §3, §7.3)?"""
+    hand = mask_of(observation.hand)
+    contract = -1 if observation.contract is None else observation.contract
+    if isinstance(observation, SeatView):
+        # Which combinations the kinds stand for depends on their ranking; whether the hand holds them does not.
+        return resolve_kinds(hand, declare, contract, _sharing(observation), lambda _: ()) is not None
+    return resolve_declarations(hand, declare, contract, observation.rules) is not None
+
+
+def _sharing(observation: View) -> bool:
+    """May one card serve in two declarations (Bela's ``declaration_card_sharing``, on unless the table turns it
+    off)? Never in the Bulgarian game or French belote."""
+    if not isinstance(observation, SeatView):
+        return False
+    rules = parse_variant_rules(observation.variant, observation.rules)
+    return bool(getattr(rules, "declaration_card_sharing", False))
 
 
 def _no_other_keys(answer: dict[str, Any], allowed: frozenset[str]) -> None:
@@ -226,14 +325,14 @@ def action_to_json(action: Action) -> dict[str, Any]:
     return answer
 
 
-def fallback_action(observation: Observation) -> Action:
+def fallback_action(observation: View) -> Action:
     """What the referee plays for a seat whose agent failed: the first legal action, announcing nothing."""
     if observation.phase == "auction":
         return Bid(observation.legal_calls[0])
     return Play(observation.legal_cards[0])
 
 
-def _first_legal(observation: Observation) -> str:
+def _first_legal(observation: View) -> str:
     return card_str(observation.legal_cards[0]) if observation.legal_cards else "JH"
 
 

@@ -1,8 +1,11 @@
 """``ProcessAgent``: an external program, speaking ``belote-agent/1`` on its standard input/output, as an ``Agent``.
 
-The referee side of the protocol. Play never stops for a misbehaving program: an illegal answer, a line that is
-not JSON, an answer later than ``move_time`` seconds, or a process that died is counted in ``errors`` (by kind),
-described in ``problems``, and answered with a legal fallback (the first legal action), so the table goes on.
+The referee side of the protocol, for every game of the family (formats.md §6, §7.6): the hello names the game the
+program is asked to play (a program whose ``variants`` lack it is sent ``quit`` and not seated), and a program
+seated for one game and then shown another's view is greeted afresh for that game. Play never stops for a
+misbehaving program: an illegal answer, a line that is not JSON, an answer later than ``move_time`` seconds, or a
+process that died is counted in ``errors`` (by kind), described in ``problems``, and answered with a legal fallback
+(the first legal action), so the table goes on.
 
 How answers are matched to questions: strictly in order, one answer per ``act`` (the protocol has no question
 ids). A program that misses the time limit is stopped and started afresh (with a new ``hello``) right away, so
@@ -11,47 +14,48 @@ step is restarted the same way: when lines arrive while no question is open (an 
 answer), after a malformed answer, and after a second bad answer in a row. A single illegal answer keeps the
 program running: that is a wrong move, not a lost thread.
 
-Three threads per process keep every wait bounded: one reads its answers into a queue (the referee waits on the
-queue with a deadline), one drains its standard error (kept as a short tail for messages about a crash), and one
-writes to it (so a program that stops reading cannot block the table).
+Every wait on the program is bounded by its three threads (``process.AgentProcess``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 import queue
 import shlex
-import signal
-import subprocess
-import threading
 import time
 from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import IO, Any, Final
 
-from bot.ai.base import View
-from bot.engine import Action, Observation
+from bot.engine import Action, card_str
+from bot.engine.game import VARIANTS
+from bot.engine.seatview import SeatView
 
 from .messages import (
+    BULGARIAN,
     ERROR_KINDS,
     ErrorKind,
     ProtocolError,
+    View,
     act_message,
     check_hello,
     deal_end_message,
     decode,
     encode,
     fallback_action,
+    game,
+    game_of,
     hello_message,
+    hello_variants,
     parse_answer,
     quit_message,
+    refusal,
 )
+from .process import AgentProcess
 
 log = logging.getLogger(__name__)
 
-STDERR_TAIL: Final = 20  # lines of the program's standard error kept for crash messages
 PROBLEMS_KEPT: Final = 50
 QUIT_GRACE: Final = 1.0  # seconds a program has to exit after "quit"
 DEFAULT_MOVE_TIME: Final = 1.0
@@ -61,131 +65,8 @@ class AgentStartError(RuntimeError):
     """The program could not be started, or did not answer ``hello`` as the protocol says."""
 
 
-class _Process:
-    """One run of the program, with its reader, stderr drain and writer threads."""
-
-    def __init__(self, argv: Sequence[str], cwd: str | None, env: Mapping[str, str] | None) -> None:
-        self.popen: subprocess.Popen[str] = subprocess.Popen(
-            list(argv),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            encoding="utf-8",
-            errors="replace",
-            bufsize=1,
-            cwd=cwd,
-            env=None if env is None else dict(env),
-            # Its own process group, so that stopping it also stops whatever it started.
-            start_new_session=os.name == "posix",
-        )
-        self.lines: queue.Queue[str | None] = queue.Queue()  # None: its standard output closed
-        self.outbox: queue.Queue[str | None] = queue.Queue()  # None: close its standard input
-        self.stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL)
-        self.eof = False
-        self._threads = [
-            threading.Thread(target=self._read, daemon=True),
-            threading.Thread(target=self._drain_stderr, daemon=True),
-            threading.Thread(target=self._write, daemon=True),
-        ]
-        for thread in self._threads:
-            thread.start()
-
-    def _read(self) -> None:
-        assert self.popen.stdout is not None
-        with contextlib.suppress(OSError, ValueError):
-            for line in self.popen.stdout:
-                self.lines.put(line)
-        self.lines.put(None)
-
-    def _drain_stderr(self) -> None:
-        assert self.popen.stderr is not None
-        with contextlib.suppress(OSError, ValueError):
-            for line in self.popen.stderr:
-                self.stderr_tail.append(line.rstrip("\n"))
-
-    def _write(self) -> None:
-        stdin = self.popen.stdin
-        assert stdin is not None
-        try:
-            while (line := self.outbox.get()) is not None:
-                stdin.write(line + "\n")
-                stdin.flush()
-        except (OSError, ValueError):
-            pass  # it closed its input or died; the reader sees the rest
-        finally:
-            with contextlib.suppress(OSError, ValueError):
-                stdin.close()
-
-    def send(self, line: str) -> None:
-        self.outbox.put(line)
-
-    def next_line(self, deadline: float) -> str | None:
-        """The next non-blank line before ``deadline``; None at end of output. Raises queue.Empty on time out."""
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise queue.Empty
-            line = self.lines.get(timeout=remaining)
-            if line is None:
-                self.eof = True
-                return None
-            if line.strip():
-                return line
-
-    def stale_lines(self) -> list[str]:
-        """Lines that arrived while no question was open."""
-        stale: list[str] = []
-        while True:
-            try:
-                line = self.lines.get_nowait()
-            except queue.Empty:
-                return stale
-            if line is None:
-                self.eof = True
-                self.lines.put(None)  # keep the end visible to the next reader
-                return stale
-            if line.strip():
-                stale.append(line)
-
-    @property
-    def alive(self) -> bool:
-        return not self.eof and self.popen.poll() is None
-
-    def describe_exit(self) -> str:
-        """How it ended, for a person: exit status or signal, and the last lines of its error output."""
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.popen.wait(timeout=0.5)  # its output may close a moment before it has exited
-        code = self.popen.poll()
-        status = "closed its output but is still running" if code is None else f"exited with status {code}"
-        if code is not None and code < 0:
-            with contextlib.suppress(ValueError):
-                status = f"was killed by {signal.Signals(-code).name}"
-        tail = " | ".join(list(self.stderr_tail)[-3:])
-        return status + (f"; its last error output: {tail}" if tail else "")
-
-    def stop(self, grace: float) -> None:
-        """Close its input, give it ``grace`` seconds to exit, then kill it (and its process group)."""
-        self.outbox.put(None)
-        try:
-            self.popen.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            self._kill()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.popen.wait(timeout=5)
-        for thread in self._threads:
-            thread.join(timeout=1)
-        for stream in (self.popen.stdout, self.popen.stderr):
-            if stream is not None:
-                with contextlib.suppress(OSError, ValueError):
-                    stream.close()
-
-    def _kill(self) -> None:
-        if os.name == "posix":
-            with contextlib.suppress(OSError):
-                os.killpg(self.popen.pid, signal.SIGKILL)
-        with contextlib.suppress(OSError):
-            self.popen.kill()
+class AgentRefusedGame(AgentStartError):
+    """The program's hello lists the variants it plays, and the table's is not among them (formats §7.6.1)."""
 
 
 class ProcessAgent:
@@ -193,8 +74,10 @@ class ProcessAgent:
 
     ``command`` is a command line (split like a shell would, without running a shell) or an argument list.
     ``move_time`` is the time limit of one decision in seconds (None: ``DEFAULT_MOVE_TIME``); ``start_time`` the
-    limit for starting up and answering ``hello``. The program is started here: a command that cannot start or
-    does not greet raises AgentStartError. ``transcript``, if given, receives every line exchanged (``> `` to the
+    limit for starting up and answering ``hello``. ``variant`` and ``rules`` (the options that differ from the
+    variant's defaults) name the game in the hello; a view of another game later greets the program afresh. The
+    program is started here: a command that cannot start or does not greet raises AgentStartError, one that does not
+    play the variant AgentRefusedGame. ``transcript``, if given, receives every line exchanged (``> `` to the
     agent, ``< `` from it).
     """
 
@@ -209,7 +92,11 @@ class ProcessAgent:
         env: Mapping[str, str] | None = None,
         max_restarts: int = 20,
         transcript: IO[str] | None = None,
+        variant: str = BULGARIAN,
+        rules: Mapping[str, Any] | None = None,
     ) -> None:
+        if variant not in VARIANTS:
+            raise ValueError(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.argv:
             raise AgentStartError("the agent command is empty")
@@ -224,6 +111,9 @@ class ProcessAgent:
         self.env = env
         self.max_restarts = max_restarts
         self.transcript = transcript
+        self.game: tuple[str, dict[str, Any]] = game(variant, rules)
+        self.refused: str | None = None  # why the program will not play the current game, once it said so
+        self._deal_extra: dict[str, Any] = {}  # the current deal's public record fields (turned), for deal_end
         self.errors: dict[str, int] = dict.fromkeys(ERROR_KINDS, 0)
         self.problems: deque[str] = deque(maxlen=PROBLEMS_KEPT)
         self.restarts = 0
@@ -232,21 +122,27 @@ class ProcessAgent:
         self.slowest = 0.0
         self._closed = False
         self._bad_in_a_row = 0
-        self._process: _Process | None = None
+        self._process: AgentProcess | None = None
         try:
             self._process, greeted = self._start()
         except AgentStartError as exc:
-            raise AgentStartError(f"agent {self.command!r}: {exc}") from None
+            raise type(exc)(f"agent {self.command!r}: {exc}") from None
         self.name = name or greeted or os.path.basename(self.argv[0])
 
     # --- the Agent protocol ---
 
     def act(self, observation: View) -> Action:
         """The program's answer, checked; on any failure a legal fallback (and the failure counted)."""
-        if not isinstance(observation, Observation):
-            raise TypeError(f"{self.name} plays only the Bulgarian game, not {observation.variant}")
         if self._closed:
             return fallback_action(observation)  # the table closed this seat while it was being asked
+        if isinstance(observation, SeatView) and observation.turned is not None:
+            self._deal_extra = {"turned": card_str(observation.turned)}
+        shown = game_of(observation)
+        if shown != self.game:
+            self._regreet(shown)
+        if self.refused is not None:
+            self._count("crash", self.refused)
+            return fallback_action(observation)
         process = self._ready()
         if process is not None and self._discard_stale(process):
             # Out of step with the questions: start afresh so that answers match questions again.
@@ -291,12 +187,17 @@ class ProcessAgent:
         self._bad_in_a_row = 0
         return action
 
-    def deal_end(self, report: dict[str, Any], hands: list[list[str]]) -> None:
-        if self._closed:
+    def deal_end(
+        self, report: dict[str, Any], hands: list[list[str]], extra: Mapping[str, Any] | None = None
+    ) -> None:
+        """``extra``: a family deal's record fields beside the hands (formats §7.6.4); by default what this seat's
+        views of the deal showed (the turned card)."""
+        seen, self._deal_extra = self._deal_extra, {}
+        if self._closed or self.refused is not None:
             return
         process = self._ready()
         if process is not None:
-            self._send(process, deal_end_message(report, hands))
+            self._send(process, deal_end_message(report, hands, seen if extra is None else extra))
 
     def close(self) -> None:
         if self._closed:
@@ -326,12 +227,12 @@ class ProcessAgent:
 
     # --- the process ---
 
-    def _start(self) -> tuple[_Process, str]:
+    def _start(self) -> tuple[AgentProcess, str]:
         try:
-            process = _Process(self.argv, self.cwd, self.env)
+            process = AgentProcess(self.argv, self.cwd, self.env)
         except OSError as exc:
             raise AgentStartError(f"cannot start {self.argv[0]!r}: {exc.strerror or exc}") from None
-        self._send(process, hello_message())
+        self._send(process, hello_message(*self.game))
         try:
             line = process.next_line(time.monotonic() + self.start_time)
         except queue.Empty:
@@ -342,13 +243,39 @@ class ProcessAgent:
             raise AgentStartError(f"it stopped before answering hello: it {process.describe_exit()}")
         self._note("<", line)
         try:
-            name = check_hello(decode(line))
+            hello = decode(line)
+            name, variants = check_hello(hello), hello_variants(hello)
         except ProtocolError as exc:
             process.stop(0)
             raise AgentStartError(f"bad hello: {exc.reason}") from None
+        refused = refusal(name, variants, self.game[0])
+        if refused is not None:
+            self._send(process, quit_message())
+            process.stop(QUIT_GRACE)
+            raise AgentRefusedGame(refused)
         return process, name
 
-    def _ready(self) -> _Process | None:
+    def _regreet(self, wanted: tuple[str, dict[str, Any]]) -> None:
+        """Seated for one game and shown another's view: start the program afresh with a hello naming that game.
+        A change of table, not a failure, so it is not counted as a restart."""
+        self.game = wanted
+        self.refused = None
+        process, self._process = self._process, None
+        if process is not None:
+            if process.alive:
+                self._send(process, quit_message())
+            process.stop(QUIT_GRACE)
+        try:
+            self._process, _ = self._start()
+        except AgentRefusedGame as exc:
+            self.refused = str(exc)
+            self.problems.append(f"refused: {exc}")
+            log.warning("agent %s: %s", self.command, exc)
+        except AgentStartError as exc:
+            self.problems.append(f"start for {wanted[0]} failed: {exc}")
+            log.warning("agent %s: start for %s failed: %s", self.command, wanted[0], exc)
+
+    def _ready(self) -> AgentProcess | None:
         """The running process, started afresh if it died or was retired; None if it cannot be started."""
         process = self._process
         if process is not None and not process.alive:
@@ -364,6 +291,9 @@ class ProcessAgent:
             self.restarts += 1
             try:
                 process, _ = self._start()
+            except AgentRefusedGame as exc:
+                self.refused = str(exc)
+                return None
             except AgentStartError as exc:
                 self.problems.append(f"restart {self.restarts} failed: {exc}")
                 log.warning("agent %s: restart %d failed: %s", self.command, self.restarts, exc)
@@ -371,18 +301,18 @@ class ProcessAgent:
             self._process = process
         return process
 
-    def _restart(self, process: _Process) -> None:
+    def _restart(self, process: AgentProcess) -> None:
         """Replace a failed run now, while this decision is lost anyway, so that the next one is not delayed."""
         self._retire(process)
         self._ready()
 
-    def _retire(self, process: _Process) -> None:
+    def _retire(self, process: AgentProcess) -> None:
         self._bad_in_a_row = 0
         process.stop(0)
         if self._process is process:
             self._process = None
 
-    def _discard_stale(self, process: _Process) -> bool:
+    def _discard_stale(self, process: AgentProcess) -> bool:
         """Drop lines that came while no question was open; True if there were any."""
         stale = process.stale_lines()
         for line in stale:
@@ -391,7 +321,7 @@ class ProcessAgent:
             self._count("malformed", f"an answer nobody asked for: {stale[0].strip()[:120]}; the agent is restarted")
         return bool(stale)
 
-    def _send(self, process: _Process, message: dict[str, Any]) -> None:
+    def _send(self, process: AgentProcess, message: dict[str, Any]) -> None:
         line = encode(message)
         self._note(">", line)
         process.send(line)

@@ -1,0 +1,286 @@
+"""Rebuilding a family seat's ``SeatView`` from an ``act`` message (formats §7.6.2): Bela and French belote.
+
+The reader is liberal as formats §6 asks: fields come in any order, a field with no value yet may be null or absent
+(``caller`` and ``contract`` then follow from the public bids, ``phase`` from whether trump is named), and fields it
+does not know are ignored. What it reads is checked for sense (whose turn it is, how many cards the seat holds now,
+that the legal cards are in the hand) and a problem is a ``ProtocolError`` naming the field. Nothing hidden is
+derived: the belote cards come from the seat's own hand and the trump.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from bot.engine import Announcement, Call, CallParseError, Card, CardParseError, Trick, mask_of, parse_call, parse_card
+from bot.engine.calls import CALL_NAMES, PASS
+from bot.engine.deal import AUCTION, PLAY, Phase
+from bot.engine.declarations import KINDS, belote_allowed
+from bot.engine.familymatch import FamilyMatch
+from bot.engine.game import VARIANTS, parse_variant_rules
+from bot.engine.rules import RulesError
+from bot.engine.seatview import SeatView
+from bot.engine.trumpdeal import TrumpDeal
+
+from .messages import ProtocolError
+
+_SUITS = "CDHS"
+_PHASES: dict[str, Phase] = {"bid": AUCTION, "play": PLAY}
+
+
+class _Model(BaseModel):
+    # Agents read liberally (formats §6): fields a later version may add are ignored, never an error.
+    model_config = ConfigDict(extra="ignore", strict=True)
+
+
+class _TrickModel(_Model):
+    leader: int = Field(ge=0)
+    cards: list[str]
+    winner: int = Field(ge=0)
+
+
+class _TrickInProgress(_Model):
+    leader: int = Field(ge=0)
+    cards: list[str]
+
+
+class _AnnouncedModel(_Model):
+    seat: int = Field(ge=0)
+    declare: list[str] | None = None
+    belote: Literal["C", "D", "H", "S"] | None = None
+
+
+class _ShownModel(_Model):
+    seat: int = Field(ge=0)
+    kind: str
+    cards: list[str] = Field(min_length=3, max_length=8)
+
+
+class FamilyActMessage(_Model):
+    """The shape of a family ``act`` message; meaning is checked after it."""
+
+    type: Literal["act"]
+    variant: str
+    rules: dict[str, Any] | None = None
+    phase: str | None = None
+    seat: int = Field(ge=0)
+    dealer: int = Field(ge=0)
+    hand: list[str] = Field(max_length=8)
+    bids: list[str] | None = None
+    caller: int | None = Field(default=None, ge=0)
+    contract: str | None = None
+    declarer: str | None = None
+    turned: str | None = None
+    tricks: list[_TrickModel] | None = Field(default=None, max_length=7)
+    trick: _TrickInProgress | None = None
+    announced: list[_AnnouncedModel] | None = Field(default=None, max_length=16)
+    shown: list[_ShownModel] | None = Field(default=None, max_length=16)
+    score: dict[str, int] | None = None
+    hanging: int | None = Field(default=None, ge=0)
+    legal: list[str] = Field(min_length=1, max_length=8)
+    declarable: list[str] | None = Field(default=None, max_length=8)
+    belote: bool | None = None
+
+
+@cache
+def _deal_type(variant: str) -> type[TrumpDeal]:
+    """The variant's deal class, for what the protocol leaves to the game (cards held while trump is chosen, the
+    option under which only the king announces the belote): found through the variants table, never by name."""
+    match = VARIANTS[variant].new_match(VARIANTS[variant].rules(), seed=0)
+    assert isinstance(match, FamilyMatch)
+    return type(match.deal)
+
+
+def family_variants() -> tuple[str, ...]:
+    """The variants whose act messages this module reads: every game of the table but the Bulgarian one."""
+    return tuple(name for name in VARIANTS if name != "bulgarian")
+
+
+def seatview_from_json(message: dict[str, Any]) -> SeatView:
+    """The view a family ``act`` message renders. Raises ProtocolError (``malformed``) naming the bad field."""
+    try:
+        act = FamilyActMessage.model_validate(message)
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors()[:3]:
+            where = ".".join(str(p) for p in err["loc"]) or "message"
+            problems.append(f"act.{where}: {err['msg']}")
+        raise ProtocolError("malformed", "; ".join(problems)) from None
+    if act.variant not in family_variants():
+        raise ProtocolError(
+            "malformed", f"act.variant: {act.variant!r} is not a game this agent reads; it reads bulgarian, "
+            + ", ".join(family_variants())
+        )
+    game = VARIANTS[act.variant]
+    deal_type = _deal_type(act.variant)
+    n = game.seats
+    try:
+        opts = parse_variant_rules(act.variant, act.rules or {})
+    except RulesError as exc:
+        key, why = exc.problems[0]
+        raise ProtocolError("malformed", f"act.rules.{key}: {why}" if key else f"act.rules: {why}") from None
+    for field, seat in (("seat", act.seat), ("dealer", act.dealer), ("caller", act.caller)):
+        if seat is not None and seat >= n:
+            raise ProtocolError("malformed", f"act.{field}: {act.variant} has seats 0 to {n - 1}, not {seat}")
+
+    hand = _cards(act.hand, "hand")
+    calls = tuple(_call(text, f"bids[{i}]") for i, text in enumerate(act.bids or ()))
+    turned = None if act.turned is None else _card(act.turned, "turned")
+    tricks = tuple(_trick(t, i, n) for i, t in enumerate(act.tricks or ()))
+    trick = act.trick or _TrickInProgress(leader=tricks[-1].winner if tricks else (act.dealer + 1) % n, cards=[])
+    if trick.leader >= n or len(trick.cards) >= n:
+        raise ProtocolError("malformed", f"act.trick: a trick in progress has a leader below {n} and fewer than "
+                            f"{n} cards")
+    current = tuple(_cards(trick.cards, "trick.cards"))
+    seen = list(hand) + [c for t in tricks for c in t.cards] + list(current)
+    if len(set(seen)) != len(seen):
+        raise ProtocolError("malformed", "act: a card appears twice among hand, tricks and trick")
+
+    phase = _phase(act)
+    named = [i for i, call in enumerate(calls) if call != PASS]
+    if phase == AUCTION:
+        if named or tricks or current or act.contract is not None:
+            raise ProtocolError(
+                "malformed", "act: while trump is chosen no suit is named yet, and tricks and trick are empty"
+            )
+        if len(hand) != deal_type.CALL_CARDS:
+            raise ProtocolError(
+                "malformed", f"act.hand: {act.variant} calls trump on {deal_type.CALL_CARDS} cards, not {len(hand)}"
+            )
+        if (act.dealer + 1 + len(calls)) % n != act.seat:
+            raise ProtocolError("malformed", f"act.seat: after {len(calls)} bids it is not seat {act.seat}'s call")
+        contract, caller = None, None
+        legal_calls = tuple(_call(text, f"legal[{i}]") for i, text in enumerate(act.legal))
+        legal_cards: tuple[Card, ...] = ()
+    else:
+        contract, caller = _trump(act, calls, named, n)
+        if (trick.leader + len(current)) % n != act.seat:
+            raise ProtocolError("malformed", f"act.seat: seat {act.seat} is not the next to play to the trick")
+        if len(hand) != 8 - len(tricks):
+            raise ProtocolError(
+                "malformed", f"act.hand: after {len(tricks)} tricks the seat holds {8 - len(tricks)} cards"
+            )
+        legal_calls = ()
+        legal_cards = tuple(_cards(act.legal, "legal"))
+        if not set(legal_cards) <= set(hand):
+            raise ProtocolError("malformed", "act.legal: a legal card that is not in the hand")
+
+    declarable = tuple(act.declarable or ())
+    unknown = [k for k in declarable if k not in KINDS]
+    if unknown:
+        raise ProtocolError("malformed", f"act.declarable: unknown kind {unknown[0]!r}; kinds are {', '.join(KINDS)}")
+    belote_cards: tuple[Card, ...] = ()
+    if act.belote and contract is not None:
+        king_only = bool(deal_type.KING_FIRST_OPTION and getattr(opts, deal_type.KING_FIRST_OPTION))
+        held = mask_of(hand)
+        belote_cards = tuple(
+            c for c in legal_cards if belote_allowed(c, held, contract, None) and not (king_only and c & 7 != 6)
+        )
+        if not belote_cards:
+            raise ProtocolError("malformed", "act.belote: true, but no legal card can carry a belote")
+
+    sides = game.sides
+    score = act.score or {}
+    return SeatView(
+        variant=act.variant,
+        rules=opts.model_dump(exclude_defaults=True),
+        seat=act.seat,
+        dealer=act.dealer,
+        phase=phase,
+        to_act=act.seat,
+        hand=tuple(hand),
+        calls=calls,
+        turned=turned,
+        contract=contract,
+        caller=caller,
+        tricks=tricks,
+        trick_leader=trick.leader,
+        trick=current,
+        announced=tuple(_announcement(a, i, n) for i, a in enumerate(act.announced or ())),
+        shown=tuple(_shown(s, i, n) for i, s in enumerate(act.shown or ())),
+        score=tuple(score.get(side, 0) for side in sides),
+        hanging=act.hanging or 0,
+        sides=sides,
+        legal_calls=legal_calls,
+        legal_cards=legal_cards,
+        declarable=declarable,
+        belote_cards=belote_cards,
+    )
+
+
+def _phase(act: FamilyActMessage) -> Phase:
+    if act.phase is None:  # absent: trump chosen or not says which
+        return AUCTION if act.contract is None and not act.tricks and not act.trick else PLAY
+    phase = _PHASES.get(act.phase)
+    if phase is None:
+        raise ProtocolError(
+            "malformed", f"act.phase: {act.phase!r} is not a phase of {act.variant}; it has bid and play"
+        )
+    return phase
+
+
+def _trump(act: FamilyActMessage, calls: tuple[Call, ...], named: list[int], n: int) -> tuple[int, int]:
+    """The trump suit and the seat that named it: the first suit in the bids ends the call (formats §7.3)."""
+    if len(named) != 1 or named[0] != len(calls) - 1:
+        raise ProtocolError("malformed", "act.bids: once trump is named the bids end with the one suit named")
+    trump = calls[-1]
+    caller = (act.dealer + 1 + named[0]) % n
+    if act.contract is not None and _call(act.contract, "contract") != trump:
+        raise ProtocolError("malformed", f"act.contract: the bids name {CALL_NAMES[trump]}, not {act.contract}")
+    if act.caller is not None and act.caller != caller:
+        raise ProtocolError("malformed", f"act.caller: the bids make seat {caller} the caller, not {act.caller}")
+    sides = VARIANTS[act.variant].sides
+    if act.declarer is not None and act.declarer != sides[caller % len(sides)]:
+        raise ProtocolError(
+            "malformed", f"act.declarer: the bids make {sides[caller % len(sides)]} the calling side"
+        )
+    return trump, caller
+
+
+def _card(text: str, where: str) -> Card:
+    try:
+        return parse_card(text)
+    except CardParseError as exc:
+        raise ProtocolError("malformed", f"act.{where}: {exc}") from None
+
+
+def _cards(texts: list[str], where: str) -> list[Card]:
+    return [_card(text, f"{where}[{i}]") for i, text in enumerate(texts)]
+
+
+def _call(text: str, where: str) -> Call:
+    try:
+        call = parse_call(text)
+    except CallParseError as exc:
+        raise ProtocolError("malformed", f"act.{where}: {exc}") from None
+    if call > 3 and call != PASS:
+        raise ProtocolError("malformed", f"act.{where}: {text!r} is not a call of this game; it names a suit or pass")
+    return call
+
+
+def _trick(t: _TrickModel, i: int, n: int) -> Trick:
+    if t.leader >= n or t.winner >= n or len(t.cards) != n:
+        raise ProtocolError("malformed", f"act.tricks[{i}]: a trick has {n} cards and a leader and winner below {n}")
+    return Trick(t.leader, tuple(_cards(t.cards, f"tricks[{i}].cards")), t.winner)
+
+
+def _announcement(item: _AnnouncedModel, index: int, n: int) -> Announcement:
+    if item.seat >= n or (item.declare is None) == (item.belote is None):
+        raise ProtocolError("malformed", f"act.announced[{index}]: a seat below {n} and either declare or belote")
+    if item.belote is not None:
+        return Announcement(item.seat, (), _SUITS.index(item.belote))
+    assert item.declare is not None
+    unknown = [k for k in item.declare if k not in KINDS]
+    if unknown:
+        raise ProtocolError("malformed", f"act.announced[{index}]: unknown kind {unknown[0]!r}")
+    return Announcement(item.seat, tuple(item.declare))
+
+
+def _shown(item: _ShownModel, index: int, n: int) -> tuple[int, str, tuple[Card, ...]]:
+    if item.seat >= n or item.kind not in KINDS:
+        raise ProtocolError(
+            "malformed", f"act.shown[{index}]: a seat below {n} and a kind of {', '.join(KINDS)}"
+        )
+    return item.seat, item.kind, tuple(_cards(item.cards, f"shown[{index}].cards"))
