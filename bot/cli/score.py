@@ -7,8 +7,7 @@ import json
 import sys
 from typing import Any
 
-from bot.calculator import CalculatorError, DealAnswer, Msg, score, score_text
-from bot.calculator.request import rules_problems
+from bot.calculator import CalculatorError, Msg, score, score_text
 from bot.calculator.text import option_value
 from bot.engine.jsontext import MAX_DEPTH, MAX_DIGITS, JsonTextError, loads
 from bot.i18n import LANGUAGES
@@ -122,11 +121,8 @@ def run(args: argparse.Namespace) -> int:
             msg = Msg("'{item}' is not KEY=VALUE, e.g. contra_tie=split", {"item": item})
             return _fail([f"rules: {msg.render(lang)}"], as_json, ["rules"])
         rules[key.strip()] = option_value(value.strip())
-    _, problems = rules_problems(rules)
-    if problems:
-        return _fail([p.render(lang) for p in problems], as_json, [p.field for p in problems])
+    # The options are checked with the request, by the model of the game it names.
     try:
-        answer: DealAnswer
         if args.json is not None:
             data, error = _load(args.json)
             if error is not None:

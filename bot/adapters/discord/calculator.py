@@ -17,7 +17,8 @@ from discord.app_commands import locale_str as _
 
 from bot.calculator.book import HISTORY_HEAD, NO_HISTORY, NOTHING_LOST, RESTORED, WHO_MAY, NotAllowed, SheetBook, Writer
 from bot.calculator.errors import CalculatorError
-from bot.calculator.score import DealAnswer, score
+from bot.calculator.family_score import Answer
+from bot.calculator.score import score
 from bot.calculator.sheet import ScoreSheet, SheetError, SheetLine
 from bot.calculator.text import parse_text
 from bot.calculator.written import plain_points
@@ -183,7 +184,7 @@ class Calculator:
         await self._public(interaction, embed, view)
 
     @staticmethod
-    def _answer_embed(answer: DealAnswer, lang: str) -> discord.Embed:
+    def _answer_embed(answer: Answer, lang: str) -> discord.Embed:
         steps = [f"{i}. {markup(step)}" for i, step in enumerate(answer.explanation(lang), 1)]
         return discord.Embed(
             title=clip(answer.summary(lang), 256),

@@ -26,7 +26,8 @@ from bot.calculator.book import (
     Writer,
 )
 from bot.calculator.errors import CalculatorError
-from bot.calculator.score import DealAnswer, score
+from bot.calculator.family_score import Answer
+from bot.calculator.score import score
 from bot.calculator.sheet import SheetError
 from bot.calculator.text import score_text
 from bot.calculator.written import whole_number
@@ -162,7 +163,7 @@ class CalculatorCommands:
         hint = t.gettext("Example: /score hearts 102 60, or /score alone to answer step by step.")
         return "\n".join([head, *(f"• {p}" for p in problems), hint])
 
-    async def _reply_answer(self, message: Message, answer: DealAnswer, lang: str) -> None:
+    async def _reply_answer(self, message: Message, answer: Answer, lang: str) -> None:
         answer_id = await self._keep(answer)
         t = translator(lang)
         markup = InlineKeyboardMarkup(
@@ -170,7 +171,7 @@ class CalculatorCommands:
         )
         self.adapter.reply(message, answer.render(lang), markup)
 
-    async def _keep(self, answer: DealAnswer) -> str:
+    async def _keep(self, answer: Answer) -> str:
         """Keep an answer for its "Add to the sheet" button (in storage too, so the button outlives a restart)."""
         answer_id = self._new_id()
         stored = {"request": answer.request.to_json(), "touched": time.time()}
