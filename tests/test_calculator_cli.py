@@ -131,3 +131,16 @@ def test_bela_and_french_json_requests() -> None:
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert json.loads(done.stdout)["errors"] == [{"field": "variant", "message": '"bela-2" is not scored by the '
                                                   "calculator yet; it scores bulgarian, bela, french"}]
+
+
+def test_bela_and_french_lines_in_words() -> None:
+    done = run("bela", "mi", "92", "zvanje", "50", "bela", "--lang", "hr")
+    assert done.returncode == 0, done.stderr
+    first, *steps = done.stdout.strip().splitlines()
+    assert first == "Bela: Mi 162 : Vi 70 (prošli)"
+    assert steps[0] == "1. Zvali su Mi." and steps[-1] == "6. Upisano: Mi 162, Vi 70; visi nakon dijeljenja: 0."
+    done = run("belote pris 65 belote", "--lang", "fr", "--output", "json")
+    assert json.loads(done.stdout)["score"] == {"A": 20, "B": 162}
+    wrong = run("belote nous 90 anonce 50", "--lang", "fr")
+    assert wrong.returncode == 1 and "Traceback" not in wrong.stderr
+    assert "«\u00a0anonce\u00a0» n'est pas compris\u202f; vouliez-vous dire «\u00a0annonce\u00a0»\u202f?" in wrong.stderr

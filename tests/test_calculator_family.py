@@ -139,7 +139,7 @@ def test_the_answer_is_in_the_askers_language() -> None:
     answer = score({"variant": "bela", "points": {"A": 70}, "declarations": {"A": ["belote"]}})
     assert answer.summary("hr") == "Bela: Mi — : Vi 182 (pali)"
     french = score({"variant": "french", "points": {"A": 70}})
-    assert french.summary("fr").startswith("Belote : Nous 0 : Vous 162 (dedans)")
+    assert french.summary("fr").startswith("Belote\u00a0: Nous 0\u00a0: Vous 162 (dedans)")
 
 
 def test_declarations_winner_is_needed_only_when_the_strings_cannot_rank() -> None:
