@@ -27,7 +27,7 @@ OUTCOMES: Final = {
     "failed": Msg("the takers are dedans"),
     "litige": Msg("litige"),
 }
-GAME_NAMES: Final = {"bela": Msg("Bela"), "french": Msg("French belote")}
+GAME_NAMES: Final = {"bela": Msg("Bela"), "french": Msg("French belote"), "bulgarian": Msg("Bulgarian belote")}
 
 Name = str | Msg
 

@@ -20,7 +20,7 @@ from bot.engine.jsontext import lone_surrogate
 
 from .errors import CalculatorError, Msg, Problem, problem
 from .family_request import parse_family_request
-from .family_score import OUTCOMES, FamilyAnswer, score_family_request
+from .family_score import GAME_NAMES, OUTCOMES, FamilyAnswer, score_family_request
 from .family_words import (
     CALLER_WORDS,
     DECLARE_WORDS,
@@ -262,7 +262,7 @@ def parse_family_text(
                                        example=EXAMPLES.get(lang, EXAMPLES["en"]))])
     if named is not None and variant is not None and named != variant:
         raise CalculatorError([problem("variant", "this sheet keeps a {game} match; a line of {other} does not "
-                                       "belong on it", game=variant, other=named)])
+                                       "belong on it", game=GAME_NAMES[variant], other=GAME_NAMES[named])])
     parsed = _Line(game, lang if lang in EXAMPLES else "en")
     _read(tokens[1:] if named is not None else tokens, parsed)
     lang = _line_language(parsed, parsed.lang)

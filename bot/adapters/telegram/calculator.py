@@ -152,7 +152,7 @@ class CalculatorCommands:
             await self._open_form(message, sender_id, lang)
             return
         try:
-            answer = score_text(line)
+            answer = score_text(line, lang=lang)
         except CalculatorError as err:
             self.adapter.reply(message, self._problems(err.render(lang), t))
             return
