@@ -104,7 +104,8 @@ def test_errors_suggest_words_of_the_same_language() -> None:
     assert problems("bela mi", "en") == [
         "text: 'mi' at the end names nothing: a team word comes before what it names"]
     assert problems("belote pris", "fr") == [
-        "points: manquants\u202f; écrivez les points des preneurs (dix de der compris), p. ex. «\u00a0belote pris 65 belote\u00a0»"]
+        "points: manquants\u202f; écrivez les points des preneurs (dix de der compris), p. ex. "
+        "«\u00a0belote pris 65 belote\u00a0»"]
     assert problems("bela mi 100 vi 50") == [
         "points: the sides' points must add up to 162 (cards and the last trick), but 100 + 50 = 150"]
     assert problems("bela 90 80 70") == [
