@@ -22,7 +22,7 @@ def test_a_family_deal_fits_a_button_and_comes_back_the_same() -> None:
     answer = score_text("bela vi zvali 100 mi quint:A vi quint:K vi jače stiglja_value=100")
     request = answer.request.to_json()
     custom_id = compact(request)
-    assert custom_id is not None and custom_id.startswith("f:") and len(custom_id) <= 100
+    assert custom_id is not None and custom_id.startswith("s:b") and len(custom_id) <= 100
     back = expand(custom_id)
     assert back is not None
     sheet = FamilySheet("bela")
@@ -92,4 +92,27 @@ async def test_two_people_pressing_add_on_a_bela_answer_at_once_add_it_once(fake
     assert [line.score for line in sheet.lines] == [(20, 162)] and sheet.variant == "french"
     [refused] = [r for r in (first, second) if r.response_type in ANSWERED]
     assert "already" in fake.reply(refused)["content"]
+    await running.stop()
+
+
+async def test_the_button_form_scores_a_bela_deal(fake: FakeDiscord, tmp_path: Path) -> None:
+    running = await start_bot(fake, tmp_path / "belote.sqlite3")
+    vera = FakeUser(fake.next_id(), "Vera", "en-US")
+    channel = fake.add_channel()
+    opened = await fake.command(vera, channel, "score")
+    form_id = opened.original_id or 0
+    for action in ("c6", "dB"):  # Bela, called by team B
+        (cid,) = [b for b in button_ids(fake.messages[form_id]) if b.endswith(":" + action)]
+        await fake.press(vera, form_id, cid)
+    assert not [b for b in button_ids(fake.messages[form_id]) if b.endswith(":m2")], "Bela has no contra"
+    (go_id,) = [b for b in button_ids(fake.messages[form_id]) if b.endswith(":go")]
+    pressed = await fake.press(vera, form_id, go_id)
+    assert pressed.modal is not None
+    submitted = await fake.submit(vera, channel, pressed.modal["custom_id"],
+                                  {"points": "70", "a": "carre:J", "b": "belote", "valat": ""})
+    answer = fake.reply(submitted)
+    expected = score_text("bela vi zvali 70 bela mi četiri dečka")
+    assert answer["embeds"][0]["title"] == expected.summary("bg")  # the channel's language
+    assert expected.result.score == (382, 0)
+    assert list(button_ids(answer)), "the answer can go onto a sheet"
     await running.stop()

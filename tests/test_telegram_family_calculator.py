@@ -115,3 +115,30 @@ async def test_two_people_adding_a_bela_answer_at_once_add_it_once(h: Harness, t
     [data] = [d for lab, d in bulgarian.buttons() if lab == label]
     refusal = await h.press(IVAN, bulgarian, data)
     assert refusal.text and "Bela" in refusal.text
+
+
+async def test_the_button_form_scores_a_bela_deal_with_the_stronger_declaration(h: Harness, tg: FakeTelegram) -> None:
+    form = await say(h, LUC, LUC.user_id, "/score")
+    t = translator("fr")
+
+    async def press(label: str) -> None:
+        found = [d for lab, d in form.buttons() if lab == label]
+        assert len(found) == 1, (label, form.buttons())
+        [data] = found
+        await h.press(LUC, form, data)
+        await h.delivered()
+
+    await press("Bela")
+    assert "Bela" in form.text and t.gettext("Contra") not in [lab for lab, _ in form.buttons()]
+    for label in ("Vous", "8", "2", "OK", "+ Tierce", "Vous", "+ Tierce"):
+        await press(label)
+    await press(t.gettext("Next"))
+    await press(t.gettext("No valat"))
+    # Two tierces the buttons cannot rank: the form asks, and keeps the deal.
+    assert "declarations_winner" in form.text
+    await press(t.gettext("Best declaration: {team}", team="Vous"))
+    await press(t.gettext("Next"))
+    await press(t.gettext("No valat"))
+    expected = score_text("bela vous pris 82 tierce nous tierce vous meilleure")
+    assert html.unescape(form.text).splitlines()[0] == expected.summary("fr")
+    assert expected.result.score == (80, 102)

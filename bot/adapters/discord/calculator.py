@@ -34,10 +34,10 @@ if TYPE_CHECKING:
 CONTRACTS: Final = ("clubs", "diamonds", "hearts", "spades", "no-trumps", "all-trumps")
 ADD_PREFIX: Final = "s:"
 # s:<contract 0-5><multiplier 1|2|4><declarer A|B><valat -|A|B>;<points A>;<points B>;<declared by A>;<by B>
-# f:<game b|f><caller A|B><valat -|A|B><declarations_winner -|A|B>;<points A>;<points B>;<declared by A>;<by B>
+# s:<game b|f><caller A|B><valat -|A|B><declarations_winner -|A|B>;<points A>;<points B>;<declared by A>;<by B>
 _COMPACT: Final = re.compile(
     r"s:(?P<c>[0-5])(?P<m>[124])(?P<d>[AB])(?P<v>[-AB]);(?P<a>\d*);(?P<b>\d*);(?P<x>[^;]*);(?P<y>[^;]*)"
-    r"|f:(?P<g>[bf])(?P<fd>[AB])(?P<fv>[-AB])(?P<fw>[-AB]);(?P<fa>\d*);(?P<fb>\d*);(?P<fx>[^;]*);(?P<fy>[^;]*)"
+    r"|s:(?P<g>[bf])(?P<fd>[AB])(?P<fv>[-AB])(?P<fw>[-AB]);(?P<fa>\d*);(?P<fb>\d*);(?P<fx>[^;]*);(?P<fy>[^;]*)"
 )
 FAMILY_CODES: Final = {"bela": "b", "french": "f"}
 COLOUR: Final = 0x6A1B9A
@@ -70,7 +70,7 @@ def _compact_family(request: dict[str, Any]) -> str | None:
     """A Bela or French request (formats §7.5) in a custom_id; the sheet adds its own held points and options."""
     points = request.get("points") or {}
     declared = request.get("declarations") or {}
-    text = "f:{}{}{}{};{};{};{};{}".format(
+    text = "s:{}{}{}{};{};{};{};{}".format(
         FAMILY_CODES[request["variant"]],
         request.get("declarer") or "A",
         request.get("valat") or "-",
