@@ -177,6 +177,9 @@ def _read(tokens: list[str], line: _Line) -> None:
             line.winner.append(line.current)
         elif "=" in tok:
             key, _, value = tok.partition("=")
+            if key.strip() in line.rules:  # a second value would silently replace the first
+                line.problems.append(problem(f"rules.{key.strip()}", "given twice in the line; give each table option "
+                                             "once"))
             line.rules[key.strip()] = option_value(value.strip())
         else:
             line.problems.append(_unknown(tok, line))

@@ -146,6 +146,9 @@ def _scan(tokens: list[str], originals: list[str], line: _Line) -> None:
                 i += 1
         elif "=" in tok:
             key, _, value = shown.partition("=")
+            if key.strip() in line.rules:  # a second value would silently replace the first
+                line.problems.append(problem(f"rules.{key.strip()}", "given twice in the line; give each table option "
+                                             "once"))
             line.rules[key.strip()] = option_value(value.strip())
         elif _NUMBER.match(tok) and nxt is not None and 2 <= int(tok) <= 4 and _kind_of(nxt) is not None:
             # "2 белота": a count of the declaration that follows.
