@@ -4,6 +4,8 @@ errors that suggest words of the line's own language."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.calculator import CalculatorError, FamilyAnswer, score_text
 from bot.calculator.family_text import parse_family_text
@@ -119,3 +121,51 @@ def test_errors_suggest_words_of_the_same_language() -> None:
 def test_a_bulgarian_line_is_read_as_before() -> None:
     answer = score_text("купа 102 60 белот ние")
     assert not isinstance(answer, FamilyAnswer) and answer.result.score == (12, 6)
+
+
+# Words of every language's vocabulary, numbers that are points or declarations, and a few that are neither.
+_FAMILY_TEXT = (
+    "mi vi nous vous eux ние вие we you A B zvali pris called took herc cœur купа hearts zvanje annonce declaration "
+    "20 50 92 100 150 162 70 81 terca kvarta sto kare dečki četiri tierce cinquante carré de valets quatre terca:K "
+    "quint:A bela belote rebelote štiglja capot visi litige pad dedans prošli fait jače meilleure do au kralja roi "
+    "tie=visi tie=litige rounding=10 Ana Ivo xyz"
+)
+_FAMILY_WORDS = _FAMILY_TEXT.split()
+FAMILY_FIELDS = {"variant", "contract", "points", "points.A", "points.B", "declarer", "valat", "declarations",
+                 "declarations_winner", "hanging_in", "teams", "text"}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["bela", "belote"]), st.lists(st.sampled_from(_FAMILY_WORDS), max_size=9))
+def test_any_family_line_gets_an_answer_or_errors_that_name_known_fields(game: str, words: list[str]) -> None:
+    try:
+        answer = score_text(" ".join([game, *words]), teams=("Ana", "Ivo"), lang="hr")
+    except CalculatorError as err:
+        assert err.problems
+        for field in err.fields:
+            assert field in FAMILY_FIELDS or field.startswith(("declarations.", "rules.")), field
+        for lang in ("bg", "en", "hr", "fr"):
+            assert all("{" not in line for line in err.render(lang))
+    else:
+        assert isinstance(answer, FamilyAnswer)
+        r = answer.result
+        assert min(r.score) >= 0 and r.hanging >= 0
+        assert all(answer.render(lang) for lang in ("bg", "en", "hr", "fr"))
+
+
+HOSTILE = st.one_of(
+    st.integers(7, 6000).map(lambda n: "7" * n),
+    st.sampled_from(["\ud800", "bela\udcff", "\udfff92"]),
+    st.integers(65, 20000).map(lambda n: "tie=" + "[" * n),
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(_FAMILY_WORDS), max_size=6), HOSTILE, st.integers(0, 6))
+def test_hostile_words_in_a_family_line_get_located_errors(words: list[str], hostile: str, at: int) -> None:
+    words.insert(min(at, len(words)), hostile)
+    with pytest.raises(CalculatorError) as caught:
+        score_text(" ".join(["bela", *words]))
+    for field in caught.value.fields:
+        assert field in FAMILY_FIELDS or field.startswith(("declarations.", "rules.")), field
+    assert all(line.encode("utf-8") for line in caught.value.render("fr"))
