@@ -61,6 +61,7 @@ async def test_a_bela_deal_is_scored_in_croatian_and_a_french_one_in_french(h: H
     assert french.text.splitlines()[0] == "Belote\u00a0: Nous 20\u00a0: Vous 162 (dedans)"
     wrong = await say(h, ANA, GROUP, "/score bela mi 90 zvanj 50")
     assert "'zvanj' nije razumljivo; jeste li mislili 'zvanje'?" in wrong.text
+    assert "Primjer: /score bela mi 92 zvanje 50 bela" in wrong.text
 
 
 async def test_a_bela_sheet_with_falls_held_points_undo_fix_and_a_restart(

@@ -27,6 +27,8 @@ from bot.calculator.book import (
 )
 from bot.calculator.errors import CalculatorError
 from bot.calculator.family_score import GAME_NAMES, Answer
+from bot.calculator.family_text import family_game
+from bot.calculator.family_words import EXAMPLES
 from bot.calculator.score import score
 from bot.calculator.sheet import SheetError
 from bot.calculator.text import score_text
@@ -166,13 +168,18 @@ class CalculatorCommands:
         try:
             answer = score_text(line, lang=lang)
         except CalculatorError as err:
-            self.adapter.reply(message, self._problems(err.render(lang), t))
+            # A Bela or French line gets an example of its own game, in the chat's language.
+            example = EXAMPLES[lang] if family_game(line) is not None else None
+            self.adapter.reply(message, self._problems(err.render(lang), t, example))
             return
         await self._reply_answer(message, answer, lang)
 
-    def _problems(self, problems: list[str], t: Translator) -> str:
+    def _problems(self, problems: list[str], t: Translator, example: str | None = None) -> str:
         head = t.gettext("I could not score that:")
-        hint = t.gettext("Example: /score hearts 102 60, or /score alone to answer step by step.")
+        if example is not None:
+            hint = t.gettext("Example: /score {example}, or /score alone to answer step by step.", example=example)
+        else:
+            hint = t.gettext("Example: /score hearts 102 60, or /score alone to answer step by step.")
         return "\n".join([head, *(f"• {p}" for p in problems), hint])
 
     async def _reply_answer(self, message: Message, answer: Answer, lang: str) -> None:
