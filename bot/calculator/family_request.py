@@ -160,7 +160,7 @@ def family_rules(variant: str, data: object, prefix: str = "rules") -> tuple[Fam
 # --- the contest ---
 
 
-def key_range(d: Declared, variant: str, rules: FamilyRules) -> tuple[ContestKey, ContestKey]:
+def key_range(d: Declared, rules: FamilyRules) -> tuple[ContestKey, ContestKey]:
     """The lowest and highest contest key (family §2.3, §7.5, without the suit and seat steps) the described
     declaration can have: a missing top card or a quint's unknown length widens it."""
     if d.kind == CARRE:
@@ -182,16 +182,15 @@ def key_range(d: Declared, variant: str, rules: FamilyRules) -> tuple[ContestKey
     return min(keys), max(keys)
 
 
-def _best(side: list[Declared], variant: str, rules: FamilyRules) -> tuple[ContestKey, ContestKey, Declared]:
+def _best(side: list[Declared], rules: FamilyRules) -> tuple[ContestKey, ContestKey, Declared]:
     """The side's best declaration at its lowest and at its highest, and the one that reaches the highest."""
-    ranges = [(key_range(d, variant, rules), d) for d in side]
+    ranges = [(key_range(d, rules), d) for d in side]
     low = max(r[0][0] for r in ranges)
     high, best = max(((r[0][1], r[1]) for r in ranges), key=lambda p: p[0])
     return low, high, best
 
 
 def decide_contest(
-    variant: str,
     rules: FamilyRules,
     combos: tuple[list[Declared], list[Declared]],
     given: int | None,
@@ -211,7 +210,7 @@ def decide_contest(
             problems.append(problem("declarations_winner", "{value} announced no declaration; only {side} did",
                                     value=_show(TEAM_KEYS[given]), side=TEAM_KEYS[alone]))
         return alone
-    best = [_best(combos[t], variant, rules) for t in (0, 1)]
+    best = [_best(combos[t], rules) for t in (0, 1)]
     certain = next((t for t in (0, 1) if best[t][0] > best[1 - t][1]), None)
     if certain is not None:
         if given is not None and given != certain:
@@ -374,7 +373,7 @@ def parse_family_request(data: dict[str, Any]) -> FamilyRequest:
     contest: int | None = None
     if not problems:
         combos = ([d for d in declared[0] if not d.is_belote], [d for d in declared[1] if not d.is_belote])
-        contest = decide_contest(variant, rules, combos, winner, problems)
+        contest = decide_contest(rules, combos, winner, problems)
     if problems or points is None:
         raise CalculatorError(problems)
     return FamilyRequest(

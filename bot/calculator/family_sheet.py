@@ -143,7 +143,8 @@ class FamilySheet:
 
     def add_points(self, a: int, b: int, pot: int | None = None, dash: tuple[bool, bool] = (False, False),
                    valat: bool = False) -> FamilyLine:
-        """Two numbers as written by hand; ``dash`` marks a side written as a dash (it wrote 0)."""
+        """Two numbers as written by hand; ``dash`` marks a side written as a dash (it wrote 0). ``valat`` is taken
+        for the Bulgarian sheet's sake and means nothing here: these games have no capot lock."""
         return self._append(self._plain(a, b, pot, dash))
 
     def undo(self) -> FamilyLine:
