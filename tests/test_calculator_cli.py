@@ -109,3 +109,39 @@ def test_help_documents_the_grammar() -> None:
     assert done.returncode == 0
     for example in ("купа 102 60", "hearts 102 A belote B tierce:K", "висящи 8", "капо"):
         assert example in done.stdout
+
+
+def test_bela_and_french_json_requests() -> None:
+    # The examples of formats §7.5, with a table option given on the command line.
+    bela = {"variant": "bela", "declarer": "A", "points": {"A": 92}, "valat": None,
+            "declarations": {"A": ["carre:J", "belote"], "B": ["quarte"]}, "hanging_in": 0, "rules": {}}
+    done = run("--json", "-", "--lang", "en", stdin=json.dumps(bela))
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert (answer["score"], answer["outcome"], answer["fell"]) == ({"A": 312, "B": 70}, "passed", False)
+    french = {"variant": "french", "points": {"A": 71}, "declarations": {"A": ["tierce"]}}
+    done = run("--json", "-", "--rule", "tie=litige", "--lang", "fr", stdin=json.dumps(french))
+    answer = json.loads(done.stdout)
+    assert (answer["score"], answer["hanging"], answer["outcome"]) == ({"A": 0, "B": 91}, 91, "litige")
+    assert answer["teams"] == {"A": "Nous", "B": "Vous"}
+    # An option of another game, and a game not scored yet: located errors, no traceback.
+    done = run("--json", "-", "--rule", "contra_tie=split", "--lang", "en", stdin=json.dumps(french))
+    assert done.returncode == 1 and json.loads(done.stdout)["errors"][0]["field"] == "rules.contra_tie"
+    done = run("--json", "-", "--lang", "en", stdin=json.dumps({"variant": "bela-2", "points": {"0": 80}}))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert json.loads(done.stdout)["errors"] == [{"field": "variant", "message": '"bela-2" is not scored by the '
+                                                  "calculator yet; it scores bulgarian, bela, french"}]
+
+
+def test_bela_and_french_lines_in_words() -> None:
+    done = run("bela", "mi", "92", "zvanje", "50", "bela", "--lang", "hr")
+    assert done.returncode == 0, done.stderr
+    first, *steps = done.stdout.strip().splitlines()
+    assert first == "Bela: Mi 162 : Vi 70 (prošli)"
+    assert steps[0] == "1. Zvali su Mi." and steps[-1] == "6. Upisano: Mi 162, Vi 70; visi nakon dijeljenja: 0."
+    done = run("belote pris 65 belote", "--lang", "fr", "--output", "json")
+    assert json.loads(done.stdout)["score"] == {"A": 20, "B": 162}
+    wrong = run("belote nous 90 anonce 50", "--lang", "fr")
+    assert wrong.returncode == 1 and "Traceback" not in wrong.stderr
+    said = "«\u00a0anonce\u00a0» n'est pas compris\u202f; vouliez-vous dire «\u00a0annonce\u00a0»\u202f?"
+    assert said in wrong.stderr

@@ -154,3 +154,11 @@ def test_team_names_that_are_not_text_are_named(teams: tuple[str, str]) -> None:
     with pytest.raises(CalculatorError) as caught:
         score_text("купа 102 60", teams=teams)
     assert caught.value.fields == ["teams.A" if teams[0] != "Ана" else "teams.B"]
+
+
+def test_an_option_given_twice_is_named() -> None:
+    # Found by the hostile-words test: a second value silently replaced the first (even one that is not JSON).
+    for line in ("купа 102 contra_tie=[[[ contra_tie=split", "bela mi 92 tie=visi tie=pad"):
+        with pytest.raises(CalculatorError) as caught:
+            score_text(line)
+        assert caught.value.fields == ["rules.contra_tie" if "купа" in line else "rules.tie"]

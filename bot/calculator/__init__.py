@@ -10,6 +10,7 @@ Typical use::
 """
 
 from .errors import CalculatorError, Msg, Problem
+from .family_score import Answer, FamilyAnswer, score_family
 from .request import DealRequest, parse_request
 from .score import DealAnswer, score, score_request
 from .sheet import ScoreSheet, SheetError, SheetLine
@@ -17,10 +18,12 @@ from .text import parse_text, score_text
 from .vocabulary import Declared
 
 __all__ = [
+    "Answer",
     "CalculatorError",
     "DealAnswer",
     "DealRequest",
     "Declared",
+    "FamilyAnswer",
     "Msg",
     "Problem",
     "ScoreSheet",
@@ -29,6 +32,7 @@ __all__ = [
     "parse_request",
     "parse_text",
     "score",
+    "score_family",
     "score_request",
     "score_text",
 ]

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from .errors import Msg
-from .sheet import AddSource, ScoreSheet, SheetError, SheetLine
+from .sheet import SheetError
+from .sheets import Entry, Line, Sheet, correct_entry, load_sheet, new_sheet
 
 if TYPE_CHECKING:  # the book is handed a storage; the calculator itself stores nothing
     from bot.storage.base import OldSheet, Storage
@@ -87,10 +88,11 @@ class SheetBook:
             if not self._waiting[chat]:
                 del self._waiting[chat], self._locks[chat]
 
-    async def load(self, chat: str) -> ScoreSheet:
-        """The chat's sheet (a new empty one if it has none); SheetError when the stored one cannot be read."""
+    async def load(self, chat: str) -> Sheet:
+        """The chat's sheet as the game it keeps (a new empty Bulgarian one if it has none); SheetError when the
+        stored one cannot be read."""
         stored = await self.storage.get_sheet(self.platform, chat)
-        return ScoreSheet() if stored is None else ScoreSheet.from_json(stored)
+        return new_sheet("bulgarian") if stored is None else load_sheet(stored)
 
     async def _allow(self, chat: str, writer: Writer, what: Msg) -> None:
         keeper = await self.storage.get_sheet_keeper(self.platform, chat)
@@ -105,15 +107,15 @@ class SheetBook:
             "only the sheet's keeper, {keeper}, or an admin can {what}; anyone may add a line",
             {"keeper": keeper[1] or keeper[0], "what": what}))
 
-    async def _replace(self, chat: str, sheet: ScoreSheet | None, keeper: tuple[str, str] | None, reason: str,
+    async def _replace(self, chat: str, sheet: Sheet | None, keeper: tuple[str, str] | None, reason: str,
                        writer: Writer) -> None:
         data = None if sheet is None else sheet.to_json()
         await self.storage.replace_sheet(self.platform, chat, data, keeper, reason, writer.name)
 
     # --- anyone ---
 
-    async def add(self, chat: str, writer: Writer, write: Callable[[ScoreSheet], SheetLine],
-                  once: str | None = None) -> tuple[ScoreSheet, SheetLine]:
+    async def add(self, chat: str, writer: Writer, write: Callable[[Sheet], Line],
+                  once: str | None = None) -> tuple[Sheet, Line]:
         """Add a line (``write`` adds it to the sheet it is given); the first writer of a sheet without a keeper
         becomes its keeper. ``once``: a key of what is added (an answer's "Add to the sheet" button); a second add
         with the same key, pressed at the same instant or later, is refused."""
@@ -139,7 +141,7 @@ class SheetBook:
     def describe(old: OldSheet, lang: str) -> str:
         when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(old.at))
         try:
-            sheet = ScoreSheet.from_json(old.data)
+            sheet = load_sheet(old.data)
         except SheetError:
             what = Msg("cannot be read")
         else:
@@ -154,14 +156,15 @@ class SheetBook:
 
     # --- the keeper or an admin ---
 
-    async def new(self, chat: str, writer: Writer, teams: Sequence[str] | None) -> ScoreSheet:
-        sheet = ScoreSheet(teams or None)
+    async def new(self, chat: str, writer: Writer, teams: Sequence[str] | None, variant: str = "bulgarian") -> Sheet:
+        """A new empty sheet of ``variant`` (bulgarian, bela or french), kept by the writer."""
+        sheet = new_sheet(variant, teams or None)
         async with self._turn(chat):
             await self._allow(chat, writer, Msg("start a new sheet"))
             await self._replace(chat, sheet, (writer.user_id, writer.name), "new", writer)
         return sheet
 
-    async def undo(self, chat: str, writer: Writer) -> tuple[ScoreSheet, SheetLine]:
+    async def undo(self, chat: str, writer: Writer) -> tuple[Sheet, Line]:
         async with self._turn(chat):
             sheet = await self.load(chat)
             removed = sheet.undo()
@@ -169,22 +172,22 @@ class SheetBook:
             await self._replace(chat, sheet, await self._keeper_or(chat, writer), "undo", writer)
         return sheet, removed
 
-    async def fix(self, chat: str, writer: Writer, number: int, entry: AddSource | tuple[int, int]) -> ScoreSheet:
+    async def fix(self, chat: str, writer: Writer, number: int, entry: Entry) -> Sheet:
         async with self._turn(chat):
             sheet = await self.load(chat)
-            sheet.correct(number, entry)
+            correct_entry(sheet, number, entry)
             await self._allow(chat, writer, Msg("correct a line"))
             await self._replace(chat, sheet, await self._keeper_or(chat, writer), "fix", writer)
         return sheet
 
-    async def restore(self, chat: str, writer: Writer, number: int) -> ScoreSheet:
+    async def restore(self, chat: str, writer: Writer, number: int) -> Sheet:
         """Bring back old sheet ``number``; the current sheet goes into the history in its place."""
         async with self._turn(chat):
             old = await self.storage.old_sheet(self.platform, chat, number)
             if old is None:
                 raise SheetError(Msg("there is no old sheet {number}; /sheet history lists them",
                                      {"number": number}), "number")
-            sheet = ScoreSheet.from_json(old.data)
+            sheet = load_sheet(old.data)
             await self._allow(chat, writer, Msg("bring back an old sheet"))
             await self._replace(chat, sheet, old.keeper or (writer.user_id, writer.name), "restore", writer)
         return sheet

@@ -32,6 +32,7 @@ from .vocabulary import (
 
 TEAM_KEYS: Final = ("A", "B")
 FIELDS: Final = (
+    "variant",
     "contract",
     "multiplier",
     "declarer",
@@ -246,6 +247,10 @@ def parse_request(data: object) -> DealRequest:
     if not isinstance(data, dict):
         raise CalculatorError([problem("request", "must be a JSON object with the fields {fields}",
                                        fields=", ".join(FIELDS))])
+    if data.get("variant", "bulgarian") != "bulgarian":
+        from .family_request import variant_problem  # the family request reads this module's helpers
+
+        raise CalculatorError([variant_problem(data["variant"])])
     for key in data:
         if key not in FIELDS:
             problems.append(problem(str(key), "unknown field; the fields are: {fields}", fields=", ".join(FIELDS)))

@@ -7,7 +7,7 @@ shown; the numbers in it are read from the engine's result, never recomputed by 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from bot.engine.calls import NO_TRUMPS
 from bot.engine.declarations import BELOTE_POINTS, declarations_forfeited
@@ -17,6 +17,9 @@ from .compare import CountedDeclarations, count_declarations
 from .errors import Msg
 from .request import DealRequest, deal_total, parse_request
 from .vocabulary import Declared, contract_name, declared_name
+
+if TYPE_CHECKING:
+    from .family_score import FamilyAnswer
 
 DEFAULT_TEAM_NAMES: Final = (Msg("We"), Msg("You"))
 OUTCOME_NAMES: Final = {
@@ -88,8 +91,13 @@ class DealAnswer:
         return "\n".join(lines)
 
 
-def score(data: object) -> DealAnswer:
-    """Score a §5 request given as parsed JSON (raises CalculatorError naming each bad field)."""
+def score(data: object) -> DealAnswer | FamilyAnswer:
+    """Score a request given as parsed JSON: formats §5, or §7.5 with ``variant`` "bela" or "french" (raises
+    CalculatorError naming each bad field)."""
+    if isinstance(data, dict) and data.get("variant") in ("bela", "french"):
+        from .family_score import score_family  # it builds on this module
+
+        return score_family(data)
     return score_request(parse_request(data))
 
 

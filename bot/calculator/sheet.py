@@ -98,6 +98,7 @@ class ScoreSheet:
             raise SheetError(Msg("a sheet needs two non-empty team names"), "teams")
         self.teams: tuple[str, str] | None = (teams[0].strip(), teams[1].strip()) if teams is not None else None
         self.rules = rules
+        self.variant = "bulgarian"
         self._entries: list[Entry] = []
         self._lines: list[SheetLine] = []
 
@@ -177,6 +178,11 @@ class ScoreSheet:
         elif isinstance(deal, DealRequest):
             request = deal
         else:
+            other = deal.get("variant", "bulgarian") if isinstance(deal, Mapping) else "another game"
+            if other != "bulgarian":
+                from .family_sheet import wrong_game  # it builds on this module
+
+                raise wrong_game("bulgarian", other)
             request = parse_request(dict(deal))
         return dataclasses.replace(request, hanging_in=0, rules=self.rules, teams=self.teams)
 
@@ -360,6 +366,7 @@ class _LineModel(BaseModel):
 class _SheetModel(BaseModel):
     model_config = ConfigDict(extra="forbid")
     format: Literal["belote-sheet/1"]
+    variant: Literal["bulgarian"] | None = None
     teams: _TeamsModel | None = None
     rules: dict[str, Any] = Field(default_factory=dict)
     lines: list[_LineModel] = Field(default_factory=list)

@@ -18,7 +18,7 @@ import difflib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from bot.engine.calls import CALL_NAMES
 from bot.engine.declarations import CARRE
@@ -26,7 +26,7 @@ from bot.engine.jsontext import JsonTextError, loads, lone_surrogate
 
 from .errors import CalculatorError, Msg, Problem, problem
 from .request import TEAM_KEYS, parse_request
-from .score import DealAnswer, score_request
+from .score import score_request
 from .vocabulary import (
     CONTRACT_PHRASES,
     CONTRACT_WORDS,
@@ -37,6 +37,9 @@ from .vocabulary import (
     check_declared,
     parse_declaration,
 )
+
+if TYPE_CHECKING:
+    from .family_score import Answer
 
 TEAM_WORDS: Final[dict[str, int]] = {
     "ние": 0, "нас": 0, "ний": 0, "наши": 0, "we": 0, "us": 0, "a": 0,
@@ -143,6 +146,9 @@ def _scan(tokens: list[str], originals: list[str], line: _Line) -> None:
                 i += 1
         elif "=" in tok:
             key, _, value = shown.partition("=")
+            if key.strip() in line.rules:  # a second value would silently replace the first
+                line.problems.append(problem(f"rules.{key.strip()}", "given twice in the line; give each table option "
+                                             "once"))
             line.rules[key.strip()] = option_value(value.strip())
         elif _NUMBER.match(tok) and nxt is not None and 2 <= int(tok) <= 4 and _kind_of(nxt) is not None:
             # "2 белота": a count of the declaration that follows.
@@ -394,9 +400,15 @@ def parse_text(
 
 
 def score_text(
-    line: str, teams: Sequence[str] | None = None, rules: Mapping[str, Any] | None = None
-) -> DealAnswer:
-    """Score a text line; raise CalculatorError naming each field that is wrong."""
+    line: str, teams: Sequence[str] | None = None, rules: Mapping[str, Any] | None = None, lang: str = "en"
+) -> Answer:
+    """Score a text line; raise CalculatorError naming each field that is wrong. A line whose first word names
+    Bela or French belote is read in those games' words (``family_text``); ``lang`` is the asker's language, for
+    the words an error suggests when the line's own words do not tell."""
+    from .family_text import family_game, score_family_text  # it builds on this module
+
+    if family_game(line) is not None:
+        return score_family_text(line, None, teams, rules, lang)
     return score_request(parse_request(parse_text(line, teams, rules)))
 
 

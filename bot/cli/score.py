@@ -7,8 +7,7 @@ import json
 import sys
 from typing import Any
 
-from bot.calculator import CalculatorError, DealAnswer, Msg, score, score_text
-from bot.calculator.request import rules_problems
+from bot.calculator import CalculatorError, Msg, score, score_text
 from bot.calculator.text import option_value
 from bot.engine.jsontext import MAX_DEPTH, MAX_DIGITS, JsonTextError, loads
 from bot.i18n import LANGUAGES
@@ -32,11 +31,21 @@ the text line (full grammar: docs/calculator.md in the belote-bot source):
   HANGING   висящи 8, hanging 8: the hanging points carried in
   OPTIONS   key=value, e.g. contra_tie=split
 
+Bela and French belote (formats.md §7.5): the first word names the game, bela or belote (french); a team word
+(mi/vi, nous/vous, ние/вие, we/you) names the side of everything after it; what no team word names is the callers':
+  bela mi 92 zvanje 50 bela        bela vi zvali 70 terca       bela mi štiglja četiri dečka
+  belote pris 65 belote            belote 71 tierce litige      belote eux capot nous cinquante
+  words: zvali/pris/called (who called), zvanje/annonce + 20 50 100 150 200, terca kvarta kvinta kare,
+  tierce cinquante cent carré, bela/belote, štiglja/capot, visi 81 / litige 91 (points held before),
+  pad/dedans (checked against the points), jače/meilleure/best (whose declaration won a tie)
+
 examples:
   belote-bot score купа 102 60
   belote-bot score "всичко коз 154 терца вие 50 ние висящи 8" --lang bg
   belote-bot score --lang en "hearts 102 A belote B tierce:K"
   echo '{"contract": "hearts", "points": {"A": 102}}' | belote-bot score --json -
+  belote-bot score --lang hr bela mi 92 zvanje 50 bela
+  echo '{"variant": "bela", "points": {"A": 92}}' | belote-bot score --json -
 
 The JSON answer has raw, score, hanging, outcome (teams as "A"/"B"), explanation (a list of steps) and teams
 (the display names used in the explanation). Exit status: 0 scored, 1 the request is not valid (every problem is
@@ -122,11 +131,8 @@ def run(args: argparse.Namespace) -> int:
             msg = Msg("'{item}' is not KEY=VALUE, e.g. contra_tie=split", {"item": item})
             return _fail([f"rules: {msg.render(lang)}"], as_json, ["rules"])
         rules[key.strip()] = option_value(value.strip())
-    _, problems = rules_problems(rules)
-    if problems:
-        return _fail([p.render(lang) for p in problems], as_json, [p.field for p in problems])
+    # The options are checked with the request, by the model of the game it names.
     try:
-        answer: DealAnswer
         if args.json is not None:
             data, error = _load(args.json)
             if error is not None:
@@ -138,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
                     data = {**data, "teams": {"A": args.teams[0], "B": args.teams[1]}}
             answer = score(data)
         else:
-            answer = score_text(" ".join(args.line), args.teams, rules)
+            answer = score_text(" ".join(args.line), args.teams, rules, lang)
     except CalculatorError as exc:
         return _fail(exc.render(lang), as_json, exc.fields)
     if as_json:

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.calculator import CalculatorError, Msg, ScoreSheet, SheetError, score_text
-from bot.calculator.request import rules_problems
+from bot.calculator import CalculatorError, Msg, SheetError
+from bot.calculator.sheets import Sheet, correct_entry, entry_on, load_sheet, new_sheet, write_entry
 from bot.calculator.text import option_value
 from bot.engine.jsontext import loads
 from bot.i18n import LANGUAGES, _
@@ -22,9 +22,13 @@ examples:
   belote-bot sheet match.json correct 1 купа 81 Ана
   belote-bot sheet match.json undo
   belote-bot sheet match.json show --lang en
+  belote-bot sheet bela.json new --game bela --teams Mi Vi
+  belote-bot sheet bela.json add mi 92 zvanje 50 bela --lang hr
+  belote-bot sheet bela.json add — 162                   # a fall written by hand: a dash and the points
 
-A deal line has the grammar of `belote-bot score` (see `belote-bot score --help`); the sheet carries the hanging points
-itself. Exit status: 0 done, 1 the line or the operation is not valid, 2 wrong usage.
+A deal line has the grammar of `belote-bot score` (see `belote-bot score --help`); a Bela or French sheet reads it in
+that game's words without the game word. The sheet carries the hanging (held) points itself.
+Exit status: 0 done, 1 the line or the operation is not valid, 2 wrong usage.
 """
 
 
@@ -41,6 +45,8 @@ def register(subparsers: Any) -> None:
     common.add_argument("--lang", choices=LANGUAGES, default="bg", help="language of the answer (default: bg)")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     new = actions.add_parser("new", help="start a new sheet (overwrites FILE)", parents=[common])
+    new.add_argument("--game", choices=("bulgarian", "bela", "french"), default="bulgarian",
+                     help="the game the sheet keeps (default: bulgarian; bela to 1001, french to 1000)")
     new.add_argument("--teams", nargs=2, metavar=("A", "B"), help="names of the two teams (default: Ние, Вие)")
     new.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE", help="a table option")
     for name, text in (("add", "add a deal (a score line) or --points A B"),
@@ -70,13 +76,13 @@ def run(args: argparse.Namespace) -> int:
         for item in args.rule:
             key, _sep, value = item.partition("=")
             rules[key.strip()] = option_value(value.strip())
-        parsed, problems = rules_problems(rules)
-        if problems:
-            return _fail("; ".join(p.render(lang) for p in problems))
-        sheet = ScoreSheet(args.teams, parsed)
+        try:
+            sheet: Sheet = new_sheet(args.game, args.teams, rules)
+        except SheetError as exc:
+            return _fail(exc.render(lang))
     else:
         try:
-            sheet = ScoreSheet.from_json(loads(path.read_text(encoding="utf-8")))  # bounded: never a RecursionError
+            sheet = load_sheet(loads(path.read_text(encoding="utf-8")))  # bounded: never a RecursionError
         except FileNotFoundError:
             return _fail(Msg(_("{file}: there is no score sheet here yet; start one with: belote-bot sheet {file} new"),
                              {"file": str(path)}).render(lang))
@@ -96,21 +102,24 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _apply(sheet: ScoreSheet, args: argparse.Namespace) -> None:
+def _apply(sheet: Sheet, args: argparse.Namespace) -> None:
     if args.action in ("add", "correct"):
         if bool(args.points) == bool(args.line):
             raise SheetError(Msg("give either a score line or --points A B"))
         if args.points:
             a, b = args.points
             if args.action == "add":
-                sheet.add_points(a, b, pot=args.pot, valat=args.valat)
+                if args.valat:
+                    sheet.add_points(a, b, pot=args.pot, valat=True)
+                else:
+                    sheet.add_points(a, b, pot=args.pot)
             else:
-                sheet.correct(args.number, (a, b))
+                correct_entry(sheet, args.number, (a, b))
             return
-        answer = score_text(" ".join(args.line), sheet.teams, sheet.rules.to_json())
+        entry = entry_on(sheet, args.line, args.lang)
         if args.action == "add":
-            sheet.add(answer)
+            write_entry(sheet, entry)
         else:
-            sheet.correct(args.number, answer)
+            correct_entry(sheet, args.number, entry)
     elif args.action == "undo":
         sheet.undo()

@@ -17,10 +17,12 @@ from discord.app_commands import locale_str as _
 
 from bot.calculator.book import HISTORY_HEAD, NO_HISTORY, NOTHING_LOST, RESTORED, WHO_MAY, NotAllowed, SheetBook, Writer
 from bot.calculator.errors import CalculatorError
+from bot.calculator.family_score import Answer, FamilyAnswer
+from bot.calculator.family_text import family_game
 from bot.calculator.score import DealAnswer, score
-from bot.calculator.sheet import ScoreSheet, SheetError, SheetLine
-from bot.calculator.text import parse_text
-from bot.calculator.written import plain_points
+from bot.calculator.sheet import SheetError
+from bot.calculator.sheets import Entry, Line, Sheet, entry_on, sheet_game, write_entry
+from bot.calculator.text import parse_text, score_text
 from bot.core.messages import DISCORD
 from bot.i18n import Translator, translator
 
@@ -32,14 +34,19 @@ if TYPE_CHECKING:
 CONTRACTS: Final = ("clubs", "diamonds", "hearts", "spades", "no-trumps", "all-trumps")
 ADD_PREFIX: Final = "s:"
 # s:<contract 0-5><multiplier 1|2|4><declarer A|B><valat -|A|B>;<points A>;<points B>;<declared by A>;<by B>
+# s:<game b|f><caller A|B><valat -|A|B><declarations_winner -|A|B>;<points A>;<points B>;<declared by A>;<by B>
 _COMPACT: Final = re.compile(
     r"s:(?P<c>[0-5])(?P<m>[124])(?P<d>[AB])(?P<v>[-AB]);(?P<a>\d*);(?P<b>\d*);(?P<x>[^;]*);(?P<y>[^;]*)"
+    r"|s:(?P<g>[bf])(?P<fd>[AB])(?P<fv>[-AB])(?P<fw>[-AB]);(?P<fa>\d*);(?P<fb>\d*);(?P<fx>[^;]*);(?P<fy>[^;]*)"
 )
+FAMILY_CODES: Final = {"bela": "b", "french": "f"}
 COLOUR: Final = 0x6A1B9A
 
 
 def compact(request: dict[str, Any]) -> str | None:
     """The request in a button's custom_id (at most 100 characters), or None if it does not fit."""
+    if request.get("variant") in FAMILY_CODES:
+        return _compact_family(request)
     try:
         contract = CONTRACTS.index(request["contract"])
         points = request.get("points") or {}
@@ -59,10 +66,39 @@ def compact(request: dict[str, Any]) -> str | None:
     return text if len(text) <= 100 and _COMPACT.fullmatch(text) else None
 
 
+def _compact_family(request: dict[str, Any]) -> str | None:
+    """A Bela or French request (formats §7.5) in a custom_id; the sheet adds its own held points and options."""
+    points = request.get("points") or {}
+    declared = request.get("declarations") or {}
+    text = "s:{}{}{}{};{};{};{};{}".format(
+        FAMILY_CODES[request["variant"]],
+        request.get("declarer") or "A",
+        request.get("valat") or "-",
+        request.get("declarations_winner") or "-",
+        points.get("A", ""),
+        points.get("B", ""),
+        ",".join(declared.get("A", [])),
+        ",".join(declared.get("B", [])),
+    )
+    return text if len(text) <= 100 and _COMPACT.fullmatch(text) else None
+
+
 def expand(custom_id: str) -> dict[str, Any] | None:
     match = _COMPACT.fullmatch(custom_id)
     if match is None:
         return None
+    if match["g"] is not None:
+        request: dict[str, Any] = {
+            "variant": "bela" if match["g"] == "b" else "french",
+            "declarer": match["fd"],
+            "valat": None if match["fv"] == "-" else match["fv"],
+            "points": {team: int(match[key]) for team, key in (("A", "fa"), ("B", "fb")) if match[key]},
+            "declarations": {team: [d for d in match[key].split(",") if d] for team, key in (("A", "fx"),
+                                                                                          ("B", "fy"))},
+        }
+        if match["fw"] != "-":
+            request["declarations_winner"] = match["fw"]
+        return request
     points = {team: int(match[key]) for team, key in (("A", "a"), ("B", "b")) if match[key]}
     return {
         "contract": CONTRACTS[int(match["c"])],
@@ -168,8 +204,13 @@ class Calculator:
             await open_form(interaction, t)
             return
         try:
-            data = parse_text(request) if isinstance(request, str) else request
-            answer = score(data)
+            if isinstance(request, str) and family_game(request) is not None:
+                answer = score_text(request, lang=mine)
+                assert isinstance(answer, FamilyAnswer)
+                data = answer.request.to_json()
+            else:
+                data = parse_text(request) if isinstance(request, str) else request
+                answer = score(data)
         except CalculatorError as err:
             await self._private(interaction, t.gettext("That deal cannot be scored:") + "\n" + _errors(err, mine))
             return
@@ -183,7 +224,7 @@ class Calculator:
         await self._public(interaction, embed, view)
 
     @staticmethod
-    def _answer_embed(answer: DealAnswer, lang: str) -> discord.Embed:
+    def _answer_embed(answer: Answer, lang: str) -> discord.Embed:
         steps = [f"{i}. {markup(step)}" for i, step in enumerate(answer.explanation(lang), 1)]
         return discord.Embed(
             title=clip(answer.summary(lang), 256),
@@ -204,7 +245,7 @@ class Calculator:
         return Writer(str(interaction.user.id), interaction.user.display_name, is_admin)
 
     @staticmethod
-    def _sheet_embed(sheet: ScoreSheet, lang: str, headline: str = "") -> discord.Embed:
+    def _sheet_embed(sheet: Sheet, lang: str, headline: str = "") -> discord.Embed:
         rows = [markup(row) for row in sheet.history(lang)]
         text = "\n".join(([f"**{markup(headline)}**"] if headline else []) + rows)
         return discord.Embed(description=clip(text, EMBED_DESCRIPTION_LIMIT), colour=COLOUR)
@@ -251,20 +292,21 @@ class Calculator:
                 await self._private(interaction, "\n".join([(HISTORY_HEAD if old else NO_HISTORY).render(mine), *old]))
                 return
             if action == "new":
-                sheet = await book.new(key, writer, [n for n in args if n])
+                game, names = sheet_game([n for n in args if n])
+                sheet = await book.new(key, writer, names, game)
                 headline = tp.gettext("A new sheet.")
             elif action == "restore":
                 sheet = await book.restore(key, writer, int(args[0]))
                 headline = RESTORED.render(public)
             elif action == "add":
-                sheet, line = await book.add(key, writer, lambda sheet: self._add(sheet, args[0]))
+                sheet, line = await book.add(key, writer, lambda sheet: self._add(sheet, args[0], public))
                 headline = tp.gettext("Line {n} added.", n=line.number)
             elif action == "undo":
                 sheet, removed = await book.undo(key, writer)
                 headline = tp.gettext("Line {n} removed.", n=removed.number)
             elif action == "fix":
                 number = int(args[0])
-                entry = self._entry(await book.load(key), args[1])
+                entry = self._entry(await book.load(key), args[1], public)
                 sheet = await book.fix(key, writer, number, entry)
                 headline = tp.gettext("Line {n} corrected.", n=number)
             else:
@@ -275,13 +317,14 @@ class Calculator:
         await self._public(interaction, self._sheet_embed(sheet, public, headline))
 
     @staticmethod
-    def _entry(sheet: ScoreSheet, text: str) -> tuple[int, int] | dict[str, Any]:
-        """Two numbers as written by hand ("90 72"), or a deal to score ("hearts 102")."""
-        return plain_points(text.split()) or parse_text(text, sheet.teams)
+    def _entry(sheet: Sheet, text: str, lang: str) -> Entry:
+        """Two numbers as written by hand ("90 72", "— 162"), or a deal to score in the sheet's game."""
+        entry = entry_on(sheet, text.split(), lang)
+        # A Bulgarian deal is kept as its request, as it always was; the others as their answer.
+        return parse_text(text, sheet.teams) if isinstance(entry, DealAnswer) else entry
 
-    def _add(self, sheet: ScoreSheet, text: str) -> SheetLine:
-        entry = self._entry(sheet, text)
-        return sheet.add_points(*entry) if isinstance(entry, tuple) else sheet.add(entry)
+    def _add(self, sheet: Sheet, text: str, lang: str) -> Line:
+        return write_entry(sheet, self._entry(sheet, text, lang))
 
 
 def install(tree: app_commands.CommandTree[Any]) -> None:
@@ -296,6 +339,11 @@ def calculator_of(interaction: discord.Interaction[Any]) -> Calculator:
 
 CONTRACT_CHOICES = [app_commands.Choice(name=_(name), value=name) for name in CONTRACTS]
 TEAM_CHOICES = [app_commands.Choice(name="A", value="A"), app_commands.Choice(name="B", value="B")]
+GAME_CHOICES = [
+    app_commands.Choice(name=_("Bulgarian belote"), value="bulgarian"),
+    app_commands.Choice(name=_("Bela"), value="bela"),
+    app_commands.Choice(name=_("French belote"), value="french"),
+]
 MULTIPLIERS = [
     app_commands.Choice(name=_("no contra"), value=1),
     app_commands.Choice(name=_("contra"), value=2),
@@ -355,9 +403,12 @@ class SheetGroup(app_commands.Group):
         await calculator_of(interaction).on_sheet(interaction, "show")
 
     @app_commands.command(name="new", description=_("Start a new sheet"))
-    @app_commands.describe(team_a=_("Name of team A"), team_b=_("Name of team B"))
-    async def new(self, interaction: discord.Interaction[Any], team_a: str = "", team_b: str = "") -> None:
-        await calculator_of(interaction).on_sheet(interaction, "new", team_a, team_b)
+    @app_commands.describe(team_a=_("Name of team A"), team_b=_("Name of team B"),
+                           game=_("The game the sheet keeps (Bulgarian belote unless chosen)"))
+    @app_commands.choices(game=GAME_CHOICES)
+    async def new(self, interaction: discord.Interaction[Any], team_a: str = "", team_b: str = "",
+                  game: str = "bulgarian") -> None:
+        await calculator_of(interaction).on_sheet(interaction, "new", game, team_a, team_b)
 
     @app_commands.command(name="add", description=_("Add a line: two numbers (90 72) or a deal (hearts 102)"))
     @app_commands.describe(entry=_("Two numbers, or a deal as you would say it"))

@@ -1,7 +1,8 @@
-"""``/score`` with nothing typed: a form of buttons (contract, contra, declarer), then a pop-up for the points.
+"""``/score`` with nothing typed: a form of buttons (contract or game, contra, declarer), then a pop-up for the points.
 
 The form is an ephemeral message; what has been chosen so far lives in each button's ``custom_id``
-(``f:<contract or -><multiplier><declarer>:<action>``), so the form keeps working after a restart. The pop-up's
+(``f:<contract or -><multiplier><declarer>:<action>``; contracts 6 and 7 stand for Bela and French belote, whose
+trump suit does not change the count), so the form keeps working after a restart. The pop-up's
 fields are the numbers and words the buttons cannot give: the declarers' points and each team's announcements.
 """
 
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
+from bot.calculator.family_score import GAME_NAMES
 from bot.calculator.written import whole_number
 from bot.engine.cards import SUIT_SYMBOLS
 from bot.i18n import Translator, translator
@@ -22,8 +24,9 @@ from .calculator import CONTRACTS
 if TYPE_CHECKING:
     from .calculator import Calculator
 
-_STATE: Final = r"(?P<c>[0-5-])(?P<m>[124])(?P<d>[AB])"
-FORM_TEMPLATE: Final = re.compile(r"f:" + _STATE + r":(?P<act>c[0-5]|m[124]|d[AB]|go)")
+_STATE: Final = r"(?P<c>[0-7-])(?P<m>[124])(?P<d>[AB])"
+FORM_TEMPLATE: Final = re.compile(r"f:" + _STATE + r":(?P<act>c[0-7]|m[124]|d[AB]|go)")
+GAMES: Final = {6: "bela", 7: "french"}
 MODAL_TEMPLATE: Final = re.compile(r"q:" + _STATE)
 COLOUR: Final = 0x6A1B9A
 
@@ -54,6 +57,8 @@ class FormState:
 
 
 def contract_label(contract: int, t: Translator) -> str:
+    if contract in GAMES:
+        return GAME_NAMES[GAMES[contract]].render(t.lang)
     name = t.gettext(CONTRACTS[contract])
     return f"{SUIT_SYMBOLS[contract]} {name}" if contract < 4 else name
 
@@ -63,10 +68,11 @@ def form_message(state: FormState, t: Translator) -> tuple[discord.Embed, discor
         return FormButton(f"f:{state.code}:{action}", label, chosen)
 
     view = discord.ui.View(timeout=None)
-    for i in range(6):
+    for i in range(8):
         view.add_item(button(contract_label(i, t), f"c{i}", state.contract == i).with_row(i // 4))
-    for m, label in ((1, t.gettext("no contra")), (2, t.gettext("contra")), (4, t.gettext("recontra"))):
-        view.add_item(button(label, f"m{m}", state.multiplier == m).with_row(2))
+    if state.contract not in GAMES:  # Bela and French belote have no contra
+        for m, label in ((1, t.gettext("no contra")), (2, t.gettext("contra")), (4, t.gettext("recontra"))):
+            view.add_item(button(label, f"m{m}", state.multiplier == m).with_row(2))
     for team in ("A", "B"):
         view.add_item(
             button(t.gettext("declarer: team {team}", team=team), f"d{team}", state.declarer == team).with_row(3)
@@ -117,8 +123,10 @@ class PointsModal(discord.ui.Modal):
         # Submissions are handled by ``on_points_submitted``; discord.py forgets this object after ten minutes.
         super().__init__(title=t.gettext("Score a deal")[:45], custom_id=f"q:{state.code}", timeout=600)
         self.state = state
+        family = state.contract in GAMES
         self.points: discord.ui.TextInput[PointsModal] = discord.ui.TextInput(
-            label=t.gettext("Declarers' points, the last ten included")[:45],
+            label=(t.gettext("Callers' points, the last trick included") if family
+                   else t.gettext("Declarers' points, the last ten included"))[:45],
             max_length=3,
             required=False,
             custom_id="points",
@@ -163,15 +171,13 @@ async def on_points_submitted(interaction: discord.Interaction[Any]) -> bool:
     state = FormState.from_match(match)
     values = _values(list(data.get("components", [])))
     valat = values.get("valat", "").strip().upper() or None
-    request: dict[str, Any] = {
-        "contract": CONTRACTS[state.contract or 0],
-        "multiplier": state.multiplier,
-        "declarer": state.declarer,
-        "valat": valat,
-        "declarations": {"A": values.get("a", "").split(), "B": values.get("b", "").split()},
-        "hanging_in": 0,
-        "rules": {},
-    }
+    declarations = {"A": values.get("a", "").split(), "B": values.get("b", "").split()}
+    request: dict[str, Any] = {"declarer": state.declarer, "valat": valat, "declarations": declarations,
+                               "hanging_in": 0, "rules": {}}
+    if state.contract in GAMES:
+        request["variant"] = GAMES[state.contract]
+    else:
+        request |= {"contract": CONTRACTS[state.contract or 0], "multiplier": state.multiplier}
     if valat is None:
         digits = values.get("points", "").strip()
         number = whole_number(digits)

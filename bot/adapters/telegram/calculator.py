@@ -26,7 +26,10 @@ from bot.calculator.book import (
     Writer,
 )
 from bot.calculator.errors import CalculatorError
-from bot.calculator.score import DealAnswer, score
+from bot.calculator.family_score import GAME_NAMES, Answer
+from bot.calculator.family_text import family_game
+from bot.calculator.family_words import EXAMPLES
+from bot.calculator.score import score
 from bot.calculator.sheet import SheetError
 from bot.calculator.text import score_text
 from bot.calculator.written import whole_number
@@ -57,6 +60,8 @@ KEPT_SECONDS: Final = 24 * 3600
 _FORM_KEY: Final = "score:"
 _ANSWER_KEY: Final = "answer:"
 STEPS: Final = ("contract", "contra", "declarer", "points", "declarations", "valat")
+# The other games the form scores: chosen instead of a contract, they skip the contract and contra.
+GAMES: Final = ("bela", "french")
 
 
 @dataclass
@@ -78,8 +83,18 @@ class ScoreForm:
     valat: str | None = None
     note: str = ""
     touched: float = 0.0  # when it was last stored (epoch seconds)
+    variant: str = "bulgarian"
+    winner: str | None = None  # Bela/French: the side whose declaration won a tie the buttons cannot rank
 
     def request(self) -> dict[str, Any]:
+        if self.variant in GAMES:
+            family: dict[str, Any] = {"variant": self.variant, "declarer": self.declarer, "valat": self.valat,
+                                      "declarations": self.declarations}
+            if self.valat is None:
+                family["points"] = {self.declarer: int(self.digits or "0")}
+            if self.winner is not None:
+                family["declarations_winner"] = self.winner
+            return family
         data: dict[str, Any] = {
             "contract": self.contract,
             "multiplier": self.multiplier,
@@ -151,18 +166,23 @@ class CalculatorCommands:
             await self._open_form(message, sender_id, lang)
             return
         try:
-            answer = score_text(line)
+            answer = score_text(line, lang=lang)
         except CalculatorError as err:
-            self.adapter.reply(message, self._problems(err.render(lang), t))
+            # A Bela or French line gets an example of its own game, in the chat's language.
+            example = EXAMPLES[lang] if family_game(line) is not None else None
+            self.adapter.reply(message, self._problems(err.render(lang), t, example))
             return
         await self._reply_answer(message, answer, lang)
 
-    def _problems(self, problems: list[str], t: Translator) -> str:
+    def _problems(self, problems: list[str], t: Translator, example: str | None = None) -> str:
         head = t.gettext("I could not score that:")
-        hint = t.gettext("Example: /score hearts 102 60, or /score alone to answer step by step.")
+        if example is not None:
+            hint = t.gettext("Example: /score {example}, or /score alone to answer step by step.", example=example)
+        else:
+            hint = t.gettext("Example: /score hearts 102 60, or /score alone to answer step by step.")
         return "\n".join([head, *(f"• {p}" for p in problems), hint])
 
-    async def _reply_answer(self, message: Message, answer: DealAnswer, lang: str) -> None:
+    async def _reply_answer(self, message: Message, answer: Answer, lang: str) -> None:
         answer_id = await self._keep(answer)
         t = translator(lang)
         markup = InlineKeyboardMarkup(
@@ -170,7 +190,7 @@ class CalculatorCommands:
         )
         self.adapter.reply(message, answer.render(lang), markup)
 
-    async def _keep(self, answer: DealAnswer) -> str:
+    async def _keep(self, answer: Answer) -> str:
         """Keep an answer for its "Add to the sheet" button (in storage too, so the button outlives a restart)."""
         answer_id = self._new_id()
         stored = {"request": answer.request.to_json(), "touched": time.time()}
@@ -262,9 +282,14 @@ class CalculatorCommands:
         t = translator(form.lang)
         teams = team_names(t)
         lines = [t.gettext("**Score a deal**")]
+        family = form.variant in GAMES
+        if family:
+            lines.append(GAME_NAMES[form.variant].render(form.lang))
         if form.contract:
             lines.append(t.gettext("Contract: {contract}", contract=contract_label(form.contract, t)))
-        if form.step not in ("contract", "contra"):
+        if family and form.step not in ("contract", "declarer"):
+            lines.append(t.gettext("Called by: {team}", team=teams[form.declarer]))
+        elif form.step not in ("contract", "contra"):
             lines.append(
                 t.gettext("Contra: {contra}", contra=self._contra_label(form.multiplier, t))
                 + " · "
@@ -281,6 +306,10 @@ class CalculatorCommands:
             "contra": t.gettext("Was there a contra?"),
             "declarer": t.gettext("Which team made the bid?"),
             "points": t.gettext(
+                "How many card points did {team} take, the last trick included? {digits}",
+                team=teams[form.declarer],
+                digits=(form.digits or "0") + "▌",
+            ) if family else t.gettext(
                 "How many card points did {team} take, the last ten included? {digits}",
                 team=teams[form.declarer],
                 digits=(form.digits or "0") + "▌",
@@ -309,6 +338,7 @@ class CalculatorCommands:
             rows = [
                 [b(contract_label(c, t), f"k{i}") for i, c in enumerate(CONTRACTS[:4])],
                 [b(contract_label(c, t), f"k{i}") for i, c in enumerate(CONTRACTS[4:], 4)],
+                [b(GAME_NAMES[g].render(form.lang), f"g{i}") for i, g in enumerate(GAMES)],
             ]
         elif form.step == "contra":
             rows = [[b(self._contra_label(m, t), f"m{m}") for m in (1, 2, 4)]]
@@ -322,6 +352,10 @@ class CalculatorCommands:
             rows = [[b(mark["A"] + teams["A"], "fA"), b(mark["B"] + teams["B"], "fB")]]
             kinds = [b("+ " + declaration_label(d, t), f"d{i}") for i, d in enumerate(DECLARATIONS)]
             rows += [kinds[i : i + 4] for i in range(0, len(kinds), 4)]
+            if form.variant in GAMES:
+                won = {team: "★ " if form.winner == team else "" for team in ("A", "B")}
+                rows.append([b(won[team] + t.gettext("Best declaration: {team}", team=teams[team]), f"w{team}")
+                             for team in ("A", "B")])
             rows.append([b(t.gettext("Clear"), "dc"), b(t.gettext("Next"), "dn")])
         elif form.step == "valat":
             rows = [[b(t.gettext("No valat"), "v-"), b(teams["A"], "vA"), b(teams["B"], "vB")]]
@@ -398,6 +432,10 @@ class CalculatorCommands:
         index = whole_number(arg)
         if form.step == "contract" and kind == "k" and index is not None and index < len(CONTRACTS):
             form.contract, form.step = CONTRACTS[index], "contra"
+        elif form.step == "contract" and kind == "g" and index is not None and index < len(GAMES):
+            form.variant, form.step = GAMES[index], "declarer"  # the trump suit does not change the count
+        elif form.step == "declarations" and kind == "w" and arg in ("A", "B") and form.variant in GAMES:
+            form.winner = arg
         elif form.step == "contra" and kind == "m" and arg in ("1", "2", "4"):
             form.multiplier, form.step = int(arg), "declarer"
         elif form.step == "declarer" and kind == "t" and arg in ("A", "B"):
@@ -413,7 +451,7 @@ class CalculatorCommands:
             form.for_team = arg
         elif form.step == "declarations" and kind == "d":
             if arg == "c":
-                form.declarations = {"A": [], "B": []}
+                form.declarations, form.winner = {"A": [], "B": []}, None
             elif arg == "n":
                 form.step = "valat"
             elif index is not None and index < len(DECLARATIONS):

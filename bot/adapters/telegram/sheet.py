@@ -23,10 +23,9 @@ from bot.calculator.book import (
     Writer,
 )
 from bot.calculator.errors import CalculatorError
-from bot.calculator.score import DealAnswer
-from bot.calculator.sheet import ScoreSheet, SheetError, SheetLine
-from bot.calculator.text import score_text
-from bot.calculator.written import line_number, plain_points, whole_number
+from bot.calculator.sheet import SheetError
+from bot.calculator.sheets import Line, Sheet, entry_on, sheet_game, write_entry
+from bot.calculator.written import line_number, whole_number
 from bot.core.messages import TELEGRAM
 from bot.i18n import Translator, translator
 
@@ -73,7 +72,7 @@ class SheetCommands:
             return err.render(lang) + "\n" + NOTHING_LOST.render(lang)
         return err.render(lang)
 
-    def line_text(self, sheet: ScoreSheet, number: int, lang: str) -> str:
+    def line_text(self, sheet: Sheet, number: int, lang: str) -> str:
         history = sheet.history(lang)
         return "\n".join([history[0], history[number], history[-1]])
 
@@ -87,10 +86,11 @@ class SheetCommands:
         book = self.book
         try:
             if sub in _SUB_NEW:
-                if rest and len(rest) != 2:
+                game, names = sheet_game(rest)
+                if names and len(names) != 2:
                     self.adapter.reply(message, t.gettext("Name both teams, or none: /sheet new Us Them."))
                     return
-                sheet = await book.new(chat_key, writer, rest)
+                sheet = await book.new(chat_key, writer, names, game)
                 self.adapter.reply(message, t.gettext("A new sheet.") + "\n" + "\n".join(sheet.history(lang)))
                 return
             if sub in _SUB_HISTORY:
@@ -108,10 +108,9 @@ class SheetCommands:
                 self.adapter.reply(message, "\n".join((await book.load(chat_key)).history(lang)))
                 return
             if sub in _SUB_ADD and rest:
-                points = plain_points(rest)
 
-                def write(sheet: ScoreSheet) -> SheetLine:
-                    return sheet.add(self._scored(rest, sheet)) if points is None else sheet.add_points(*points)
+                def write(sheet: Sheet) -> Line:
+                    return write_entry(sheet, entry_on(sheet, rest, lang))
 
                 sheet, line = await book.add(chat_key, writer, write)
                 self.adapter.reply(message, self.line_text(sheet, line.number, lang))
@@ -131,8 +130,7 @@ class SheetCommands:
                     return
                 number, what = line_number(rest[0]), rest[1:]
                 current = await book.load(chat_key)
-                fixed: tuple[int, int] | DealAnswer = plain_points(what) or self._scored(what, current)
-                sheet = await book.fix(chat_key, writer, number, fixed)
+                sheet = await book.fix(chat_key, writer, number, entry_on(current, what, lang))
                 self.adapter.reply(message, "\n".join(sheet.history(lang)))
                 return
         except (SheetError, CalculatorError) as err:
@@ -145,8 +143,7 @@ class SheetCommands:
         return t.gettext(
             "The score sheet: /sheet shows it; /sheet add 90 72 (two numbers) or /sheet add hearts 102 (a deal); "
             "/sheet undo; /sheet fix 2 80 82; /sheet new [team] [team]."
+        ) + "\n" + t.gettext(
+            "A Bela or French match: /sheet new bela [team] [team] (or belote), then /sheet add mi 92 zvanje 50 bela "
+            "or /sheet add — 162 (a fall written by hand)."
         ) + "\n" + WHO_MAY.render(t.lang)
-
-    @staticmethod
-    def _scored(words: list[str], sheet: ScoreSheet) -> DealAnswer:
-        return score_text(" ".join(words), sheet.teams)

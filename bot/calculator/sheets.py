@@ -1,0 +1,107 @@
+"""Sheets of every game the calculator keeps: the Bulgarian ``ScoreSheet`` and the Bela/French ``FamilySheet``.
+
+A stored sheet says its game (``variant``; none is the Bulgarian sheet as it always was), so a chat's or a file's
+sheet is read back as the game it keeps, and what is written on it is read in that game's words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from .errors import Msg
+from .family_request import family_rules
+from .family_score import FamilyAnswer
+from .family_sheet import FamilyLine, FamilySheet, Written, written_by_hand, wrong_game
+from .family_text import family_game, score_family_text
+from .family_words import GAME_WORDS
+from .request import rules_problems
+from .score import DealAnswer
+from .sheet import ScoreSheet, SheetError, SheetLine
+from .text import score_text
+from .written import plain_points
+
+Sheet = ScoreSheet | FamilySheet
+Line = SheetLine | FamilyLine
+# The word that starts a sheet of a game ("/sheet new bela"); the Bulgarian game is the default.
+SHEET_GAMES: Final[dict[str, str]] = {**GAME_WORDS, "bulgarian": "bulgarian", "белот": "bulgarian",
+                                      "български": "bulgarian"}
+
+
+def load_sheet(data: object) -> Sheet:
+    """A stored sheet as the game it keeps; SheetError names the first field that is not valid."""
+    if isinstance(data, dict) and data.get("variant") not in (None, "bulgarian"):
+        return FamilySheet.from_json(data)
+    return ScoreSheet.from_json(data)
+
+
+def new_sheet(variant: str, teams: Sequence[str] | None = None, rules: object = None) -> Sheet:
+    """An empty sheet of ``variant`` with its table options (a JSON object; SheetError names a bad one)."""
+    if variant == "bulgarian":
+        parsed, problems = rules_problems(rules if rules is not None else {})
+        if problems:
+            raise SheetError(problems[0].message, problems[0].field)
+        return ScoreSheet(teams or None, parsed)
+    if variant not in ("bela", "french"):
+        raise SheetError(Msg("a sheet keeps bulgarian, bela or french"), "variant")
+    family, problems = family_rules(variant, rules)
+    if problems:
+        raise SheetError(problems[0].message, problems[0].field)
+    return FamilySheet(variant, teams or None, family)
+
+
+def sheet_game(words: Sequence[str]) -> tuple[str, list[str]]:
+    """The game a ``new`` command names with its first word, and the words after it (team names)."""
+    if words and words[0].lower() in SHEET_GAMES:
+        return SHEET_GAMES[words[0].lower()], list(words[1:])
+    return "bulgarian", list(words)
+
+
+def score_on(sheet: Sheet, line: str, lang: str = "en") -> DealAnswer | FamilyAnswer:
+    """A deal line read in the sheet's game (a Bela or French sheet needs no game word); a line of another game is
+    refused."""
+    if isinstance(sheet, FamilySheet):
+        return score_family_text(line, sheet.variant, sheet.teams, sheet.rules.to_json(), lang)
+    named = family_game(line)
+    if named is not None:
+        raise wrong_game("bulgarian", named)
+    return score_text(line, sheet.teams)
+
+
+Entry = tuple[int, int] | Written | DealAnswer | FamilyAnswer | dict[str, Any]
+
+
+def entry_on(sheet: Sheet, words: Sequence[str], lang: str = "en") -> Entry:
+    """Two numbers written by hand, or a deal; on a Bela or French sheet a dash ("— 162") writes a fall's nothing."""
+    if isinstance(sheet, FamilySheet):
+        dashed = written_by_hand(words)
+        if dashed is not None:
+            return dashed
+    return plain_points(list(words)) or score_on(sheet, " ".join(words), lang)
+
+
+def write_entry(sheet: Sheet, entry: Entry) -> Line:
+    """Add what ``entry_on`` read (or a request as JSON) to the sheet."""
+    if isinstance(sheet, FamilySheet):
+        if isinstance(entry, Written):
+            return sheet.add_points(entry.a, entry.b, dash=(entry.dash_a, entry.dash_b))
+        if isinstance(entry, tuple):
+            return sheet.add_points(entry[0], entry[1])
+        return sheet.add(entry)
+    if isinstance(entry, tuple):
+        return sheet.add_points(entry[0], entry[1])
+    if isinstance(entry, FamilyAnswer):
+        raise wrong_game("bulgarian", entry.variant)
+    return sheet.add(entry)
+
+
+def correct_entry(sheet: Sheet, number: int, entry: Entry) -> None:
+    """Replace line ``number`` with what ``entry_on`` read; every later line is recomputed."""
+    if isinstance(sheet, FamilySheet):
+        sheet.correct(number, entry)
+    elif isinstance(entry, FamilyAnswer):
+        raise wrong_game("bulgarian", entry.variant)
+    elif isinstance(entry, tuple):
+        sheet.correct(number, (entry[0], entry[1]))
+    else:
+        sheet.correct(number, entry)
