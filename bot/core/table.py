@@ -17,11 +17,16 @@ import hashlib
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from pydantic import BaseModel
+
 from bot.config import AWAY_POLICIES, BOT_LEVELS, AwayPolicy
-from bot.engine import Bid, Match, Play, Rules, card_str, parse_call, parse_card, parse_rules
+from bot.engine import Bid, Match, Play, card_str, parse_call, parse_card
 from bot.engine.calls import CALL_NAMES
 from bot.engine.deal import Deal
+from bot.engine.familymatch import FamilyMatch
+from bot.engine.game import VARIANTS, parse_variant_rules, variant
 from bot.engine.shuffle import LEGACY_SCHEME, SCHEMES
+from bot.engine.trumpdeal import TrumpDeal
 from bot.i18n import LANGUAGES
 
 from .messages import ChatRef
@@ -29,8 +34,24 @@ from .messages import ChatRef
 SeatKind = Literal["empty", "human", "bot"]
 Status = Literal["lobby", "playing", "finished", "stopped"]
 LANGS = LANGUAGES
-RULE_KEYS = tuple(Rules.model_fields)
+GAMES = tuple(VARIANTS)  # the games a table may play (bot.engine.game.VARIANTS)
+DEFAULT_GAME = "bulgarian"  # a log written before tables had a game is a Bulgarian table
 EXTRA_KEYS = ("timer", "away", "level", "lang", "tracker")
+AnyMatch = Match | FamilyMatch  # a running match of any game: the same shape (bot.engine.game.GameMatch)
+AnyDeal = Deal | TrumpDeal
+
+
+def rule_keys(game: str = DEFAULT_GAME) -> tuple[str, ...]:
+    """The table options of that game's rules (formats §2 for the Bulgarian game, §7.2 for the others)."""
+    return tuple(_model(game).model_fields)
+
+
+def _model(game: str) -> type[BaseModel]:
+    return variant(game).rules
+
+
+RULE_KEYS = rule_keys()  # the Bulgarian game's
+ALL_RULE_KEYS = tuple(dict.fromkeys(k for g in GAMES for k in rule_keys(g)))  # every game's, for stale presses
 
 
 def ascii_number(text: str, digits: int = 9) -> int | None:
@@ -66,21 +87,25 @@ class Seat:
 
 @dataclass(slots=True)
 class Options:
-    rules: dict[str, Any] = field(default_factory=dict)  # formats.md §2, only the keys that were set
+    rules: dict[str, Any] = field(default_factory=dict)  # the game's options (formats §2, §7.2), only those set
     timer: int = 60
     away: AwayPolicy = "bot_turn"
     level: str = "medium"
     lang: str = "bg"
     tracker: bool = False  # each hand gets a button showing the cards played and still out (bot/core/tracker.py)
+    game: str = DEFAULT_GAME  # a name of bot.engine.game.VARIANTS
 
     def to_json(self) -> dict[str, Any]:
         return {"rules": dict(self.rules), "timer": self.timer, "away": self.away, "level": self.level,
-                "lang": self.lang, "tracker": self.tracker}
+                "lang": self.lang, "tracker": self.tracker, "game": self.game}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Options:
+        game = str(data.get("game", DEFAULT_GAME))
+        if game not in VARIANTS:
+            raise TableError(f"unknown game {game!r}")
         return cls(dict(data.get("rules", {})), int(data["timer"]), data["away"], str(data["level"]),
-                   str(data["lang"]), bool(data.get("tracker", False)))
+                   str(data["lang"]), bool(data.get("tracker", False)), game)
 
 
 class OptionError(ValueError):
@@ -98,10 +123,10 @@ TARGET_SCORE_RANGE = (1, 3000)
 TIMER_RANGE = (0, 3600)
 
 
-def _allowed_values(key: str) -> str:
-    """What a rule option takes, in the words of formats.md §2 (language-neutral codes)."""
-    annotation = Rules.model_fields[key].annotation
-    default = Rules.model_fields[key].default
+def _allowed_values(key: str, game: str = DEFAULT_GAME) -> str:
+    """What a rule option takes, in the words of formats.md §2 and §7.2 (language-neutral codes)."""
+    annotation = _model(game).model_fields[key].annotation
+    default = _model(game).model_fields[key].default
     if isinstance(default, bool):
         return "true, false"
     args = getattr(annotation, "__args__", ())
@@ -110,8 +135,19 @@ def _allowed_values(key: str) -> str:
     return f"{TARGET_SCORE_RANGE[0]}-{TARGET_SCORE_RANGE[1]}"
 
 
-def check_option(key: str, value: Any, agents: tuple[str, ...] = ()) -> Any:
-    """The option's value, validated; raises OptionError naming what would be valid."""
+def check_game(value: Any) -> str:
+    """A game's name (bot.engine.game.VARIANTS), or an OptionError naming the games."""
+    text = str(value).strip().lower()
+    if text not in VARIANTS:
+        raise OptionError("game", ", ".join(GAMES))
+    return text
+
+
+def check_option(key: str, value: Any, agents: tuple[str, ...] = (), game: str = DEFAULT_GAME) -> Any:
+    """The option's value for a table of ``game``, validated by that game's own options model; raises OptionError
+    naming what would be valid."""
+    if key == "game":
+        return check_game(value)
     if key == "timer":
         low, high = TIMER_RANGE
         if isinstance(value, str):
@@ -138,30 +174,45 @@ def check_option(key: str, value: Any, agents: tuple[str, ...] = ()) -> Any:
         if text not in ("on", "true", "yes", "1", "off", "false", "no", "0"):
             raise OptionError(key, "on, off")
         return text in ("on", "true", "yes", "1")
-    if key not in RULE_KEYS:
+    if key not in rule_keys(game):
         raise OptionError(key, "")
     if isinstance(value, str):
         text = value.strip().lower()
-        default = Rules.model_fields[key].default
+        default = _model(game).model_fields[key].default
         if isinstance(default, bool):
             if text not in ("true", "false", "on", "off", "yes", "no", "1", "0"):
-                raise OptionError(key, _allowed_values(key))
+                raise OptionError(key, _allowed_values(key, game))
             value = text in ("true", "on", "yes", "1")
         elif isinstance(default, int):
             number = ascii_number(text)
             if number is None:
-                raise OptionError(key, _allowed_values(key))
+                raise OptionError(key, _allowed_values(key, game))
             value = number
         else:
             value = text
     low, high = TARGET_SCORE_RANGE
     if key == "target_score" and (not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high):
-        raise OptionError(key, _allowed_values(key))
+        raise OptionError(key, _allowed_values(key, game))
     try:
-        parse_rules({key: value})
+        parse_variant_rules(game, {key: value})
     except ValueError:
-        raise OptionError(key, _allowed_values(key)) from None
+        raise OptionError(key, _allowed_values(key, game)) from None
     return value
+
+
+def rules_for_game(rules: dict[str, Any], game: str) -> dict[str, Any]:
+    """The options set at a table that keep their meaning in ``game``: keys the game lacks (or values it refuses)
+    are dropped when a lobby switches games."""
+    kept = {}
+    for key, value in rules.items():
+        if key in rule_keys(game):
+            try:
+                parse_variant_rules(game, {key: value})
+            except ValueError:
+                continue
+            if _model(game).model_fields[key].default != value:
+                kept[key] = value
+    return kept
 
 
 @dataclass(slots=True)
@@ -172,7 +223,7 @@ class Table:
     options: Options = field(default_factory=Options)
     seats: list[Seat] = field(default_factory=lambda: [Seat() for _ in range(4)])
     status: Status = "lobby"
-    match: Match | None = None
+    match: AnyMatch | None = None
     seed: int = 0  # seeds the bots' own choices; the deals come from the match's seed
     version: int = 0  # number of events applied: the nonce of the current buttons
     declare_off: list[set[int]] = field(default_factory=lambda: [set() for _ in range(4)])
@@ -194,8 +245,18 @@ class Table:
     # --- queries ---
 
     @property
-    def rules(self) -> Rules:
-        return parse_rules(self.options.rules)
+    def game(self) -> str:
+        return self.options.game
+
+    @property
+    def rules(self) -> Any:
+        """The game's options model (``Rules``, ``BelaRules``, ``FrenchRules``) with the table's values."""
+        return parse_variant_rules(self.options.game, self.options.rules)
+
+    @property
+    def family(self) -> bool:
+        """A one-trump family game (Bela, French belote): its deals are ``TrumpDeal``s, its views ``SeatView``s."""
+        return isinstance(self.match, FamilyMatch) if self.match is not None else self.options.game != DEFAULT_GAME
 
     def seat_of(self, user_id: str) -> int | None:
         for i, s in enumerate(self.seats):
@@ -210,7 +271,7 @@ class Table:
         return [i for i, s in enumerate(self.seats) if s.kind == "human"]
 
     @property
-    def deal(self) -> Deal | None:
+    def deal(self) -> AnyDeal | None:
         return self.match.deal if self.match is not None and self.match.deals else None
 
     @property
@@ -248,7 +309,7 @@ class Table:
         if kind == "set":
             self.options_changed[str(event["key"])] = self.version
         elif kind == "open":
-            self.options_changed = dict.fromkeys((*RULE_KEYS, *EXTRA_KEYS), self.version)
+            self.options_changed = dict.fromkeys((*ALL_RULE_KEYS, *EXTRA_KEYS, "game"), self.version)
 
     def actor_of(self, event: dict[str, Any]) -> str:
         """The person whose action the event is ("" for a bot's, a timer's or the host's): a seat's own action, or
@@ -303,11 +364,18 @@ class Table:
 
     def _on_set(self, event: dict[str, Any]) -> None:
         key, value = str(event["key"]), event["value"]
-        if key in EXTRA_KEYS:
+        if key == "game":
+            game = str(value)
+            if game not in VARIANTS:
+                raise TableError(f"unknown game {game!r}")
+            self.options = replace(self.options, game=game, rules=rules_for_game(self.options.rules, game))
+        elif key in EXTRA_KEYS:
             self.options = replace(self.options, **{key: value})
         else:
+            if key not in rule_keys(self.options.game):
+                raise TableError(f"{key} is not an option of {self.options.game}")
             rules = dict(self.options.rules)
-            if Rules.model_fields[key].default == value:
+            if _model(self.options.game).model_fields[key].default == value:
                 rules.pop(key, None)
             else:
                 rules[key] = value
@@ -324,11 +392,14 @@ class Table:
         # The bots' seed must not follow from the public commitment (the seed's plain SHA-256): hash it apart.
         bots = hashlib.sha256(b"bots/" + str(seed).encode()).digest()[:8]
         self.seed = seed if isinstance(seed, int) else int.from_bytes(bots)
-        self.match = Match(self.rules, seed, int(event["dealer"]), scheme=scheme)
+        made = variant(self.options.game).new_match(self.rules, seed=seed, first_dealer=int(event["dealer"]),
+                                                     scheme=scheme)
+        assert isinstance(made, Match | FamilyMatch)
+        self.match = made
         self.status = "playing"
         self.votes.clear()
 
-    def _check_turn(self, seat: int) -> Match:
+    def _check_turn(self, seat: int) -> AnyMatch:
         if self.match is None or self.to_act != seat:
             raise TableError(f"it is not seat {seat}'s turn")
         return self.match
@@ -342,7 +413,7 @@ class Table:
         action = Play(parse_card(str(event["card"])), tuple(event.get("declare", ())), bool(event.get("belote")))
         self._after_action(match, action)
 
-    def _after_action(self, match: Match, action: Bid | Play) -> None:
+    def _after_action(self, match: AnyMatch, action: Bid | Play) -> None:
         deals = len(match.deals)
         match.apply(action)  # IllegalAction propagates: the host checks before logging
         if len(match.deals) != deals:
@@ -404,4 +475,4 @@ def replay(table_id: str, chat: ChatRef, creator: str, events: list[dict[str, An
     return table
 
 
-__all__ = ["BOT_LEVELS", "Options", "Seat", "Table", "TableError", "check_option", "replay"]
+__all__ = ["BOT_LEVELS", "GAMES", "Options", "Seat", "Table", "TableError", "check_option", "replay", "rule_keys"]

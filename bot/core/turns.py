@@ -13,9 +13,11 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from bot.ai.base import Agent
-from bot.engine import Bid, IllegalAction, Observation, Play, card_str, observe
+from bot.ai.base import Agent, View
+from bot.engine import Bid, IllegalAction, Play, card_str
+from bot.engine.familyrecord import family_deal_report
 from bot.engine.record import deal_report
+from bot.engine.trumpdeal import TrumpDeal
 from bot.i18n import Translator
 from bot.storage.base import Storage
 
@@ -118,7 +120,7 @@ class Turns:
         table = live.table
         match = table.match
         assert match is not None
-        obs: Observation = observe(match.deal, seat, (match.totals[0], match.totals[1]), match.hanging)
+        obs: View = match.observe(seat)  # what that seat may know, in any game
         try:
             agent = await self._agent(live, seat)
             asked = time.perf_counter()
@@ -211,9 +213,7 @@ class Turns:
         match = live.table.match
         assert match is not None
         deal = match.deals[index]
-        report = deal_report(deal)
-
-
+        report = family_deal_report(deal) if isinstance(deal, TrumpDeal) else deal_report(deal)
         hands = [[card_str(c) for c in h] for h in deal.hands]
         for agent in live.agents.values():
             try:
