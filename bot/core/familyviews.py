@@ -115,9 +115,12 @@ def deal_lines(table: Table, deal: TrumpDeal, number: int, tr: Translator) -> li
     return lines
 
 
-def hand_parts(table: Table, seat: int, v: SeatView, tr: Translator) -> tuple[list[str], list[tuple[Button, ...]]]:
-    """One seat's private view of a family deal, from its SeatView alone: lines and its legal actions as buttons."""
-    lines: list[str] = []
+def hand_parts(
+    table: Table, seat: int, v: SeatView, number: int, tr: Translator
+) -> tuple[list[str], list[tuple[Button, ...]]]:
+    """One seat's private view of deal ``number`` of a family game, from its SeatView alone: lines and its legal
+    actions as buttons. The dealer is named: in Bela he may not pass."""
+    lines = [tr.gettext("**Deal {n}** · dealer: {name}", n=number, name=seat_name(table, v.dealer, tr))]
     buttons: list[tuple[Button, ...]] = []
     if v.turned is not None and v.contract is None:
         lines.append(tr.gettext("Turned card: {card}", card=names.card_label(v.turned)))

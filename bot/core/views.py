@@ -246,7 +246,7 @@ def hand_view(table: Table, seat: int, user: UserRef, tr: Translator) -> OutMess
     obs = match.observe(seat)
     contract = obs.contract
     if isinstance(obs, SeatView):
-        more, buttons = familyviews.hand_parts(table, seat, obs, tr)
+        more, buttons = familyviews.hand_parts(table, seat, obs, len(match.deals), tr)
         lines.extend(more)
     else:
         deal = match.deal
