@@ -226,6 +226,12 @@ async def play_to_the_end(h: Harness, table_id: str, rng: random.Random, watch: 
     return counts
 
 
+def hand_line_cards(text: str, lang: str) -> set[int]:
+    """The cards of the "Your hand" line of a private hand."""
+    start = translator(lang).gettext("Your hand: {cards}").split("{cards}")[0]
+    return cards_in(next(line for line in text.splitlines() if line.startswith(start)))
+
+
 def _new_words(lang: str) -> set[str]:
     """How the hand's line of new cards starts, in that language (Bela's talon, French belote's rest)."""
     tr = translator(lang)
@@ -276,3 +282,62 @@ async def test_two_people_and_two_bots_play_a_whole_family_match(
         tg.assert_within_limits()
     finally:
         await h.stop()
+
+
+async def test_a_bela_table_restarted_mid_deal_continues_with_the_same_cards(tg: FakeTelegram, tmp_path: Path) -> None:
+    """The process stops in the middle of a deal (trump named, a trick played); a new host and adapter start from
+    the same SQLite file: every hand is the one dealt, the talons are where they were, and the match goes on to its
+    end."""
+    database = tmp_path / "belote.sqlite3"
+    h = Harness(tg, database, POLICY)
+    watch = PrivacyWatch()
+    tg.watchers.append(watch)
+    await h.start()
+    rng = random.Random(11)
+    try:
+        table_id = await open_family_table(h, tg, "/belot bela", "Bela (Croatian)")
+        table = h.host.table(table_id)
+        assert table is not None and isinstance(table.match, FamilyMatch)
+        watch.table = table
+        while not (table.match.deal.tricks and table.match.deal.phase == "play" and len(table.match.deals) == 1):
+            await h.delivered()
+            seat = table.to_act
+            assert seat is not None
+            person = next(p for p in PEOPLE if str(p.user_id) == table.seats[seat].user_id)
+            hand = await hand_of(h, table_id, seat, person)
+            assert hand is not None
+            moves = buttons_with(hand, "c:") + buttons_with(hand, "p:")
+            await h.press(person, hand, rng.choice(moves)[1])
+            await h.delivered()
+        deal = table.match.deal
+        dealt = deal.hands
+        held = list(deal.held)
+        version = table.version
+        shown_before = {}
+        for p in PEOPLE:
+            hand = await hand_of(h, table_id, table.seat_of(str(p.user_id)) or 0, p)
+            assert hand is not None
+            shown_before[p.user_id] = hand_line_cards(hand.text, p.language)
+    finally:
+        await h.stop()
+    h2 = Harness(tg, database, POLICY)
+    await h2.start()
+    try:
+        await h2.settle()
+        table2 = h2.host.table(table_id)
+        assert table2 is not None and isinstance(table2.match, FamilyMatch)
+        assert table2.version == version and table2.game == "bela"
+        deal2 = table2.match.deal
+        assert deal2.hands == dealt and list(deal2.held) == held  # the same cards, talons included
+        for p in PEOPLE:
+            seat = table2.seat_of(str(p.user_id))
+            assert seat is not None
+            hand = await hand_of(h2, table_id, seat, p)
+            assert hand is not None
+            assert hand_line_cards(hand.text, p.language) == shown_before[p.user_id] == set(deal2.hand_of(seat))
+        counts = await play_to_the_end(h2, table_id, rng, watch)
+        assert counts["presses"] > 10
+        await check_finished(h2, tg, table_id, "bela")
+        assert not watch.problems, watch.problems[:3]
+    finally:
+        await h2.stop()
