@@ -9,8 +9,8 @@ the same second all press the same lobby. Such a press is judged against the tab
 - Otherwise the press is taken when it still asks for the same thing: join while a seat is free (the host then
   refuses a full table or a taken seat as such), leave, add or remove one bot, open or close the options menu, vote
   to stop, "I'm back"; start unless the options changed since or the seats changed and the table is not full; cycle
-  an option (or the game) that nobody changed since; a call, a card or a declaration switch while the turn is the one the message
-  showed (no call, card or start since).
+  an option (or switch the game) that nobody changed since; a call, a card or a declaration switch while the turn is
+  the one the message showed (no call, card or start since).
 - Everything else gets a short reason saying what changed.
 """
 
