@@ -58,8 +58,8 @@ class _Lines:
         self.trick = tuple(_prefix(tr, "Trick: {cards}") for tr in trs)
         self.tally = tuple(_prefix(tr, "Tricks: A {a} · B {b}") for tr in trs)
         self.auction = tuple(_prefix(tr, m) for tr in trs for m in ("Auction: {calls}", "Calls: {calls}"))
-        self.contract = tuple(_prefix(tr, m) for tr in trs
-                              for m in ("Contract: {contract} by {name} ({team})", "Trump: {suit}, named by {name} ({team})"))
+        contracts = ("Contract: {contract} by {name} ({team})", "Trump: {suit}, named by {name} ({team})")
+        self.contract = tuple(_prefix(tr, m) for tr in trs for m in contracts)
         self.passed = tuple(tr.gettext("Everyone passed: the cards are dealt again.") for tr in trs)
         self.hand = tuple(_prefix(tr, "Your hand: {cards}") for tr in trs)
 
