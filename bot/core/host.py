@@ -16,11 +16,14 @@ quickly (it is awaited inside the table's turn); it maps ``OutMessage.key`` to i
 
 Commands (``Host.command`` names; ``args`` as a user typed them, already split):
 
-- ``new [key=value ...]``: open a table in this chat (the opener takes a seat); options as for ``set``.
+- ``new [game] [key=value ...]``: open a table in this chat (the opener takes a seat); ``game`` a word naming a game
+  of ``bot.engine.game.VARIANTS`` (``bela``, ``french``, ``бела``, ``belote``..., ``core.games``) or ``game=...``,
+  else the game the chat played last; options as for ``set``, of that game.
 - ``join [seat|partner]``: take a seat: a seat number 1-4, or a seated player's name to sit opposite them.
 - ``leave``: leave your seat (before the match; during it, a bot takes over the seat).
 - ``addbot [seat] [level|agent name]``, ``removebot [seat]``: seat or remove a bot.
-- ``set <key> <value>``: a table option before the start: every key of formats.md §2 (``target_score`` 1-3000),
+- ``set <key> <value>``: a table option before the start: every key of the game's rules (formats.md §2, §7.2;
+  ``target_score`` 1-3000), ``game`` (switching drops the options the new game lacks),
   plus ``timer`` (seconds, 0-3600, 0 = none), ``away`` (``bot_turn``: a bot plays that turn; ``bot_seat``: a bot
   takes the seat until the player presses "I'm back"; ``wait``), ``level`` (random, easy, medium, hard) and ``lang``
   (one of ``bot.i18n.LANGUAGES``).
