@@ -160,3 +160,27 @@ async def test_a_database_from_before_games_keeps_its_matches_as_bulgarian(tmp_p
         assert await storage.get_chat_game("test", "-1") == "french"
     finally:
         await storage.close()
+
+
+async def test_a_bot_level_that_does_not_play_the_game_hands_its_seat_to_the_random_bot(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Bots of every level sit at a Bela table: each plays it, or (a level written only for the Bulgarian game)
+    gives its seat to the random bot once, instead of failing on every turn."""
+    import logging
+
+    host, storage, _ = await make_host(tmp_path / "db.sqlite3", bot_level="medium")
+    try:
+        with caplog.at_level(logging.WARNING):
+            opened = await host.command(CHAT, ANA, "new", ["bela", "target_score=301"])
+            await host.command(CHAT, ANA, "leave")
+            for level in ("easy", "medium", "hard", "random"):
+                await host.command(CHAT, ANA, "addbot", [level])
+            host.settings.bot_only_tables = True
+            await host.command(CHAT, ANA, "start")
+            await host.idle()
+        assert await storage.match_record(opened.table_id) is not None
+        failures = [r for r in caplog.records if "failed; playing a legal move" in r.getMessage()]
+        assert not failures, failures[0].getMessage()
+    finally:
+        await shut(host, storage)
