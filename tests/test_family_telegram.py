@@ -342,3 +342,77 @@ async def test_a_bela_table_restarted_mid_deal_continues_with_the_same_cards(tg:
         assert not watch.problems, watch.problems[:3]
     finally:
         await h2.stop()
+
+
+async def test_a_bela_bot_killed_mid_deal_comes_back_with_the_same_hand(tmp_path: Path) -> None:
+    """``belote-bot run`` is killed with SIGKILL after trump was named and cards were played; the next process on
+    the same database shows Alice the same hand (talon included) and takes her next press."""
+    from bot.core.messages import TELEGRAM
+    from bot.storage.sqlite import SqliteStorage
+    from tests.telegram.process import BotProcess
+
+    alice = 8901
+    async with FakeTelegram() as tg:
+        tg.add_user(alice, "Alice", "en")
+        tg.add_group(GROUP, "Bela club", members={alice})
+        bot = BotProcess(tg, tmp_path, telegram_user_commands="100", telegram_chat_commands="100")
+        await bot.start()
+
+        def my_hand() -> Sent | None:
+            found = [m for m in tg.in_chat(alice) if buttons_with(m, "c:") or buttons_with(m, "p:")]
+            return found[-1] if found else None
+
+        def offered() -> set[str]:
+            m = my_hand()
+            return {d for _, d in buttons_with(m, "c:") + buttons_with(m, "p:")} if m is not None else set()
+
+        async def press_one(rng: random.Random) -> None:
+            await tg.wait_for(lambda: bool(offered()), timeout=30)
+            m = my_hand()
+            assert m is not None
+            data = rng.choice(sorted(offered()))
+            await tg.answer_of(tg.press(alice, m, data))
+            await tg.wait_for(lambda: data not in offered(), timeout=30)
+
+        rng = random.Random(5)
+        try:
+            tg.start_private(alice)
+            tg.send_text(alice, GROUP, "/belot bela")
+            await tg.wait_for(lambda: any(buttons_with(m, "a") for m in tg.in_chat(GROUP)), timeout=30)
+            for _ in range(3):
+                tg.send_text(alice, GROUP, "/addbot")
+            await tg.wait_for(lambda: any("Bot 4" in m.text for m in tg.in_chat(GROUP)), timeout=30)
+            tg.send_text(alice, GROUP, "/startgame")
+            while True:  # Alice plays until she has played two cards of the first deal
+                await press_one(rng)
+                await tg.wait_for(lambda: bool(offered()), timeout=30)
+                m = my_hand()
+                assert m is not None
+                if buttons_with(m, "p:") and len(hand_line_cards(m.text, "en")) <= 6 and "Deal 1" in m.text:
+                    break
+            before = hand_line_cards(m.text, "en")
+            await bot.kill()
+            seen = len(tg.texts_seen(alice))
+            await bot.start()
+            await tg.wait_for(lambda: len(tg.texts_seen(alice)) > seen or bool(offered()), timeout=30)
+            m = my_hand()
+            assert m is not None and hand_line_cards(m.text, "en") == before and "Deal 1" in m.text
+            await press_one(rng)  # the new process takes her press
+        finally:
+            status = await bot.stop()
+        assert status == 0, bot.log[-3000:]
+        storage = SqliteStorage(tmp_path / "belote.sqlite3")
+        await storage.open()
+        try:
+            [row] = await storage.unfinished_tables()
+            events = [e.data for e in await storage.events(row.table_id)]
+        finally:
+            await storage.close()
+        from bot.core.messages import ChatRef
+        from bot.core.table import replay
+
+        table = replay(row.table_id, ChatRef.from_key(TELEGRAM, row.chat), row.creator, events)
+        assert isinstance(table.match, FamilyMatch) and table.game == "bela"
+        first = table.match.deals[0]
+        assert before <= set(first.hands[0]) and len(first.hands[0]) == 8
+        assert sum(1 for e in events if e.get("by") == "human") >= 3  # two cards before the kill, one after
