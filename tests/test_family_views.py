@@ -71,7 +71,8 @@ def test_an_exact_tie_under_visi_is_held_and_shown_as_held() -> None:
 def test_a_french_litige_is_held() -> None:
     match, deal = first_deal_with(FrenchMatch, FrenchRules(tie="litige"), "litige")
     message = result_view(table_with(match, "french", {"tie": "litige"}), 0, EN)
-    assert message is not None and "litige" in message.text
+    assert deal.result is not None and deal.result.hanging > 0
+    assert message is not None and "litige" in message.text and f"Held points: {deal.result.hanging}" in message.text
 
 
 def test_a_sweep_is_named_stiglja_in_bela_and_capot_in_french() -> None:
