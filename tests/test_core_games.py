@@ -184,3 +184,31 @@ async def test_a_bot_level_that_does_not_play_the_game_hands_its_seat_to_the_ran
         assert not failures, failures[0].getMessage()
     finally:
         await shut(host, storage)
+
+
+async def test_the_card_tracker_reads_a_bela_deal_from_the_seats_view(tmp_path: Path) -> None:
+    host, storage, outbox = await make_host(tmp_path / "db.sqlite3")
+    try:
+        opened = await host.command(CHAT, ANA, "new", ["bela", "tracker=on"])
+        for _ in range(3):
+            await host.command(CHAT, ANA, "addbot")
+        await host.command(CHAT, ANA, "start")
+        await host.idle()
+        table = host.table(opened.table_id)
+        assert table is not None and table.match is not None
+        asked = 0
+        while table.status == "playing" and asked < 3:
+            hand = outbox.latest[f"{opened.table_id}:h0:{ANA.user_id}"]
+            actions = {decode(b.payload).action: b.payload for row in hand.buttons for b in row}
+            moves = [p for a, p in actions.items() if a[:2] in ("c:", "p:")]
+            if "k" in actions:
+                deal = table.match.deal
+                played = {c for t in deal.tricks for c in t.cards} | set(deal.trick)
+                answer = await host.press(ANA, actions["k"])
+                assert answer.ok and answer.text.count("played:") == len({c >> 3 for c in played})
+                asked += 1
+            await host.press(ANA, moves[0])
+            await host.idle()
+        assert asked == 3
+    finally:
+        await shut(host, storage)
