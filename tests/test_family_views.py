@@ -56,7 +56,7 @@ def test_a_fall_is_written_as_a_dash_and_the_opponents_write_both_totals() -> No
     assert f"{'AB'[caller]} {DASH}" in written
     assert str(sum(deal.result.raw)) in written  # the opponents write everything
     assert any("did not get more points" in line for line in lines)
-    assert f"Raw total: A {deal.result.raw[0]} · B {deal.result.raw[1]}" in lines
+    assert f"Total of the deal: A {deal.result.raw[0]} · B {deal.result.raw[1]}" in lines
 
 
 def test_an_exact_tie_under_visi_is_held_and_shown_as_held() -> None:

@@ -242,7 +242,7 @@ def result_lines(table: Table, deal: TrumpDeal, index: int, tr: Translator) -> l
         lines.append(tr.gettext("Declarations: A {a} · B {b}", a=declared[0], b=declared[1]))
     if any(belas):
         lines.append(tr.gettext("Belotes: A {a} · B {b}", a=belas[0], b=belas[1]))
-    lines.append(tr.gettext("Raw total: A {a} · B {b}", a=result.raw[0], b=result.raw[1]))
+    lines.append(tr.gettext("Total of the deal: A {a} · B {b}", a=result.raw[0], b=result.raw[1]))
     other = 1 - caller_side
     if result.outcome in ("fell", "failed"):
         lines.append(
