@@ -416,3 +416,70 @@ async def test_a_bela_bot_killed_mid_deal_comes_back_with_the_same_hand(tmp_path
         first = table.match.deals[0]
         assert before <= set(first.hands[0]) and len(first.hands[0]) == 8
         assert sum(1 for e in events if e.get("by") == "human") >= 3  # two cards before the kill, one after
+
+
+async def test_the_lobbys_game_button_and_options_menu_through_telegram(tg: FakeTelegram, tmp_path: Path) -> None:
+    """Alice switches the game with the lobby's button; Bob's press of the same (older) button is refused; the
+    options menu then offers Bela's options; the group's next /belot offers Bela; a call pressed twice at the same
+    instant is made once."""
+    import asyncio
+
+    h = Harness(tg, tmp_path / "belote.sqlite3", POLICY)
+    await h.start()
+    try:
+        for person in PEOPLE:
+            tg.start_private(person.user_id)
+        tg.send_text(ALICE.user_id, GROUP, "/lang en")
+        await h.settle()
+        tg.send_text(ALICE.user_id, GROUP, "/belot")
+        await h.settle()
+        [lobby] = [m for m in tg.in_chat(GROUP) if buttons_with(m, "j")]
+        assert "Bridge-Belote" in lobby.text
+        table_id = lobby.buttons()[0][1].split(":")[1]
+        await h.press(BOB, lobby, next(d for _, d in buttons_with(lobby, "j") if action_of(d) == "j"))
+        await h.settle()
+        lobby = tg.messages[(GROUP, lobby.message_id)]
+        game = buttons_with(lobby, "g")[0][1]
+        both = [tg.press(ALICE.user_id, lobby, game), tg.press(BOB.user_id, lobby, game)]  # the same instant
+        answers = await asyncio.gather(*(tg.answer_of(q) for q in both))
+        await h.settle()
+        table = h.host.table(table_id)
+        assert table is not None and table.game == "bela", "two presses of one Game button switch it once"
+        assert sorted(bool(a.text) for a in answers) == [False, True], answers  # one switched, one was told why not
+        lobby = tg.messages[(GROUP, lobby.message_id)]
+        assert "Bela (Croatian)" in lobby.text
+        await h.press(ALICE, lobby, buttons_with(lobby, "o")[0][1])
+        await h.settle()
+        menu = next(m for m in tg.in_chat(GROUP) if buttons_with(m, "od"))
+        labels = " ".join(label for label, _ in menu.buttons())
+        assert "na prolaz" in labels and "Play to 1001" in labels and "Contra" not in labels
+        await h.press(ALICE, menu, buttons_with(menu, "od")[0][1])
+        for _ in range(2):
+            lobby = tg.messages[(GROUP, lobby.message_id)]
+            await h.press(ALICE, lobby, buttons_with(lobby, "a")[0][1])
+            await h.settle()
+        lobby = tg.messages[(GROUP, lobby.message_id)]
+        await h.press(ALICE, lobby, buttons_with(lobby, "s")[0][1])
+        await h.settle()
+        # At a person's first call, two presses of the same button arrive at once: one call is made.
+        while True:
+            await h.delivered()
+            seat = table.to_act
+            assert seat is not None
+            person = next(p for p in PEOPLE if str(p.user_id) == table.seats[seat].user_id)
+            hand = await hand_of(h, table_id, seat, person)
+            assert hand is not None
+            calls = buttons_with(hand, "c:")
+            if calls:
+                break
+            await h.press(person, hand, buttons_with(hand, "p:")[0][1])
+        before = [e.data for e in await h.storage.events(table_id)]
+        data = calls[0][1]
+        twice = [tg.press(person.user_id, hand, data), tg.press(person.user_id, hand, data)]
+        await asyncio.gather(*(tg.answer_of(q) for q in twice))
+        await h.delivered()
+        after = [e.data for e in await h.storage.events(table_id)]
+        mine = [e for e in after[len(before):] if e.get("by") == "human"]
+        assert len(mine) == 1 and mine[0]["e"] == "bid"
+    finally:
+        await h.stop()
