@@ -6,6 +6,7 @@ Target: 500 tables finish without an error, p99 under 50 ms.
 
     python bench/host.py            # 500 tables
     python bench/host.py -n 50 --level medium
+    python bench/host.py -n 100 --game bela     # Croatian Bela (or french) tables
 
 Fairness of bot thinking: one ordinary table watched while many hard-bot tables play beside it, with the pause
 chats use before each bot move. Prints the watched table's moves per 30 s (compare with ``--hard-tables 0``), how
@@ -48,7 +49,7 @@ def rss_bytes() -> int:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-async def run(n: int, level: str, database: Path, pause: float = 0.0) -> int:
+async def run(n: int, level: str, database: Path, pause: float = 0.0, game: str = "bulgarian") -> int:
     storage = SqliteStorage(database)
     await storage.open()
     settings = Settings(_env_file=None, turn_seconds=0, bot_level=level, bot_only_tables=True,
@@ -68,7 +69,7 @@ async def run(n: int, level: str, database: Path, pause: float = 0.0) -> int:
     chats = [ChatRef("bench", str(-i)) for i in range(1, n + 1)]
 
     async def open_table(chat: ChatRef) -> str:
-        opened = await host.command(chat, opener, "new")
+        opened = await host.command(chat, opener, "new", [f"game={game}"])
         await host.command(chat, opener, "leave")
         for _ in range(4):
             await host.command(chat, opener, "addbot")
@@ -229,6 +230,8 @@ def main() -> int:
     parser.add_argument("-n", "--tables", type=int, default=500, help="concurrent tables (default 500)")
     parser.add_argument("--level", default="random", choices=("random", "easy", "medium", "hard"))
     parser.add_argument("--database", type=Path, help="SQLite file (default: a temporary file)")
+    parser.add_argument("--game", default="bulgarian", choices=("bulgarian", "bela", "french"),
+                        help="the game every table plays (default bulgarian)")
     parser.add_argument(
         "--pause", type=float, default=0.0,
         help="seconds each bot waits before moving (0: as fast as possible, a saturation test; chats use 1)",
@@ -250,9 +253,9 @@ def main() -> int:
             return asyncio.run(run_fair(args.hard_tables, args.watch_table, args.seconds, pause,
                                         args.database or Path(tmp) / "bench.sqlite3"))
     if args.database is not None:
-        return asyncio.run(run(args.tables, args.level, args.database, args.pause))
+        return asyncio.run(run(args.tables, args.level, args.database, args.pause, args.game))
     with tempfile.TemporaryDirectory() as tmp:
-        return asyncio.run(run(args.tables, args.level, Path(tmp) / "bench.sqlite3", args.pause))
+        return asyncio.run(run(args.tables, args.level, Path(tmp) / "bench.sqlite3", args.pause, args.game))
 
 
 if __name__ == "__main__":

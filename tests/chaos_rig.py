@@ -25,6 +25,8 @@ from bot.core.live import LiveTable
 from bot.engine import Action, Bid, Observation, Play
 from bot.engine.cards import SUIT_SYMBOLS
 from bot.engine.deal import Deal
+from bot.engine.seatview import view as seat_view
+from bot.engine.trumpdeal import TrumpDeal
 
 # --- seeded randomness where the host draws from ``secrets`` (table ids, deal seeds, first dealers) ---
 
@@ -282,8 +284,15 @@ def hand_cards(text: str) -> set[int]:
     return out
 
 
-def played(deal: Deal) -> set[int]:
+def played(deal: Deal | TrumpDeal) -> set[int]:
+    """The cards anyone at the table has seen: the played ones and, in a family game, the French turned card and
+    the declarations the contest's winner showed (family §2.3, §7.5: public by the rules)."""
     out = set(deal.trick)
     for trick in deal.tricks:
         out.update(trick.cards)
+    if isinstance(deal, TrumpDeal):
+        public = seat_view(deal, 0, turned=getattr(deal, "turned", None))
+        out.update(c for _, _, cards in public.shown for c in cards)
+        if public.turned is not None:
+            out.add(public.turned)
     return out

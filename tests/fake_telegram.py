@@ -23,6 +23,7 @@ import json
 import math
 import time
 from collections import defaultdict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -168,6 +169,8 @@ class FakeTelegram:
         self.started: set[int] = set()  # users who opened a private chat with the bot
         self.messages: dict[tuple[int, int], Sent] = {}
         self.log: dict[int, list[Entry]] = defaultdict(list)
+        # Called with (chat id, entry) for every request a chat receives, as it is received.
+        self.watchers: list[Callable[[int, Entry], None]] = []
         self.calls: list[tuple[str, dict[str, Any]]] = []
         self.commands: dict[tuple[str, str], list[dict[str, str]]] = {}
         self.violations: list[str] = []
@@ -540,17 +543,18 @@ class FakeTelegram:
     def _record(self, method: str, chat_id: int, params: dict[str, Any], sent: Sent | None, ok: bool = True) -> None:
         if chat_id in self._chat_events:
             self._chat_events[chat_id].set()
-        self.log[chat_id].append(
-            Entry(
-                method=method,
-                at=time.monotonic(),
-                message_id=sent.message_id if sent else int(params.get("message_id") or 0),
-                text=sent.text if sent else params.get("text"),
-                reply_markup=sent.reply_markup if sent else params.get("reply_markup"),
-                thread_id=sent.thread_id if sent else params.get("message_thread_id"),
-                ok=ok,
-            )
+        entry = Entry(
+            method=method,
+            at=time.monotonic(),
+            message_id=sent.message_id if sent else int(params.get("message_id") or 0),
+            text=sent.text if sent else params.get("text"),
+            reply_markup=sent.reply_markup if sent else params.get("reply_markup"),
+            thread_id=sent.thread_id if sent else params.get("message_thread_id"),
+            ok=ok,
         )
+        self.log[chat_id].append(entry)
+        for watch in self.watchers:  # a test that judges each message at the instant the bot sends it
+            watch(chat_id, entry)
 
     def _chat(self, params: dict[str, Any]) -> _Chat:
         chat_id = params.get("chat_id")

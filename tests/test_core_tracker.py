@@ -72,7 +72,8 @@ async def test_tracker_answers_only_what_was_played_to_the_presser(tmp_path: Pat
             assert played == public_cards(table)
             assert out == set(range(32)) - played  # every unplayed card, whoever holds it: no hint of whose
             # No card of another hand is singled out: every seat, Ana's included, gets the same text.
-            assert {tracker_text(deal, seat, translator("en")) for seat in range(4)} == {answer.text}
+            assert table.match is not None
+            assert {tracker_text(table.match.observe(seat), translator("en")) for seat in range(4)} == {answer.text}
             if not checked:  # someone not seated gets nothing but a short refusal
                 stranger = await host.press(BORIS, payload)
                 assert not stranger.ok and stranger.text == "Не седите на тази маса."  # Boris speaks Bulgarian

@@ -82,3 +82,52 @@ async def test_play_command_watch_in_bulgarian(tmp_path: Path) -> None:
 def test_markup_is_bold_on_a_terminal_and_plain_elsewhere() -> None:
     assert render_markup("**Deal 1** · x", ansi=False) == "Deal 1 · x"
     assert render_markup("**Deal 1**", ansi=True) == "\033[1mDeal 1\033[0m"
+
+
+async def test_play_bela_in_the_terminal_by_typing_numbers(tmp_path: Path) -> None:
+    """``belote-bot play --game bela``: the person calls and plays by numbers; the deal's calls and trump, the
+    talon and the raw-point results are printed, and the match is stored as a Bela record."""
+    import random
+
+    rng = random.Random(3)
+    prompts: list[str] = []
+
+    async def some_number(prompt: str) -> str | None:
+        prompts.append(prompt)
+        return "1" if "Enter" in prompt else str(rng.randint(1, 2))
+
+    storage = SqliteStorage(tmp_path / "t.sqlite3")
+    await storage.open()
+    host = Host(storage, Settings(_env_file=None, turn_seconds=0, bot_level="random", language="en"))  # type: ignore[call-arg]
+    out = io.StringIO()
+    me = UserRef(TERMINAL, "player", "Ana", "en")
+    terminal = TerminalTable(host, out, user=me, read_line=some_number, ansi=False, language="en", game="bela")
+    await host.start()
+    assert await terminal.play() == 0
+    text = out.getvalue()
+    assert "Bela (Croatian)" in text and "Trump: " in text and "Your talon" in text
+    assert "Match over" in text and "Written: A " in text
+    record = await storage.match_record(terminal.table_id)
+    assert record is not None and record["variant"] == "bela"
+    assert len(prompts) > 20
+    await host.close()
+    await storage.close()
+
+
+async def test_play_command_watches_french_belote(tmp_path: Path) -> None:
+    db = tmp_path / "p.sqlite3"
+    status = await play_terminal(str(db), watch=True, delay=0.0, language="fr", level="random", game="french")
+    assert status == 0
+    storage = SqliteStorage(db)
+    await storage.open()
+    try:
+        assert await storage.player_stats("terminal", "watcher") is None  # nobody played: four bots
+        assert await storage.get_chat_game("terminal", "watch") == "french"
+    finally:
+        await storage.close()
+    import json
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        [(game, record)] = conn.execute("SELECT game, record FROM matches").fetchall()
+    assert game == "french" and json.loads(record)["variant"] == "french"

@@ -13,12 +13,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "play",
         help="play a match in the terminal against three bots",
-        description="Play Bulgarian Bridge-Belote in the terminal against three bots, through the same host, views "
+        description="Play Bulgarian Bridge-Belote, Croatian Bela or French belote (--game) in the terminal against "
+        "three bots, through the same host, views "
         "and storage as the chat bots. An unfinished terminal match is resumed (--new starts another). At the "
         "prompt: a number presses that button, Enter takes the only choice (a pass), t shows the cards played "
         "and still out, q or Ctrl-D leaves (the match is saved).",
     )
     parser.add_argument("--watch", action="store_true", help="watch four bots play one match")
+    parser.add_argument("--game", choices=("bulgarian", "bela", "french"),
+                        help="the game of a new table: bulgarian (Bridge-Belote), bela (Croatian Bela) or french "
+                        "(French belote); default: the one played last here, else bulgarian")
     parser.add_argument("--delay", type=float, default=0.3, metavar="SECONDS",
                         help="pause before each bot move (default: 0.3)")
     parser.add_argument("--new", action="store_true", help="stop the unfinished match, if any, and start a new one")
@@ -42,6 +46,7 @@ async def play_terminal(
     settings_overrides: dict[str, object] | None = None,
     keep_language: bool = False,
     new: bool = False,
+    game: str | None = None,
 ) -> int:
     """Play (or watch) the terminal's match. ``language``: of a new match, and of a resumed one unless
     ``keep_language`` (then the match keeps the language it has)."""
@@ -64,7 +69,7 @@ async def play_terminal(
     player = name or translator(language).gettext("You")
     user = None if watch else UserRef(TERMINAL, "player", player, language)
     terminal = TerminalTable(host, user=user, chat_id="watch" if watch else "local", language=language,
-                             keep_language=keep_language, fresh=new)
+                             keep_language=keep_language, fresh=new, game=game)
     try:
         await host.start()
         return await (terminal.watch() if watch else terminal.play())
@@ -93,6 +98,7 @@ def main(args: argparse.Namespace) -> int:
                 name=args.name,
                 keep_language=args.lang is None,
                 new=args.new,
+                game=args.game,
             )
         )
     except KeyboardInterrupt:

@@ -14,7 +14,7 @@ from bot.storage.base import Storage
 from . import names
 from .live import LiveTable, NotStored
 from .messages import Answer, ChatRef, OutMessage, UserRef
-from .table import Table
+from .table import DEFAULT_GAME, GAMES, Table
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +106,24 @@ class Chats:
                     await self._emit(live, self._current(live))
         tr = translator(language)
         return Answer(tr.gettext("Your language is now {lang}.", lang=names.language_name(language, tr)))
+
+    # --- the game a chat plays ---
+
+    async def chat_game(self, chat: ChatRef) -> str:
+        """The game this chat chose last (its next table offers it), else the Bulgarian game."""
+        try:
+            stored = await self.storage.get_chat_game(chat.platform, chat.key)
+        except Exception:
+            log.exception("the game of chat %s could not be read", chat.key)
+            stored = None
+        return stored if stored in GAMES else DEFAULT_GAME
+
+    async def remember_game(self, chat: ChatRef, game: str) -> None:
+        """Remember the chat's choice; a chat that cannot store it only loses the suggestion."""
+        try:
+            await self.storage.set_chat_game(chat.platform, chat.key, game)
+        except Exception:
+            log.exception("the game of chat %s could not be stored", chat.key)
 
     # --- a chat that got a new id ---
 

@@ -16,11 +16,14 @@ quickly (it is awaited inside the table's turn); it maps ``OutMessage.key`` to i
 
 Commands (``Host.command`` names; ``args`` as a user typed them, already split):
 
-- ``new [key=value ...]``: open a table in this chat (the opener takes a seat); options as for ``set``.
+- ``new [game] [key=value ...]``: open a table in this chat (the opener takes a seat); ``game`` a word naming a game
+  of ``bot.engine.game.VARIANTS`` (``bela``, ``french``, ``бела``, ``belote``..., ``core.games``) or ``game=...``,
+  else the game the chat played last; options as for ``set``, of that game.
 - ``join [seat|partner]``: take a seat: a seat number 1-4, or a seated player's name to sit opposite them.
 - ``leave``: leave your seat (before the match; during it, a bot takes over the seat).
 - ``addbot [seat] [level|agent name]``, ``removebot [seat]``: seat or remove a bot.
-- ``set <key> <value>``: a table option before the start: every key of formats.md §2 (``target_score`` 1-3000),
+- ``set <key> <value>``: a table option before the start: every key of the game's rules (formats.md §2, §7.2;
+  ``target_score`` 1-3000), ``game`` (switching drops the options the new game lacks),
   plus ``timer`` (seconds, 0-3600, 0 = none), ``away`` (``bot_turn``: a bot plays that turn; ``bot_seat``: a bot
   takes the seat until the player presses "I'm back"; ``wait``), ``level`` (random, easy, medium, hard) and ``lang``
   (one of ``bot.i18n.LANGUAGES``).
@@ -48,6 +51,8 @@ from typing import Any
 from bot.ai.base import Agent
 from bot.config import Settings
 from bot.engine import Bid, IllegalAction, parse_card
+from bot.engine.familymatch import FamilyMatch
+from bot.engine.familyrecord import family_match_to_record
 from bot.engine.record import match_to_record
 from bot.i18n import Translator, translator
 from bot.storage.base import Storage, TableRow
@@ -57,12 +62,13 @@ from .agents import make_agent_factory
 from .chats import Chats
 from .clock import Clock, SystemClock
 from .expiry import Expiry
+from .games import game_of_word, games_list
 from .live import LiveTable, NotStored, turn_of
 from .messages import Answer, ChatRef, OutMessage, UserRef
 from .payload import PayloadError, decode
 from .seating import Seating
 from .stale import stale_refusal
-from .table import EXTRA_KEYS, OptionError, Table, TableError, ascii_number, check_option, replay
+from .table import EXTRA_KEYS, OptionError, Table, TableError, ascii_number, check_game, check_option, replay
 from .thinking import ThinkPool
 from .tracker import TRACKER_ACTION, tracker_text
 from .turns import Turns
@@ -321,7 +327,7 @@ class Host(Chats, Seating, Turns, Expiry):
             return await self._join(live, user, int(action[1]) if len(action) == 2 else None, tr)
         if action == "l":
             return await self._leave(live, user, tr)
-        if action in ("a", "r", "s", "o", "od") or action.startswith("o:"):
+        if action in ("a", "r", "s", "o", "od", "g") or action.startswith("o:"):
             return await self._lobby_press(live, user, seat, action, tr)
         if action == "back":
             return await self._back(live, user, tr)
@@ -338,9 +344,9 @@ class Host(Chats, Seating, Turns, Expiry):
             return Answer(tr.gettext("You do not sit at this table."), ok=False, table_id=table.table_id)
         if not table.options.tracker:
             return self._answer(live, user, tr.gettext("The card tracker is off at this table."), ok=False)
-        if table.deal is None:
+        if table.deal is None or table.match is None:
             return self._answer(live, user, tr.gettext("That is not possible now."), ok=False)
-        return self._answer(live, user, tracker_text(table.deal, seat, tr))
+        return self._answer(live, user, tracker_text(table.match.observe(seat), tr))
 
     async def _game_press(self, live: LiveTable, user: UserRef, seat: int, action: str, tr: Translator) -> Answer:
         table = live.table
@@ -456,22 +462,38 @@ class Host(Chats, Seating, Turns, Expiry):
             if refusal := self._too_many_here(chat, tr) or self._too_many_tables(user, tr):
                 return Answer(refusal, ok=False)
             s = self.settings
-            options: dict[str, Any] = {
-                "rules": {}, "timer": s.turn_seconds, "away": s.away_policy, "level": s.bot_level,
-                "lang": await self.chat_language(chat),
-            }
+            # The game: a word naming it ("/belot bela"), or game=..., else the one this chat chose last.
+            game = await self.chat_game(chat)
+            pairs: list[tuple[str, str]] = []
             for arg in args:
                 key, eq, value = arg.partition("=")
                 if not eq:
-                    return Answer(tr.gettext("Options are written key=value, e.g. target_score=101."), ok=False)
-                try:
-                    checked = check_option(key.strip(), value.strip(), tuple(s.agents))
-                except OptionError as exc:
-                    return Answer(self._option_problem(exc, tr), ok=False)
-                if key.strip() in EXTRA_KEYS:
-                    options[key.strip()] = checked
+                    named = game_of_word(arg)
+                    if named is None:
+                        return Answer(tr.gettext("Unknown game {word}; games: {list}. Options are written "
+                                                 "key=value, e.g. target_score=101.", word=arg,
+                                                 list=games_list(tr)), ok=False)
+                    game = named
+                elif key.strip() == "game":
+                    try:
+                        game = check_game(value)
+                    except OptionError as exc:
+                        return Answer(self._option_problem(exc, tr), ok=False)
                 else:
-                    options["rules"][key.strip()] = checked
+                    pairs.append((key.strip(), value.strip()))
+            options: dict[str, Any] = {
+                "rules": {}, "timer": s.turn_seconds, "away": s.away_policy, "level": s.bot_level,
+                "lang": await self.chat_language(chat), "game": game,
+            }
+            for key, value in pairs:
+                try:
+                    checked = check_option(key, value, tuple(s.agents), game)
+                except OptionError as exc:
+                    return Answer(self._option_problem(exc, tr, game), ok=False)
+                if key in EXTRA_KEYS:
+                    options[key] = checked
+                else:
+                    options["rules"][key] = checked
             table_id = await self._new_id()
             now = self.clock.now()
             try:
@@ -500,6 +522,7 @@ class Host(Chats, Seating, Turns, Expiry):
             except NotStored:
                 return Answer(tr.gettext("Table {table} is open.", table=table_id) + " " + self._not_stored(tr),
                               False, None, table_id)
+        await self.remember_game(chat, game)
         return Answer(tr.gettext("Table {table} is open.", table=table_id), True, answer.view, table_id, True)
 
     async def _new_id(self) -> str:
@@ -664,10 +687,14 @@ class Host(Chats, Seating, Turns, Expiry):
         ) is None:
             seat_names = [views.seat_name(table, i, translator("en")) for i in range(4)]
             players = [(table.seats[i].user_id, table.seats[i].name, i % 2) for i in table.humans()]
-            record = match_to_record(match, seat_names, reveal=True)  # the match is over: its seed is public now
+            # The match is over: its seed is public now.
+            if isinstance(match, FamilyMatch):
+                record = family_match_to_record(match, seat_names, reveal=True)
+            else:
+                record = match_to_record(match, seat_names, reveal=True)
             await self.storage.save_match(
                 table.table_id, table.chat.platform, table.chat.key, record, players,
-                (match.totals[0], match.totals[1]), match.winner, len(match.deals),
+                (match.totals[0], match.totals[1]), match.winner, len(match.deals), table.game,
             )
         # Stored last: a stop before this point leaves the table "playing" in storage, so the next start replays
         # its log, finds it ended and comes back here to store what is missing, instead of losing the match.

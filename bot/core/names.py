@@ -69,6 +69,16 @@ def declaration_name(kind: str, tr: Translator) -> str:
     return names[kind]
 
 
+def game_name(game: str, tr: Translator) -> str:
+    """A game of the family by its name in bot.engine.game.VARIANTS."""
+    names = {
+        "bulgarian": tr.gettext("Bridge-Belote"),
+        "bela": tr.gettext("Bela (Croatian)"),
+        "french": tr.gettext("French belote"),
+    }
+    return names.get(game, game)
+
+
 def team_name(team: int, tr: Translator) -> str:
     return tr.gettext("team A") if team == 0 else tr.gettext("team B")
 

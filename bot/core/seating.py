@@ -14,10 +14,11 @@ from bot.engine.shuffle import SCHEME
 from bot.i18n import Translator
 from bot.storage.base import Storage
 
-from . import views
+from . import names, views
+from .games import next_game
 from .live import LiveTable, NotStored
 from .messages import TERMINAL, Answer, ChatRef, OutMessage, UserRef
-from .table import EXTRA_KEYS, RULE_KEYS, OptionError, Table, ascii_number, check_option
+from .table import DEFAULT_GAME, EXTRA_KEYS, GAMES, OptionError, Table, ascii_number, check_option, rule_keys
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +41,8 @@ class Seating:
         def _group_tr(self, live: LiveTable) -> Translator: ...
 
         async def _lang_for(self, table: Table, user_id: str, hint: str | None = None) -> str: ...
+
+        async def remember_game(self, chat: ChatRef, game: str) -> None: ...
 
     # --- seats ---
 
@@ -108,10 +111,10 @@ class Seating:
         return Answer(tr.gettext("You left the table."), table_id=live.table.table_id)
 
     @staticmethod
-    def _option_problem(exc: OptionError, tr: Translator) -> str:
+    def _option_problem(exc: OptionError, tr: Translator, game: str = DEFAULT_GAME) -> str:
         if not exc.allowed:
             return tr.gettext("Unknown option {key}; options: {list}.", key=exc.key,
-                              list=", ".join((*RULE_KEYS, *EXTRA_KEYS)))
+                              list=", ".join((*rule_keys(game), *EXTRA_KEYS, "game")))
         return tr.gettext("{key} takes one of: {allowed}.", key=exc.key, allowed=exc.allowed)
 
     def _may_manage(self, live: LiveTable, user: UserRef, seat: int | None) -> bool:
@@ -173,16 +176,19 @@ class Seating:
         if not self._may_manage(live, user, seat):
             return self._answer(live, user, tr.gettext("Only seated players manage the table."), ok=False)
         key = key.strip()
-        if key not in RULE_KEYS and key not in EXTRA_KEYS:
+        game = table.game
+        if key not in rule_keys(game) and key not in EXTRA_KEYS and key != "game":
             return self._answer(
                 live, user, tr.gettext("Unknown option {key}; options: {list}.", key=key,
-                                       list=", ".join((*RULE_KEYS, *EXTRA_KEYS))), ok=False,
+                                       list=", ".join((*rule_keys(game), *EXTRA_KEYS, "game"))), ok=False,
             )
         try:
-            checked = check_option(key, value, tuple(self.settings.agents))
+            checked = check_option(key, value, tuple(self.settings.agents), game)
         except OptionError as exc:
-            return self._answer(live, user, self._option_problem(exc, tr), ok=False)
+            return self._answer(live, user, self._option_problem(exc, tr, game), ok=False)
         await self._commit(live, {"e": "set", "key": key, "value": checked, "user": user.user_id})
+        if key == "game":
+            await self.remember_game(table.chat, checked)
         return self._answer(live, user, "")
 
     async def _lobby_press(
@@ -206,13 +212,15 @@ class Seating:
             live.options_open = False
             await self._emit(live, [views.options_closed(table, self._group_tr(live))])
             return self._answer(live, user, "")
+        if action == "g":  # the lobby's game button: the next game of the family
+            return await self._set(live, user, seat, "game", next_game(table.game), tr)
         if action.startswith("o:"):
             code = action[2:]
-            keys = [k for k, c in views.MENU_CODES.items() if c == code]
+            keys = [k for k, c in views.MENU_CODES.items() if c == code and k in views.menu_options(table)]
             if not keys:
                 return self._answer(live, user, tr.gettext("That is not possible now."), ok=False)
             key = keys[0]
-            values = views.MENU_OPTIONS[key]
+            values = views.menu_options(table)[key]
             current = views.option_value(table, key)
             nxt = values[(values.index(current) + 1) % len(values)] if current in values else values[0]
             return await self._set(live, user, seat, key, nxt, tr)
@@ -265,17 +273,28 @@ class Seating:
         stats = await self.storage.player_stats(user.platform, user.user_id)
         if stats is None:
             return Answer(tr.gettext("No finished matches yet."))
-        text = tr.gettext("{name}: {matches} matches, {wins} won, {points} points.", name=stats.name,
-                          matches=stats.matches, wins=stats.wins, points=stats.points)
-        return Answer(text)
-
-    async def _top(self, chat: ChatRef, user: UserRef, tr: Translator) -> Answer:
-        rows = await self.storage.top_players(chat.platform, chat.key)
-        if not rows:
-            return Answer(tr.gettext("No finished matches yet."))
-        lines = [tr.gettext("**Best players here**")]
-        for i, r in enumerate(rows, 1):
-            lines.append(tr.gettext("{i}. {name}: {wins} of {matches} won", i=i, name=r.name, wins=r.wins,
-                                    matches=r.matches))
+        lines = [tr.gettext("{name}: {matches} matches, {wins} won, {points} points.", name=stats.name,
+                            matches=stats.matches, wins=stats.wins, points=stats.points)]
+        per_game = [(g, await self.storage.player_stats(user.platform, user.user_id, game=g)) for g in GAMES]
+        played = [(g, s) for g, s in per_game if s is not None]
+        if [g for g, _ in played] != [DEFAULT_GAME]:  # more than the one game every older match was: say which
+            for game, s in played:
+                assert s is not None
+                lines.append(tr.gettext("{game}: {matches} matches, {wins} won, {points} points.",
+                                        game=names.game_name(game, tr), matches=s.matches, wins=s.wins,
+                                        points=s.points))
         return Answer("\n".join(lines))
 
+    async def _top(self, chat: ChatRef, user: UserRef, tr: Translator) -> Answer:
+        per_game = [(g, await self.storage.top_players(chat.platform, chat.key, game=g)) for g in GAMES]
+        played = [(g, rows) for g, rows in per_game if rows]
+        if not played:
+            return Answer(tr.gettext("No finished matches yet."))
+        lines = [tr.gettext("**Best players here**")]
+        for game, rows in played:
+            if [g for g, _ in played] != [DEFAULT_GAME]:
+                lines.append(names.game_name(game, tr))
+            for i, r in enumerate(rows, 1):
+                lines.append(tr.gettext("{i}. {name}: {wins} of {matches} won", i=i, name=r.name, wins=r.wins,
+                                        matches=r.matches))
+        return Answer("\n".join(lines))

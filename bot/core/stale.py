@@ -9,8 +9,8 @@ the same second all press the same lobby. Such a press is judged against the tab
 - Otherwise the press is taken when it still asks for the same thing: join while a seat is free (the host then
   refuses a full table or a taken seat as such), leave, add or remove one bot, open or close the options menu, vote
   to stop, "I'm back"; start unless the options changed since or the seats changed and the table is not full; cycle
-  an option that nobody changed since; a call, a card or a declaration switch while the turn is the one the message
-  showed (no call, card or start since).
+  an option (or switch the game) that nobody changed since; a call, a card or a declaration switch while the turn is
+  the one the message showed (no call, card or start since).
 - Everything else gets a short reason saying what changed.
 """
 
@@ -39,6 +39,9 @@ def stale_refusal(table: Table, user_id: str, nonce: int, action: str, tr: Trans
             return tr.gettext("The options changed since; look at them and press Start again.")
         if table.free_seats() and table.seats_changed > nonce:
             return tr.gettext("The seats changed since; look at them and press Start again.")
+    if kind == "g" and table.options_changed.get("game", 0) > nonce:
+        return tr.gettext("Someone changed the game meanwhile; it is now: {game}.",
+                          game=names.game_name(table.game, tr))
     if kind == "o" and arg:
         keys = [key for key, code in views.MENU_CODES.items() if code == arg]
         if keys and table.options_changed.get(keys[0], 0) > nonce:

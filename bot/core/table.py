@@ -17,33 +17,38 @@ import hashlib
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from bot.config import AWAY_POLICIES, BOT_LEVELS, AwayPolicy
-from bot.engine import Bid, Match, Play, Rules, card_str, parse_call, parse_card, parse_rules
+from bot.config import BOT_LEVELS
+from bot.engine import Bid, Match, Play, card_str, parse_call, parse_card
 from bot.engine.calls import CALL_NAMES
 from bot.engine.deal import Deal
+from bot.engine.familymatch import FamilyMatch
+from bot.engine.game import VARIANTS, parse_variant_rules, variant
 from bot.engine.shuffle import LEGACY_SCHEME, SCHEMES
-from bot.i18n import LANGUAGES
+from bot.engine.trumpdeal import TrumpDeal
 
 from .messages import ChatRef
+from .options import (
+    ALL_RULE_KEYS,
+    DEFAULT_GAME,
+    EXTRA_KEYS,
+    GAMES,
+    LANGS,
+    RULE_KEYS,
+    OptionError,
+    Options,
+    TableError,
+    ascii_number,
+    check_game,
+    check_option,
+    rule_keys,
+    rules_for_game,
+    rules_model,
+)
 
 SeatKind = Literal["empty", "human", "bot"]
 Status = Literal["lobby", "playing", "finished", "stopped"]
-LANGS = LANGUAGES
-RULE_KEYS = tuple(Rules.model_fields)
-EXTRA_KEYS = ("timer", "away", "level", "lang", "tracker")
-
-
-def ascii_number(text: str, digits: int = 9) -> int | None:
-    """A whole number written in ASCII digits (at most ``digits`` of them), else None. ``str.isdigit`` alone also
-    accepts superscripts and other digits ``int`` refuses ("²"), and any length."""
-    text = text.strip()
-    if not text or len(text) > digits or not (text.isascii() and text.isdigit()):
-        return None
-    return int(text)
-
-
-class TableError(ValueError):
-    """An event that does not fit the table (a corrupt or foreign log)."""
+AnyMatch = Match | FamilyMatch  # a running match of any game: the same shape (bot.engine.game.GameMatch)
+AnyDeal = Deal | TrumpDeal
 
 
 @dataclass(slots=True)
@@ -65,106 +70,6 @@ class Seat:
 
 
 @dataclass(slots=True)
-class Options:
-    rules: dict[str, Any] = field(default_factory=dict)  # formats.md §2, only the keys that were set
-    timer: int = 60
-    away: AwayPolicy = "bot_turn"
-    level: str = "medium"
-    lang: str = "bg"
-    tracker: bool = False  # each hand gets a button showing the cards played and still out (bot/core/tracker.py)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"rules": dict(self.rules), "timer": self.timer, "away": self.away, "level": self.level,
-                "lang": self.lang, "tracker": self.tracker}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Options:
-        return cls(dict(data.get("rules", {})), int(data["timer"]), data["away"], str(data["level"]),
-                   str(data["lang"]), bool(data.get("tracker", False)))
-
-
-class OptionError(ValueError):
-    """A table option that is unknown (``allowed`` empty) or a value it does not take (``allowed`` says which)."""
-
-    def __init__(self, key: str, allowed: str) -> None:
-        self.key = key
-        self.allowed = allowed
-        super().__init__(f"{key}: must be {allowed}" if allowed else f"{key}: unknown option")
-
-
-# A table's numeric options and the ranges a chat may set (the rules themselves allow any target; a chat's match to
-# a 4,000-digit score would never end, and a turn of a day keeps a table waiting as long).
-TARGET_SCORE_RANGE = (1, 3000)
-TIMER_RANGE = (0, 3600)
-
-
-def _allowed_values(key: str) -> str:
-    """What a rule option takes, in the words of formats.md §2 (language-neutral codes)."""
-    annotation = Rules.model_fields[key].annotation
-    default = Rules.model_fields[key].default
-    if isinstance(default, bool):
-        return "true, false"
-    args = getattr(annotation, "__args__", ())
-    if args:
-        return ", ".join(str(a).lower() if isinstance(a, bool) else str(a) for a in args)
-    return f"{TARGET_SCORE_RANGE[0]}-{TARGET_SCORE_RANGE[1]}"
-
-
-def check_option(key: str, value: Any, agents: tuple[str, ...] = ()) -> Any:
-    """The option's value, validated; raises OptionError naming what would be valid."""
-    if key == "timer":
-        low, high = TIMER_RANGE
-        if isinstance(value, str):
-            value = ascii_number(value.strip().removesuffix("s"))
-        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-            raise OptionError(key, f"{low}-{high}")
-        return value
-    if key == "away":
-        if value not in AWAY_POLICIES:
-            raise OptionError(key, ", ".join(AWAY_POLICIES))
-        return value
-    if key == "level":
-        if value not in BOT_LEVELS and value not in agents:
-            raise OptionError(key, ", ".join((*BOT_LEVELS, *agents)))
-        return value
-    if key == "lang":
-        if value not in LANGS:
-            raise OptionError(key, ", ".join(LANGS))
-        return value
-    if key == "tracker":  # the card tracker for learners: off unless the table switches it on
-        if isinstance(value, bool):
-            return value
-        text = str(value).strip().lower()
-        if text not in ("on", "true", "yes", "1", "off", "false", "no", "0"):
-            raise OptionError(key, "on, off")
-        return text in ("on", "true", "yes", "1")
-    if key not in RULE_KEYS:
-        raise OptionError(key, "")
-    if isinstance(value, str):
-        text = value.strip().lower()
-        default = Rules.model_fields[key].default
-        if isinstance(default, bool):
-            if text not in ("true", "false", "on", "off", "yes", "no", "1", "0"):
-                raise OptionError(key, _allowed_values(key))
-            value = text in ("true", "on", "yes", "1")
-        elif isinstance(default, int):
-            number = ascii_number(text)
-            if number is None:
-                raise OptionError(key, _allowed_values(key))
-            value = number
-        else:
-            value = text
-    low, high = TARGET_SCORE_RANGE
-    if key == "target_score" and (not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high):
-        raise OptionError(key, _allowed_values(key))
-    try:
-        parse_rules({key: value})
-    except ValueError:
-        raise OptionError(key, _allowed_values(key)) from None
-    return value
-
-
-@dataclass(slots=True)
 class Table:
     table_id: str
     chat: ChatRef
@@ -172,7 +77,7 @@ class Table:
     options: Options = field(default_factory=Options)
     seats: list[Seat] = field(default_factory=lambda: [Seat() for _ in range(4)])
     status: Status = "lobby"
-    match: Match | None = None
+    match: AnyMatch | None = None
     seed: int = 0  # seeds the bots' own choices; the deals come from the match's seed
     version: int = 0  # number of events applied: the nonce of the current buttons
     declare_off: list[set[int]] = field(default_factory=lambda: [set() for _ in range(4)])
@@ -194,8 +99,13 @@ class Table:
     # --- queries ---
 
     @property
-    def rules(self) -> Rules:
-        return parse_rules(self.options.rules)
+    def game(self) -> str:
+        return self.options.game
+
+    @property
+    def rules(self) -> Any:
+        """The game's options model (``Rules``, ``BelaRules``, ``FrenchRules``) with the table's values."""
+        return parse_variant_rules(self.options.game, self.options.rules)
 
     def seat_of(self, user_id: str) -> int | None:
         for i, s in enumerate(self.seats):
@@ -210,7 +120,7 @@ class Table:
         return [i for i, s in enumerate(self.seats) if s.kind == "human"]
 
     @property
-    def deal(self) -> Deal | None:
+    def deal(self) -> AnyDeal | None:
         return self.match.deal if self.match is not None and self.match.deals else None
 
     @property
@@ -248,7 +158,7 @@ class Table:
         if kind == "set":
             self.options_changed[str(event["key"])] = self.version
         elif kind == "open":
-            self.options_changed = dict.fromkeys((*RULE_KEYS, *EXTRA_KEYS), self.version)
+            self.options_changed = dict.fromkeys((*ALL_RULE_KEYS, *EXTRA_KEYS, "game"), self.version)
 
     def actor_of(self, event: dict[str, Any]) -> str:
         """The person whose action the event is ("" for a bot's, a timer's or the host's): a seat's own action, or
@@ -303,11 +213,18 @@ class Table:
 
     def _on_set(self, event: dict[str, Any]) -> None:
         key, value = str(event["key"]), event["value"]
-        if key in EXTRA_KEYS:
+        if key == "game":
+            game = str(value)
+            if game not in VARIANTS:
+                raise TableError(f"unknown game {game!r}")
+            self.options = replace(self.options, game=game, rules=rules_for_game(self.options.rules, game))
+        elif key in EXTRA_KEYS:
             self.options = replace(self.options, **{key: value})
         else:
+            if key not in rule_keys(self.options.game):
+                raise TableError(f"{key} is not an option of {self.options.game}")
             rules = dict(self.options.rules)
-            if Rules.model_fields[key].default == value:
+            if rules_model(self.options.game).model_fields[key].default == value:
                 rules.pop(key, None)
             else:
                 rules[key] = value
@@ -324,11 +241,14 @@ class Table:
         # The bots' seed must not follow from the public commitment (the seed's plain SHA-256): hash it apart.
         bots = hashlib.sha256(b"bots/" + str(seed).encode()).digest()[:8]
         self.seed = seed if isinstance(seed, int) else int.from_bytes(bots)
-        self.match = Match(self.rules, seed, int(event["dealer"]), scheme=scheme)
+        made = variant(self.options.game).new_match(self.rules, seed=seed, first_dealer=int(event["dealer"]),
+                                                     scheme=scheme)
+        assert isinstance(made, Match | FamilyMatch)
+        self.match = made
         self.status = "playing"
         self.votes.clear()
 
-    def _check_turn(self, seat: int) -> Match:
+    def _check_turn(self, seat: int) -> AnyMatch:
         if self.match is None or self.to_act != seat:
             raise TableError(f"it is not seat {seat}'s turn")
         return self.match
@@ -342,7 +262,7 @@ class Table:
         action = Play(parse_card(str(event["card"])), tuple(event.get("declare", ())), bool(event.get("belote")))
         self._after_action(match, action)
 
-    def _after_action(self, match: Match, action: Bid | Play) -> None:
+    def _after_action(self, match: AnyMatch, action: Bid | Play) -> None:
         deals = len(match.deals)
         match.apply(action)  # IllegalAction propagates: the host checks before logging
         if len(match.deals) != deals:
@@ -404,4 +324,25 @@ def replay(table_id: str, chat: ChatRef, creator: str, events: list[dict[str, An
     return table
 
 
-__all__ = ["BOT_LEVELS", "Options", "Seat", "Table", "TableError", "check_option", "replay"]
+__all__ = [
+    "ALL_RULE_KEYS",
+    "BOT_LEVELS",
+    "DEFAULT_GAME",
+    "EXTRA_KEYS",
+    "GAMES",
+    "LANGS",
+    "RULE_KEYS",
+    "AnyDeal",
+    "AnyMatch",
+    "OptionError",
+    "Options",
+    "Seat",
+    "Table",
+    "TableError",
+    "ascii_number",
+    "check_game",
+    "check_option",
+    "replay",
+    "rule_keys",
+    "rules_for_game",
+]

@@ -7,20 +7,20 @@ or guesses who holds a card; the asker's own hand counts as "still out" like any
 
 from __future__ import annotations
 
-from bot.engine import Deal, observe
+from bot.ai.base import View
 from bot.engine.cards import SUIT_SYMBOLS
 from bot.i18n import Translator
 
 from . import names
-from .views import sort_hand
+from .viewparts import sort_hand
 
 # The button's action (``payload.READ_ONLY``: it changes nothing, so an older hand message may still ask).
 TRACKER_ACTION = "k"
 
 
-def tracker_text(deal: Deal, seat: int, tr: Translator) -> str:
-    """Per suit (trumps first, strongest card first): the cards not played yet, then the played ones."""
-    obs = observe(deal, seat)
+def tracker_text(obs: View, tr: Translator) -> str:
+    """Per suit (trumps first, strongest card first): the cards not played yet, then the played ones; ``obs`` is
+    the asking seat's view (``match.observe(seat)``), in any game."""
     played = {card for trick in obs.tricks for card in trick.cards} | set(obs.trick)
     deck = sort_hand(list(range(32)), obs.contract)
     lines = [tr.gettext("Cards still out (and played), by suit:")]

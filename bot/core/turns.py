@@ -13,9 +13,13 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from bot.ai.base import Agent
-from bot.engine import Bid, IllegalAction, Observation, Play, card_str, observe
+from bot.ai.base import Agent, View
+from bot.ai.simple import RandomAgent
+from bot.engine import Bid, IllegalAction, Play, card_str
+from bot.engine.familyrecord import family_deal_report
 from bot.engine.record import deal_report
+from bot.engine.seatview import SeatView
+from bot.engine.trumpdeal import TrumpDeal
 from bot.i18n import Translator
 from bot.storage.base import Storage
 
@@ -118,7 +122,7 @@ class Turns:
         table = live.table
         match = table.match
         assert match is not None
-        obs: Observation = observe(match.deal, seat, (match.totals[0], match.totals[1]), match.hanging)
+        obs: View = match.observe(seat)  # what that seat may know, in any game
         try:
             agent = await self._agent(live, seat)
             asked = time.perf_counter()
@@ -134,6 +138,17 @@ class Turns:
             action = await self.thinking.think(table.table_id, level, act)
         except asyncio.CancelledError:
             raise
+        except TypeError:
+            if not isinstance(obs, SeatView) or isinstance(live.agents.get(seat), RandomAgent):
+                log.exception("the bot at table %s seat %d failed; playing a legal move for it", table.table_id, seat)
+                return match.legal_actions()[0]
+            # A level that does not play this game yet refuses its view: the random bot takes the seat, once, rather
+            # than a first legal move on every turn.
+            log.warning("the %s bot does not play %s; a random bot plays seat %d of table %s", table.seats[seat].level
+                        or table.options.level, table.game, seat, table.table_id)
+            substitute = RandomAgent(table.seed * 4 + seat)
+            live.agents[seat] = substitute
+            action = substitute.act(obs)
         except Exception:
             log.exception("the bot at table %s seat %d failed; playing a legal move for it", table.table_id, seat)
             action = match.legal_actions()[0]
@@ -211,9 +226,7 @@ class Turns:
         match = live.table.match
         assert match is not None
         deal = match.deals[index]
-        report = deal_report(deal)
-
-
+        report = family_deal_report(deal) if isinstance(deal, TrumpDeal) else deal_report(deal)
         hands = [[card_str(c) for c in h] for h in deal.hands]
         for agent in live.agents.values():
             try:

@@ -44,6 +44,9 @@ class SeatView:
     legal_cards: tuple[Card, ...]
     declarable: tuple[str, ...]
     belote_cards: tuple[Card, ...]
+    # The seat's own cards it received once trump was chosen (its Bela talon; in French belote the cards dealt after
+    # the bidding, the turned card for the taker): a view may mark them as new.
+    talon: tuple[Card, ...] = ()
 
     @property
     def auto_declarations(self) -> bool:
@@ -126,4 +129,5 @@ def view(
         legal_cards=tuple(deal.legal_cards()) if mine else (),
         declarable=deal.declarable(seat) if mine else (),
         belote_cards=tuple(deal.belote_cards()) if mine else (),
+        talon=tuple(deal.hands[seat][deal.CALL_CARDS :]) if known else (),
     )

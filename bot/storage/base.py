@@ -96,6 +96,12 @@ class Storage(Protocol):
 
     async def set_chat_language(self, platform: str, chat: str, language: str) -> None: ...
 
+    async def get_chat_game(self, platform: str, chat: str) -> str | None:
+        """The game the chat chose last (a name of ``bot.engine.game.VARIANTS``), or None."""
+        ...
+
+    async def set_chat_game(self, platform: str, chat: str, game: str) -> None: ...
+
     async def set_chat_parent(self, platform: str, chat: str, parent: str) -> None:
         """The place a chat belongs to (a Discord channel's server, as a chat key of its own): while the chat has
         no language of its own, ``get_chat_language`` answers with the parent's."""
@@ -201,19 +207,25 @@ class Storage(Protocol):
         totals: tuple[int, int],
         winner: int | None,
         deals: int,
+        game: str = "bulgarian",
     ) -> None:
-        """Store a finished match: its ``belote-record/1``, and for each human ``(user_id, name, team)`` a line of
-        statistics (``winner``: team 0 or 1; ``totals``: game points of teams A and B)."""
+        """Store a finished match of ``game``: its ``belote-record/1``, and for each human ``(user_id, name, team)``
+        a line of statistics (``winner``: team 0 or 1, None for a drawn French match; ``totals``: game points of
+        teams A and B)."""
         ...
 
     async def match_record(self, table_id: str) -> JSON | None:
         """The stored record of a finished match."""
         ...
 
-    async def player_stats(self, platform: str, user_id: str, chat: str | None = None) -> PlayerStats | None:
-        """A player's statistics over every chat of the platform, or within one chat."""
+    async def player_stats(
+        self, platform: str, user_id: str, chat: str | None = None, game: str | None = None
+    ) -> PlayerStats | None:
+        """A player's statistics over every chat of the platform, or within one chat; of every game, or of one."""
         ...
 
-    async def top_players(self, platform: str, chat: str, limit: int = 10) -> list[PlayerStats]:
-        """The chat's players by wins, then by win rate."""
+    async def top_players(
+        self, platform: str, chat: str, limit: int = 10, game: str | None = None
+    ) -> list[PlayerStats]:
+        """The chat's players by wins, then by win rate (in every game, or in one)."""
         ...

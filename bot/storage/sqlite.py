@@ -77,6 +77,13 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         PRIMARY KEY (platform, chat, number)) WITHOUT ROWID;
     ALTER TABLE chats ADD COLUMN parent TEXT;
     """,
+    # The game a chat chose last (offered by its next /belot), and the game of each finished match (statistics are
+    # kept per game; every match stored before this was Bulgarian).
+    """
+    ALTER TABLE chats ADD COLUMN game TEXT;
+    ALTER TABLE matches ADD COLUMN game TEXT NOT NULL DEFAULT 'bulgarian';
+    ALTER TABLE match_players ADD COLUMN game TEXT NOT NULL DEFAULT 'bulgarian';
+    """,
 )
 
 
@@ -294,6 +301,17 @@ class SqliteStorage(SheetTables):
             (platform, chat, language),
         )
 
+    async def get_chat_game(self, platform: str, chat: str) -> str | None:
+        rows = await self._rows("SELECT game FROM chats WHERE platform = ? AND chat = ?", (platform, chat))
+        return rows[0][0] if rows else None
+
+    async def set_chat_game(self, platform: str, chat: str, game: str) -> None:
+        await self._write(
+            "INSERT INTO chats (platform, chat, game) VALUES (?, ?, ?) "
+            "ON CONFLICT (platform, chat) DO UPDATE SET game = excluded.game",
+            (platform, chat, game),
+        )
+
     # --- tables and logs ---
 
     async def create_table(self, row: TableRow) -> None:
@@ -403,19 +421,20 @@ class SqliteStorage(SheetTables):
         totals: tuple[int, int],
         winner: int | None,
         deals: int,
+        game: str = "bulgarian",
     ) -> None:
         # The match and its players' results land together or not at all.
         self._transaction([
             (
                 "INSERT OR REPLACE INTO matches (table_id, platform, chat, record, total_a, total_b, winner, deals, "
-                "finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (table_id, platform, chat, json.dumps(record), totals[0], totals[1], winner, deals, time.time()),
+                "finished, game) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (table_id, platform, chat, json.dumps(record), totals[0], totals[1], winner, deals, time.time(), game),
             ),
             *(
                 (
                     "INSERT OR REPLACE INTO match_players (table_id, platform, chat, user_id, name, team, won, points, "
-                    "deals) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (table_id, platform, chat, user_id, name, team, int(winner == team), totals[team], deals),
+                    "deals, game) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (table_id, platform, chat, user_id, name, team, int(winner == team), totals[team], deals, game),
                 )
                 for user_id, name, team in players
             ),
@@ -429,22 +448,32 @@ class SqliteStorage(SheetTables):
         "SELECT platform, user_id, MAX(name), COUNT(*), SUM(won), SUM(points), SUM(deals) FROM match_players "
     )
 
-    async def player_stats(self, platform: str, user_id: str, chat: str | None = None) -> PlayerStats | None:
+    async def player_stats(
+        self, platform: str, user_id: str, chat: str | None = None, game: str | None = None
+    ) -> PlayerStats | None:
         sql = self._STATS + "WHERE platform = ? AND user_id = ?"
         params: tuple[Any, ...] = (platform, user_id)
         if chat is not None:
             sql += " AND chat = ?"
             params += (chat,)
+        if game is not None:
+            sql += " AND game = ?"
+            params += (game,)
         rows = await self._rows(sql + " GROUP BY platform, user_id", params)
         if not rows:
             return None
         r = rows[0]
         return PlayerStats(r[0], r[1], r[2], r[3], r[4], r[5], r[6])
 
-    async def top_players(self, platform: str, chat: str, limit: int = 10) -> list[PlayerStats]:
+    async def top_players(
+        self, platform: str, chat: str, limit: int = 10, game: str | None = None
+    ) -> list[PlayerStats]:
+        where, params = "WHERE platform = ? AND chat = ?", [platform, chat]
+        if game is not None:
+            where, params = where + " AND game = ?", [*params, game]
         rows = await self._rows(
-            self._STATS + "WHERE platform = ? AND chat = ? GROUP BY platform, user_id "
+            self._STATS + where + " GROUP BY platform, user_id "
             "ORDER BY SUM(won) DESC, CAST(SUM(won) AS REAL) / COUNT(*) DESC, MAX(name) LIMIT ?",
-            (platform, chat, limit),
+            (*params, limit),
         )
         return [PlayerStats(r[0], r[1], r[2], r[3], r[4], r[5], r[6]) for r in rows]

@@ -20,7 +20,7 @@ from bot.storage.sqlite import SqliteStorage
 from tests.fake_telegram import TOKEN, Answer, FakeTelegram, FloodLimits, Sent
 
 _CARD = re.compile(r"(10|[789JQKA])([♣♦♥♠])")
-_HAND_GROUP = re.compile(r"([♣♦♥♠])((?: (?:10|[789JQKA]))+)")
+_HAND_GROUP = re.compile(r"([♣♦♥♠])((?: (?:10|[789JQKA])(?!\w))+)")  # not "♦ Karo", a suit's name
 
 
 # The command limits a deployment has by default (tests/test_telegram_limits.py; bench/telegram.py's flood).

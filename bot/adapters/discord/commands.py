@@ -33,6 +33,12 @@ class CommandTexts(app_commands.Translator):
         return texts.gettext(string.message) if texts.has(string.message) else None
 
 
+# The games of the family (bot.engine.game.VARIANTS), by their names in each language (the core's catalog).
+GAMES = [
+    app_commands.Choice(name=_("Bridge-Belote"), value="bulgarian"),
+    app_commands.Choice(name=_("Bela (Croatian)"), value="bela"),
+    app_commands.Choice(name=_("French belote"), value="french"),
+]
 LEVELS = [app_commands.Choice(name=_(level), value=level) for level in ("random", "easy", "medium", "hard")]
 LANGUAGE_CHOICES = [app_commands.Choice(name=ENDONYMS[code], value=code) for code in LANGUAGES]
 SCOPES = [
@@ -52,9 +58,16 @@ class BelotGroup(app_commands.Group):
         super().__init__(name="belot", description=_("Bridge-Belote at this channel's table"), guild_only=True)
 
     @app_commands.command(name="new", description=_("Open a table in this channel or thread"))
-    @app_commands.describe(options=_("Table options as key=value, e.g. target_score=101 timer=30"))
-    async def new(self, interaction: discord.Interaction[Any], options: str = "") -> None:
-        await adapter_of(interaction).command(interaction, "new", options.split())
+    @app_commands.describe(
+        options=_("Table options as key=value, e.g. target_score=101 timer=30"),
+        game=_("The game (default: the one this channel played last)"),
+    )
+    @app_commands.choices(game=GAMES)
+    async def new(
+        self, interaction: discord.Interaction[Any], options: str = "", game: app_commands.Choice[str] | None = None
+    ) -> None:
+        args = ([f"game={game.value}"] if game is not None else []) + options.split()
+        await adapter_of(interaction).command(interaction, "new", args)
 
     @app_commands.command(name="join", description=_("Take a seat at this channel's table"))
     @app_commands.describe(seat=_("Seat 1 to 4 (any free seat if omitted)"))

@@ -356,6 +356,10 @@ class TelegramAdapter:
                 "Start. Your cards come in our private chat as buttons: press a card to play it."
             ),
             t.gettext(
+                "/belot bela opens a table of Croatian Bela, /belot french one of French belote; the lobby's Game "
+                "button switches the game, and the group's next /belot offers the game it played last."
+            ),
+            t.gettext(
                 "/score <deal> scores a real-life deal, /score alone asks step by step; /sheet keeps the "
                 "group's score sheet."
             ),

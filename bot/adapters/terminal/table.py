@@ -14,6 +14,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import TextIO
 
+from bot.core import names
 from bot.core.host import Host
 from bot.core.messages import TERMINAL, Button, ChatRef, OutMessage, UserRef
 from bot.core.payload import decode, encode
@@ -56,8 +57,9 @@ class _Lines:
         self.turn = tuple(_prefix(tr, "Turn: {name}") for tr in trs)
         self.trick = tuple(_prefix(tr, "Trick: {cards}") for tr in trs)
         self.tally = tuple(_prefix(tr, "Tricks: A {a} · B {b}") for tr in trs)
-        self.auction = tuple(_prefix(tr, "Auction: {calls}") for tr in trs)
-        self.contract = tuple(_prefix(tr, "Contract: {contract} by {name} ({team})") for tr in trs)
+        self.auction = tuple(_prefix(tr, m) for tr in trs for m in ("Auction: {calls}", "Calls: {calls}"))
+        contracts = ("Contract: {contract} by {name} ({team})", "Trump: {suit}, named by {name} ({team})")
+        self.contract = tuple(_prefix(tr, m) for tr in trs for m in contracts)
         self.passed = tuple(tr.gettext("Everyone passed: the cards are dealt again.") for tr in trs)
         self.hand = tuple(_prefix(tr, "Your hand: {cards}") for tr in trs)
 
@@ -88,8 +90,11 @@ class TerminalTable:
         language: str | None = None,
         keep_language: bool = False,
         fresh: bool = False,
+        game: str | None = None,
     ) -> None:
+        """``game``: the game of a new table (a name of bot.engine.game.VARIANTS; None: the one played last)."""
         self.host = host
+        self.game = game
         self.out = out if out is not None else sys.stdout
         self.ansi = ansi if ansi is not None else bool(getattr(self.out, "isatty", lambda: False)())
         self.user = user
@@ -159,9 +164,14 @@ class TerminalTable:
                 await self.host.set_user_language(self.user, self.language)
             self.table_id = existing
             self._print(self.tr.gettext("Resuming table {table}.", table=existing))
+            if table is not None and self.game is not None and table.game != self.game:
+                self._print(self.tr.gettext("That table plays {game}; --new starts a new table.",
+                                            game=names.game_name(table.game, self.tr)))
             await self.host.command(self.chat, opener, "view")
             return True
         args = [f"lang={self.language}"] if self.language else []
+        if self.game is not None:
+            args.append(f"game={self.game}")
         answer = await self.host.command(self.chat, opener, "new", [*args, "tracker=on"])
         if not answer.ok:
             self._print(answer.text)

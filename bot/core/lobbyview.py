@@ -1,0 +1,169 @@
+"""The lobby, the options menu and the table's options as text. Pure functions of the table state and a translator.
+
+The menu shows the current game's options only: the table's own (timer, away, bots, language) and a few of the
+game's rules (formats §2, §7.2); every other option is set with the ``set`` command.
+"""
+
+from __future__ import annotations
+
+from bot.i18n import LANGUAGES, Translator
+
+from . import names
+from .messages import Button, OutMessage
+from .table import Table
+from .viewparts import dealing_lines, payload, seat_name
+
+_TABLE_OPTIONS: dict[str, tuple[object, ...]] = {
+    "timer": (60, 30, 120, 300, 0),
+    "away": ("bot_turn", "bot_seat", "wait"),
+    "level": ("medium", "hard", "easy", "random"),
+    "lang": LANGUAGES,
+    "auto_declarations": (False, True),
+}
+# Options the menu cycles through per game, and the values it offers (target first: the game's own default).
+GAME_MENUS: dict[str, dict[str, tuple[object, ...]]] = {
+    "bulgarian": {
+        "target_score": (151, 101, 201, 301),
+        **_TABLE_OPTIONS,
+        "contra_blocks_bidding": (False, True),
+        "must_undertrump": (False, True),
+    },
+    "bela": {"target_score": (1001, 501, 701, 1501), **_TABLE_OPTIONS, "end_rule": ("na_prolaz", "na_dosta")},
+    "french": {"target_score": (1000, 500, 1500, 2000), **_TABLE_OPTIONS, "must_undertrump": (True, False)},
+}
+MENU_OPTIONS = GAME_MENUS["bulgarian"]
+# One code per option over every game, so a press names its option whatever game the table plays now.
+MENU_CODES = {key: str(i) for i, key in enumerate(dict.fromkeys(k for menu in GAME_MENUS.values() for k in menu))}
+
+
+def menu_options(table: Table) -> dict[str, tuple[object, ...]]:
+    """The options the menu offers at this table (its game's)."""
+    return GAME_MENUS.get(table.game, MENU_OPTIONS)
+
+
+def options_line(table: Table, tr: Translator) -> str:
+    o = table.options
+    parts = [
+        tr.gettext("to {n}", n=table.rules.target_score),
+        tr.gettext("turn timer: {t}", t=names.seconds(o.timer, tr)) if o.timer else tr.gettext("no turn timer"),
+        tr.gettext("away: {policy}", policy=names.away_name(o.away, tr)),
+        tr.gettext("bots: {level}", level=names.level_name(o.level, tr)),
+        names.language_name(o.lang, tr),
+    ]
+    if o.tracker:
+        parts.append(tr.gettext("card tracker"))
+    extra = [f"{k}={v}" for k, v in sorted(o.rules.items()) if k != "target_score"]
+    line = names.game_name(table.game, tr) + " · " + " · ".join(parts)
+    if extra:
+        line += "\n" + tr.gettext("Table options: {options}", options=", ".join(extra))
+    return line
+
+
+def rules_text(table: Table, tr: Translator) -> str:
+    """The table's options: timer, away policy, bots, language, and every rule option of its game with its value."""
+    rules = table.rules.model_dump()
+    lines = [tr.gettext("**Options of table {table}**", table=table.table_id), options_line(table, tr)]
+    lines.append(", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in rules.items()))
+    return "\n".join(lines)
+
+
+def lobby(table: Table, tr: Translator) -> OutMessage:
+    lines = [tr.gettext("**Belote table {table}**", table=table.table_id)]
+    for seat in range(4):
+        team = "A" if seat % 2 == 0 else "B"
+        lines.append(f"{seat + 1}. {seat_name(table, seat, tr)} ({team})")
+    lines.append(options_line(table, tr))
+    buttons: list[tuple[Button, ...]] = []
+    if table.status == "lobby":
+        free = table.free_seats()
+        seat_buttons = []
+        for seat in free:
+            partner = table.seats[(seat + 2) % 4]
+            label = (
+                tr.gettext("Seat {n} (partner of {name})", n=seat + 1, name=partner.name)
+                if partner.kind == "human"
+                else tr.gettext("Seat {n}", n=seat + 1)
+            )
+            seat_buttons.append(Button(label, payload(table, f"j{seat}")))
+        if seat_buttons:
+            buttons.append(tuple(seat_buttons[:2]))
+            if len(seat_buttons) > 2:
+                buttons.append(tuple(seat_buttons[2:]))
+        buttons.append(
+            (Button(tr.gettext("Join"), payload(table, "j")), Button(tr.gettext("Leave"), payload(table, "l")))
+        )
+        buttons.append(
+            (Button(tr.gettext("Add bot"), payload(table, "a")), Button(tr.gettext("Remove bot"), payload(table, "r")))
+        )
+        # Discord shows five rows of buttons at most: the game button shares the last row.
+        buttons.append(
+            (
+                Button(tr.gettext("Options"), payload(table, "o")),
+                Button(tr.gettext("Game: {name}", name=names.game_name(table.game, tr)), payload(table, "g")),
+                Button(tr.gettext("Start"), payload(table, "s")),
+            )
+        )
+        lines.append(tr.gettext("Take a seat, add bots, and start."))
+    elif table.status == "playing":
+        lines.append(tr.gettext("The match is on."))
+    elif table.status == "finished":
+        lines.append(tr.gettext("The match is over."))
+    else:
+        lines.append(tr.gettext("The table was stopped."))
+    lines.extend(dealing_lines(table, tr, reveal=False))
+    return OutMessage(
+        f"{table.table_id}:lobby",
+        table.chat,
+        "\n".join(lines),
+        tuple(buttons),
+        kind="lobby",
+        table_id=table.table_id,
+    )
+
+
+def option_value(table: Table, key: str) -> object:
+    o = table.options
+    if key in ("timer", "away", "level", "lang"):
+        return getattr(o, key)
+    return getattr(table.rules, key)
+
+
+def option_label(table: Table, key: str, tr: Translator) -> str:
+    value = option_value(table, key)
+    yes_no = tr.gettext("on") if value is True else tr.gettext("off") if value is False else ""
+    if key == "target_score":
+        return tr.gettext("Play to {n}", n=value)
+    if key == "timer":
+        return tr.gettext("Timer: {t}", t=names.seconds(int(str(value)), tr)) if value else tr.gettext("Timer: off")
+    if key == "away":
+        return tr.gettext("Away: {policy}", policy=names.away_name(str(value), tr))
+    if key == "level":
+        return tr.gettext("Bots: {level}", level=names.level_name(str(value), tr))
+    if key == "lang":
+        return tr.gettext("Language: {lang}", lang=names.language_name(str(value), tr))
+    if key == "auto_declarations":
+        return tr.gettext("Automatic declarations: {on}", on=yes_no)
+    if key == "contra_blocks_bidding":
+        return tr.gettext("Contra ends bidding: {on}", on=yes_no)
+    if key == "end_rule":
+        return (
+            tr.gettext("Match ends: at once (na dosta)")
+            if value == "na_dosta"
+            else tr.gettext("Match ends: after the deal (na prolaz)")
+        )
+    return tr.gettext("Must undertrump: {on}", on=yes_no)
+
+
+def options_menu(table: Table, tr: Translator) -> OutMessage:
+    labels = [
+        Button(option_label(table, key, tr), payload(table, f"o:{MENU_CODES[key]}")) for key in menu_options(table)
+    ]
+    rows = [tuple(labels[i : i + 2]) for i in range(0, len(labels), 2)]
+    rows.append((Button(tr.gettext("Done"), payload(table, "od")),))
+    text = tr.gettext("**Options of table {table}**", table=table.table_id) + "\n" + options_line(table, tr)
+    return OutMessage(f"{table.table_id}:opts", table.chat, text, tuple(rows), kind="options", table_id=table.table_id)
+
+
+def options_closed(table: Table, tr: Translator) -> OutMessage:
+    text = tr.gettext("**Options of table {table}**", table=table.table_id) + "\n" + options_line(table, tr)
+    return OutMessage(f"{table.table_id}:opts", table.chat, text, (), kind="options", table_id=table.table_id)

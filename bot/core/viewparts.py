@@ -1,0 +1,140 @@
+"""What every view of a table shares: button payloads, seat names, a hand's order and text, a trick's text, and
+the fair-dealing lines. Pure functions of the table state and a translator."""
+
+from __future__ import annotations
+
+from bot.engine.calls import ALL_TRUMPS, NO_TRUMPS
+from bot.engine.cards import PLAIN_STRENGTH, SUIT_SYMBOLS, TRUMP_STRENGTH
+from bot.engine.shuffle import SCHEME, commitment
+from bot.i18n import Translator
+
+from . import names
+from .messages import Button
+from .payload import encode
+from .table import Table
+
+# Suits in display order (colours alternate); a trump suit goes first.
+_SUIT_ORDER = (3, 2, 0, 1)
+
+_CALL_CODES = ("c", "d", "h", "s", "nt", "at", "pass", "x", "xx")
+CALL_BY_CODE = {code: i for i, code in enumerate(_CALL_CODES)}
+
+
+def call_code(call: int) -> str:
+    return _CALL_CODES[call]
+
+
+def card_code(card: int) -> str:
+    return "789TJQKA"[card & 7] + "CDHS"[card >> 3]
+
+
+def payload(table: Table, action: str) -> str:
+    return encode(table.table_id, table.version, action)
+
+
+def seat_name(table: Table, seat: int, tr: Translator) -> str:
+    s = table.seats[seat]
+    if s.kind == "empty":
+        return tr.gettext("free")
+    if s.kind == "bot":
+        if s.name:
+            return tr.gettext("{name} (bot)", name=s.name)
+        return tr.gettext("Bot {n}", n=seat + 1)
+    return s.name or tr.gettext("Player {n}", n=seat + 1)
+
+
+def sort_hand(cards: list[int], contract: int | None) -> list[int]:
+    """The hand grouped by suit (trumps first) and ordered by strength in the contract, strongest first."""
+
+    def strength(card: int) -> int:
+        suit = card >> 3
+        trump = contract == ALL_TRUMPS or (contract is not None and contract < NO_TRUMPS and suit == contract)
+        return (TRUMP_STRENGTH if trump else PLAIN_STRENGTH)[card & 7]
+
+    order = list(_SUIT_ORDER)
+    if contract is not None and contract < NO_TRUMPS:
+        order.remove(contract)
+        order.insert(0, contract)
+    return sorted(cards, key=lambda c: (order.index(c >> 3), -strength(c)))
+
+
+def hand_text(cards: list[int], contract: int | None) -> str:
+    groups: dict[int, list[str]] = {}
+    for card in sort_hand(cards, contract):
+        groups.setdefault(card >> 3, []).append(names.card_label(card)[:-1])
+    return "  ".join(SUIT_SYMBOLS[s] + " " + " ".join(ranks) for s, ranks in groups.items())
+
+
+def trick_text(seat_names: list[str], leader: int, cards: tuple[int, ...] | list[int]) -> str:
+    return ", ".join(f"{seat_names[(leader + i) % 4]} {names.card_label(c)}" for i, c in enumerate(cards))
+
+
+def where(table: Table, tr: Translator) -> str:
+    if table.chat.title:
+        return tr.gettext("**Table {table}** · {chat}", table=table.table_id, chat=table.chat.title)
+    return tr.gettext("**Table {table}**", table=table.table_id)
+
+
+def score_before(table: Table, index: int) -> list[int]:
+    """Each side's match score before deal ``index`` (0-based)."""
+    assert table.match is not None
+    before = [0, 0]
+    for r in table.match.results[:index]:
+        if r is not None:
+            before[0] += r.score[0]
+            before[1] += r.score[1]
+    return before
+
+
+def dealing_lines(table: Table, tr: Translator, reveal: bool) -> list[str]:
+    """The commitment to the match's secret seed, and the seed itself once the match has ended (docs/fairness.md)."""
+    match = table.match
+    if match is None or match.scheme != SCHEME:  # not started, or dealt the old way before commitments existed
+        return []
+    if not reveal:
+        return [
+            tr.gettext(
+                "Fair dealing: every deal follows from a secret seed whose SHA-256 is {commitment}; the "
+                "seed is shown when the match ends.",
+                commitment=commitment(match.seed),
+            )
+        ]
+    return [
+        tr.gettext(
+            "The deals' seed: {seed}. Its SHA-256 is the commitment shown at the start; belote-bot verify "
+            "checks every deal of the match record against it.",
+            seed=match.seed,
+        )
+    ]
+
+
+def play_buttons(
+    table: Table,
+    seat: int,
+    legal_cards: tuple[int, ...],
+    declarable: tuple[str, ...],
+    belote_cards: tuple[int, ...],
+    contract: int | None,
+    tr: Translator,
+) -> tuple[list[str], list[tuple[Button, ...]]]:
+    """A seat's turn to play, in any game: its legal cards, and the switches for its declarations and belote/bela
+    (all on, unless switched off; none under automatic declarations)."""
+    lines = [tr.gettext("Your turn: play a card.")]
+    buttons: list[tuple[Button, ...]] = []
+    cards = [
+        Button(names.card_label(c), payload(table, f"p:{card_code(c)}")) for c in sort_hand(list(legal_cards), contract)
+    ]
+    buttons.extend(tuple(cards[i : i + 4]) for i in range(0, len(cards), 4))
+    if not table.rules.auto_declarations:
+        toggles = []
+        for i, kind in enumerate(declarable):
+            mark = "✓" if i not in table.declare_off[seat] else "✗"
+            toggles.append(Button(f"{mark} {names.declaration_name(kind, tr)}", payload(table, f"d:{i}")))
+        if toggles:
+            lines.append(tr.gettext("Declarations go with your first card; switch off any you keep quiet."))
+            buttons.append(tuple(toggles[:5]))
+        if belote_cards:
+            mark = "✓" if not table.belote_off[seat] else "✗"
+            lines.append(tr.gettext("You may announce a belote with the king or queen of the pair."))
+            buttons.append((Button(f"{mark} {names.declaration_name('belote', tr)}", payload(table, "b")),))
+    return lines, buttons
