@@ -76,7 +76,7 @@ async def test_a_bela_sheet_with_falls_held_points_undo_fix_and_a_restart(
     assert "2. 162 | —  (ukupno 324 | 70; zvali su Vi: pali)" in fell.text
     await say(h, ANA, GROUP, "/sheet add — 162")
     refused = await say(h, ANA, GROUP, "/sheet add belote nous 92")
-    assert "ovaj list vodi partiju igre Bela; redak igre Francuska bela ne pripada na nj" in refused.text
+    assert "ovaj list vodi partiju igre Bela; redak igre Francuski belot ne pripada na nj" in refused.text
     # A Bulgarian habit (the team word after the belote) is answered in the sheet's game's words.
     habit = await say(h, ANA, GROUP, "/sheet add купа 102 60 белот ние")
     assert "'ние' na kraju ništa ne imenuje" in habit.text

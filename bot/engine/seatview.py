@@ -8,7 +8,7 @@ shown declarations, and the seat's legal actions.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .calls import CALL_NAMES, Call
@@ -45,8 +45,9 @@ class SeatView:
     declarable: tuple[str, ...]
     belote_cards: tuple[Card, ...]
     # The seat's own cards it received once trump was chosen (its Bela talon; in French belote the cards dealt after
-    # the bidding, the turned card for the taker): a view may mark them as new.
-    talon: tuple[Card, ...] = ()
+    # the bidding, the turned card for the taker): a view may mark them as new. The agent protocol does not carry it
+    # (the seat's hand already holds these cards), so two views equal in everything the protocol says are equal.
+    talon: tuple[Card, ...] = field(default=(), compare=False)
 
     @property
     def auto_declarations(self) -> bool:
