@@ -24,6 +24,7 @@ from bot.engine.deal import DONE
 from bot.engine.declarations import Combination
 from bot.engine.play import CARD_POINTS
 from bot.engine.seatview import SeatView
+from bot.engine.seatview import view as seat_view
 from bot.engine.trumpdeal import BELA_POINTS
 
 from .base import Budget
@@ -32,7 +33,7 @@ from .familyknowledge import family_knowledge
 from .games import DECK_POINTS, FamilyGame
 from .knowledge import Knowledge
 from .medium import choose_card
-from .sampling import deal_unseen
+from .sampling import OFF_POLICY, _same_choice, deal_unseen, resample
 from .solver import Solver
 
 CALL_DEPTH = 2  # tricks searched before the evaluation when a call is played out
@@ -163,8 +164,61 @@ class FamilySampler:
                 return hands
         raise RuntimeError("no deal of the unseen cards fits the hand sizes")
 
+    def weighted(self, n: int, pool: int) -> list[tuple[list[CardMask], int]]:
+        """``n`` deals picked from ``pool`` drawn ones in proportion to how well the other seats' play fits them
+        (``play_likelihood``), as (deal, times picked), each distinct deal once (as ``Sampler.weighted``)."""
+        drawn = [self.sample() for _ in range(max(n, pool))]
+        if pool <= n:
+            return [(hands, 1) for hands in drawn]
+        seen: dict[tuple[CardMask, ...], float] = {}
+        weights = []
+        for hands in drawn:
+            key = tuple(hands)
+            if key not in seen:
+                seen[key] = play_likelihood(self.view, self.k, self.game, hands)
+            weights.append(seen[key])
+        return resample(drawn, weights, n, self.rng)
 
-def hard_card(view: SeatView, game: FamilyGame, seed: str, schedule: dict[int, tuple[int, int]], budget: Budget) -> int:
+
+def play_likelihood(view: SeatView, k: Knowledge, game: FamilyGame, hands: list[CardMask]) -> float:
+    """How well the cards the other seats played fit ``hands``: the product, over their decisions with a choice, of 1
+    when the medium player holding the sampled cards would have made the same choice and ``OFF_POLICY`` when not
+    (``sampling.play_likelihood`` for the family: the deal is replayed on the engine from the sampled hands)."""
+    if view.caller is None or k.contract < 0:
+        return 1.0
+    initial = [hands[p] | k.played_by[p] for p in range(4)]
+    if any(bin(h).count("1") != 8 for h in initial):
+        return 1.0
+    weight = 1.0
+    try:
+        deal = game.deal_for(view.dealer, initial, view.caller, view.turned)
+        for call in view.calls:
+            deal.call(call)
+        declared = {a.seat: a.kinds for a in view.announced if a.kinds}
+        belas = {a.seat for a in view.announced if a.belote_suit >= 0}
+        auto = view.auto_declarations
+        for card in [c for t in view.tricks for c in t.cards] + list(view.trick):
+            seat = deal.to_act
+            if seat != view.seat and bin(deal.legal_mask()).count("1") > 1:
+                seen = seat_view(deal, seat)
+                if not _same_choice(choose_card(seen, family_knowledge(seen, game)), card, k.contract):
+                    weight *= OFF_POLICY
+            if auto:
+                deal.play(card)
+            else:
+                first = not deal.played_first[seat]
+                bela = seat in belas and card in deal.belote_cards()
+                deal.play(card, declared.get(seat, ()) if first else (), bela)
+    except ValueError:  # the sampled hands cannot replay the history (an announcement they cannot supply)
+        return weight * OFF_POLICY
+    return weight
+
+
+def hard_card(
+    view: SeatView, game: FamilyGame, seed: str, schedule: dict[int, tuple[int, int]], budget: Budget, pool: int = 1
+) -> int:
+    """The card with the best average written result over sampled deals (``pool`` drawn per deal searched, the
+    searched ones picked by ``play_likelihood``)."""
     legal = list(view.legal_cards)
     k = family_knowledge(view, game)
     fallback = choose_card(view, k)
@@ -180,16 +234,16 @@ def hard_card(view: SeatView, game: FamilyGame, seed: str, schedule: dict[int, t
         took |= 1 << (t.winner & 1)
     totals = dict.fromkeys(legal, 0.0)
     done = 0
-    for _ in range(samples):
-        try:
-            hands = sampler.sample()
-        except RuntimeError:
-            break  # nothing fits what the seat inferred (an inconsistent history): play by the rules instead
+    try:
+        deals = sampler.weighted(samples, pool * samples)
+    except RuntimeError:
+        deals = []  # nothing fits what the seat inferred (an inconsistent history): play by the rules instead
+    for hands, times in deals:
         values = solver.values(hands, view.trick_leader, list(view.trick), took, depth, legal)
         utility = scorer.for_sample(hands)
         for card, v in values.items():
-            totals[card] += utility(v)
-        done += 1
+            totals[card] += times * utility(v)
+        done += times
         if budget.spent():
             break
     if done == 0:

@@ -100,7 +100,7 @@ class HardAgent:
             if self.auction_samples <= 0:
                 return Bid(best_call(view, game))
             return Bid(CallSimulator(view, game, seed).choose(self.family_call_samples, budget))
-        return announce(view, hard_card(view, game, seed, self.schedule, budget))
+        return announce(view, hard_card(view, game, seed, self.schedule, budget, self.pool))
 
     def choose_card(self, obs: Observation) -> int:
         legal = list(obs.legal_cards)
