@@ -3,8 +3,8 @@
 The call is one decision per seat and round: name a suit or pass (Bela: one round, the dealer must name a suit;
 French belote: the turned card's suit, then another suit). A hand is valued for each suit as trump in tricks it is
 expected to take, from the cards the seat knows it will hold if it names that suit (``FamilyGame.call_cards``): six in
-both games, since the French taker receives the turned card. A suit is named when its value reaches ``TAKE``; the
-dealer in the Bela mus names his best suit whatever it is worth.
+both games, since the French taker receives the turned card. A suit is named when its value reaches the game's
+``take``; the dealer in the Bela mus names his best suit whatever it is worth.
 """
 
 from __future__ import annotations
@@ -20,9 +20,8 @@ from .familyknowledge import family_knowledge
 from .games import FamilyGame, game_of
 from .medium import announce, choose_card
 
-# Tricks a trump is worth, by rank (7 8 9 10 J Q K A), and the value at which a suit is named.
+# Tricks a trump is worth, by rank (7 8 9 10 J Q K A).
 TRUMP_TRICKS: Final = (0.25, 0.25, 0.85, 0.45, 1.0, 0.3, 0.35, 0.6)
-TAKE: Final = 2.9
 
 
 def hand_value(hand: CardMask, trump: int) -> float:
@@ -51,14 +50,18 @@ def hand_value(hand: CardMask, trump: int) -> float:
     return value
 
 
-def best_call(view: SeatView, game: FamilyGame, take: float = TAKE) -> Call:
-    """The legal suit of greatest value if it reaches ``take`` (or pass is not allowed), else pass."""
-    cards = game.call_cards(view)
-    suits = [c for c in view.legal_calls if c != PASS]
+def best_call(view: SeatView, game: FamilyGame, take: float | None = None) -> Call:
+    """The legal suit of greatest value if it reaches ``take`` (the game's, by default) or pass is not allowed."""
+    return pick_call(game.call_cards(view), list(view.legal_calls), game.take if take is None else take)
+
+
+def pick_call(cards: CardMask, legal: list[Call], take: float) -> Call:
+    """Of the ``legal`` calls, the suit of greatest value for ``cards`` if it reaches ``take``, else pass."""
+    suits = [c for c in legal if c != PASS]
     if not suits:
         return PASS
     best = max(suits, key=lambda s: (hand_value(cards, s), -s))
-    if PASS in view.legal_calls and hand_value(cards, best) < take:
+    if PASS in legal and hand_value(cards, best) < take:
         return PASS
     return best
 

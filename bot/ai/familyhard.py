@@ -28,7 +28,7 @@ from bot.engine.seatview import view as seat_view
 from bot.engine.trumpdeal import BELA_POINTS
 
 from .base import Budget
-from .familycalls import TAKE, best_call, hand_value
+from .familycalls import best_call, hand_value, pick_call
 from .familyknowledge import family_knowledge
 from .games import DECK_POINTS, FamilyGame
 from .knowledge import Knowledge
@@ -255,11 +255,7 @@ def hard_card(
 
 
 def _policy(game: FamilyGame, cards: CardMask, legal: list[Call]) -> Call:
-    suits = [c for c in legal if c != PASS]
-    if not suits:
-        return PASS
-    best = max(suits, key=lambda s: (hand_value(cards, s), -s))
-    return PASS if PASS in legal and hand_value(cards, best) < TAKE else best
+    return pick_call(cards, legal, game.take)
 
 
 class CallSimulator:

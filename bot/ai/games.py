@@ -36,6 +36,9 @@ class FamilyGame:
     variant: str = ""
     sharing: bool = False
     sweep_bonus: int = 90
+    # The value (``familycalls.hand_value``, in tricks) at which the medium bot names a suit: measured best in the
+    # arena, medium against itself with other values (docs/strength.md).
+    take: float = 2.9
 
     def __init__(self, opts: Any) -> None:
         self.opts = opts
@@ -173,6 +176,7 @@ class BelaGame(FamilyGame):
 
 class FrenchGame(FamilyGame):
     variant = "french"
+    take = 2.5
 
     def __init__(self, opts: FrenchRules) -> None:
         super().__init__(opts)
