@@ -28,7 +28,7 @@ def hand_value(hand: CardMask, trump: int) -> float:
     """Expected tricks and points, in tricks, of ``hand`` with ``trump`` as trump (a hand-set estimate)."""
     trumps = hand & SUIT_MASK[trump]
     count = bin(trumps).count("1")
-    value = sum(TRUMP_TRICKS[r] for r in range(8) if trumps >> (trump * 8 + r) & 1)
+    value = sum((TRUMP_TRICKS[r] for r in range(8) if trumps >> (trump * 8 + r) & 1), 0.0)
     if count >= 4:
         value += 0.3 * (count - 3)  # long trumps take the last tricks
     if trumps >> (trump * 8 + KING) & 1 and trumps >> (trump * 8 + QUEEN) & 1:

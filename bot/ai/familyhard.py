@@ -341,11 +341,11 @@ class CallSimulator:
         if len(weights) < 8:
             return prior
         best, best_gain = prior, 0.0
-        total = sum(weights)
+        total = sum(weights, 0.0)
         for c, ds in diffs.items():
-            mean = sum(w * d for w, d in zip(weights, ds, strict=True)) / total
-            var = sum(w * (d - mean) ** 2 for w, d in zip(weights, ds, strict=True)) / total
-            n_eff = total * total / sum(w * w for w in weights)
+            mean = sum((w * d for w, d in zip(weights, ds, strict=True)), 0.0) / total
+            var = sum((w * (d - mean) ** 2 for w, d in zip(weights, ds, strict=True)), 0.0) / total
+            n_eff = total * total / sum((w * w for w in weights), 0.0)
             if mean > best_gain and mean >= CALL_MARGIN and mean > 1.5 * math.sqrt(var / max(n_eff, 1.0)):
                 best, best_gain = c, mean
         return best

@@ -54,8 +54,9 @@ def family_knowledge(view: SeatView, game: FamilyGame) -> Knowledge:
     if view.turned is not None and view.caller is not None:
         must[view.caller] |= (1 << view.turned) & unseen
 
+    # While trump is chosen every seat holds as many cards as this one (6 in Bela, 5 in French belote).
     in_play = view.phase != "auction"
-    sizes = [(8 if in_play else game_call_size(view)) - bin(played_by[p]).count("1") for p in range(4)]
+    sizes = [(8 if in_play else len(view.hand)) - bin(played_by[p]).count("1") for p in range(4)]
     sizes[seat] = len(view.hand)
     for p in range(4):
         cannot[p] &= ~must[p]
@@ -65,11 +66,6 @@ def family_knowledge(view: SeatView, game: FamilyGame) -> Knowledge:
                 if q != p:
                     cannot[p] |= must[q]
     return Knowledge(seat, trump, hand, played, unseen, sizes, cannot, must, played_by, declared, belote_seats)
-
-
-def game_call_size(view: SeatView) -> int:
-    """Cards each seat holds while trump is chosen (the seat's own count: every seat holds as many)."""
-    return len(view.hand)
 
 
 def _infer(
