@@ -311,3 +311,31 @@ def test_french_defender_may_keep_his_trump_over_his_partners_trick() -> None:
     french = FrenchGame(FrenchRules())
     solver = Solver(3, valat_bonus=90, duties=french.solver_duties(3))
     assert set(solver.moves(rest, 0, trick)) == {parse_card("JS"), parse_card("TH")}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_caller_is_dealt_the_trump_jack_more_often_than_without_the_calls(game: str) -> None:
+    # Calls weigh the sampling: a seat that named trump more likely holds its jack. Over real positions where the
+    # trump jack is unseen and may be with the caller or another seat, count how often a sample gives it to the caller,
+    # with the weights of the calls heard and with even weights.
+    weighted = even = total = 0
+    for m in range(6):
+        for view, _ in views_in_play(game, f"weights/{m}"):
+            assert view.contract is not None and view.caller is not None
+            jack = view.contract * 8 + 4
+            piece = game_of(view)
+            k = family_knowledge(view, piece)
+            if view.caller == view.seat or not k.unseen >> jack & 1:
+                continue
+            holders = [p for p in range(4) if p != view.seat and not k.cannot[p] >> jack & 1]
+            if len(holders) < 2 or view.caller not in holders or k.must[view.caller] >> jack & 1:
+                continue
+            sampler = FamilySampler(view, k, piece, f"w{total}")
+            plain = FamilySampler(view, k, piece, f"w{total}")
+            plain.weights = [[1.0] * 32 for _ in range(4)]
+            for _ in range(6):
+                weighted += sampler.sample()[view.caller] >> jack & 1
+                even += plain.sample()[view.caller] >> jack & 1
+                total += 1
+    assert total > 300, total
+    assert weighted > 1.2 * even, (weighted, even, total)
