@@ -1,8 +1,9 @@
 """Decision time of each bot level: p50 and p99 over the decisions of a few seeded matches.
 
-Run: ``python bench/ai.py [--deals N] [--levels easy,medium,hard] [--seed S] [--cpu]``. Each level plays every seat
-against itself; only decisions with a real choice (two or more legal actions) are timed, and the hard level's
-decisions are also broken down into the auction and the play by the number of tricks left. ``--cpu`` times the
+Run: ``python bench/ai.py [--deals N] [--levels easy,medium,hard] [--seed S] [--cpu] [--variant GAME]``. Each level
+plays every seat against itself, in the Bulgarian game or in ``--variant bela|french|all``; only decisions with a
+real choice (two or more legal actions) are timed, and the hard level's decisions are also broken down into the
+auction (the call) and the play by the number of tricks left. ``--cpu`` times the
 processor time of the deciding thread instead of the wall clock: the time a decision takes on one core of its own,
 whatever else the machine is doing.
 """
@@ -18,13 +19,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from typing import Any
+
 from bot.ai.arena import percentile
 from bot.ai.registry import LEVELS, make_agent
-from bot.engine import Match, observe
 from bot.engine.deal import DONE
+from bot.engine.game import VARIANTS
 
 
-def bench(level: str, deals: int, seed: str, cpu: bool = False) -> tuple[list[float], dict[int, list[float]]]:
+def bench(
+    level: str, deals: int, seed: str, cpu: bool = False, variant: str = "bulgarian"
+) -> tuple[list[float], dict[int, list[float]]]:
     clock = time.thread_time if cpu else time.perf_counter
     agents = [make_agent(level, seed=f"{seed}/{i}") for i in range(4)]
     times: list[float] = []
@@ -32,14 +37,16 @@ def bench(level: str, deals: int, seed: str, cpu: bool = False) -> tuple[list[fl
     played = 0
     game = 0
     while played < deals:
-        match = Match(seed=f"{seed}/{level}/{game}", auto_deal=False)
+        # The Bulgarian seeds are those of the bench before it knew other games, so its figures stay comparable.
+        match_seed = f"{seed}/{level}/{game}" if variant == "bulgarian" else f"{seed}/{variant}/{level}/{game}"
+        match: Any = VARIANTS[variant].new_match(VARIANTS[variant].rules(), seed=match_seed, auto_deal=False)
         game += 1
         while not match.over and played < deals:
             deal = match.start_deal()
             played += 1
             while deal.phase != DONE:
                 seat = deal.to_act
-                obs = observe(deal, seat, (match.totals[0], match.totals[1]), match.hanging)
+                obs = match.observe(seat)
                 start = clock()
                 action = agents[seat].act(obs)
                 elapsed = clock() - start
@@ -56,9 +63,19 @@ def main() -> int:
     parser.add_argument("--levels", default=",".join(LEVELS))
     parser.add_argument("--seed", default="bench")
     parser.add_argument("--cpu", action="store_true", help="time processor time of the thread, not the wall clock")
+    parser.add_argument("--variant", default="bulgarian", choices=[*VARIANTS, "all"], help="the game played")
     args = parser.parse_args()
+    games = list(VARIANTS) if args.variant == "all" else [args.variant]
+    for variant in games:
+        if len(games) > 1:
+            print(variant)
+        run(args, variant)
+    return 0
+
+
+def run(args: argparse.Namespace, variant: str) -> None:
     for level in args.levels.split(","):
-        times, by_tricks = bench(level, args.deals, args.seed, args.cpu)
+        times, by_tricks = bench(level, args.deals, args.seed, args.cpu, variant)
         print(
             f"{level:7s} decisions {len(times):5d}  p50 {1000 * percentile(times, 0.5):8.2f} ms  "
             f"p99 {1000 * percentile(times, 0.99):8.2f} ms  max {1000 * max(times):8.2f} ms"
@@ -71,7 +88,6 @@ def main() -> int:
                     f"        {what}{len(t):4d} decisions, mean {1000 * statistics.mean(t):7.1f} ms, "
                     f"p99 {1000 * percentile(t, 0.99):7.1f} ms"
                 )
-    return 0
 
 
 if __name__ == "__main__":

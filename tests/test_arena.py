@@ -161,3 +161,39 @@ def test_contracts_from_records_count_every_played_deal_and_no_call_of_medium_ag
     assert calls["medium (A)"]["all"] > 0
     assert sum(n for k, n in calls["medium (A)"].items() if k != "all") == 0
     assert sum(n for k, n in calls["easy (B)"].items() if k != "all") > 0
+
+
+# --- the family games (--variant) ---
+
+
+@pytest.mark.parametrize("game", ["bela", "french"])
+def test_a_family_game_against_itself_scores_zero_and_its_records_replay(game: str, tmp_path: Path) -> None:
+    from bot.engine.familyrecord import replay_family_record
+
+    a, b = side("medium", MediumAgent), side("medium", MediumAgent)
+    result = run_arena(a, b, deals=12, seed="fam", records=tmp_path, game=game)
+    assert len(result.pair_diffs) == 12 and all(d == 0 for d in result.pair_diffs)
+    total = 0
+    for f in sorted(tmp_path.glob("*.json")):
+        data = json.loads(f.read_text(encoding="utf-8"))
+        assert data["variant"] == game
+        match = replay_family_record(data)
+        total += len(match.deals)
+    assert total == result.deals_played
+
+
+@pytest.mark.parametrize("game", ["bela", "french"])
+def test_cli_arena_plays_a_family_game(game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["arena", "--variant", game, "--a", "medium", "--b", "random", "--deals", "6", "--json", "--quiet"]
+    assert main(argv) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["deal_pairs"] == 6 and report["a_errors"] == {} and report["b_errors"] == {}
+    assert report["a_decisions"] > 6 * 2 * 8  # every card of its two seats, in both matches of each pair
+
+
+def test_cli_arena_explains_a_bad_variant_or_its_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "--variant", "preferans", "--a", "easy", "--b", "random"]) == 2
+    assert "--variant must be one of bulgarian, bela, french" in capsys.readouterr().err
+    assert main(["arena", "--variant", "bela", "--a", "easy", "--b", "random", "--rules", '{"capot_bonus": 90}']) == 2
+    err = capsys.readouterr().err
+    assert "capot_bonus" in err and "not a table option of bela" in err

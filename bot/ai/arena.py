@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.engine import DEFAULT_RULES, Action, Match, Rules, card_str, observe
+from bot.engine import Action, Match, card_str
 from bot.engine.deal import DONE
+from bot.engine.game import GameMatch, variant
 
 from .base import Agent
 
@@ -70,11 +71,10 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
-def _decide(side: Side, agent: Agent, match: Match, seat: int, move_time: float | None) -> Action:
+def _decide(side: Side, agent: Agent, match: GameMatch, seat: int, move_time: float | None) -> Action:
     """Ask one agent for its action; on any failure count an error and return the first legal action."""
-    deal = match.deal
     legal = match.legal_actions()
-    obs = observe(deal, seat, (match.totals[0], match.totals[1]), match.hanging)
+    obs = match.observe(seat)
     start = time.perf_counter()
     try:
         action: Action | None = agent.act(obs)
@@ -96,7 +96,7 @@ def _decide(side: Side, agent: Agent, match: Match, seat: int, move_time: float 
     return action
 
 
-def _apply(side: Side, match: Match, seat: int, action: Action) -> None:
+def _apply(side: Side, match: GameMatch, seat: int, action: Action) -> None:
     try:
         match.apply(action)
     except Exception as exc:  # IllegalAction, or something that is not an action at all
@@ -105,17 +105,39 @@ def _apply(side: Side, match: Match, seat: int, action: Action) -> None:
         match.apply(match.legal_actions()[0])
 
 
+def _deal_report(match: Any, deal: Any) -> dict[str, Any]:
+    """The deal's report (formats §4 for the Bulgarian game, §7.4 for the family), as agents are given it."""
+    if isinstance(match, Match):
+        from bot.engine.record import deal_report
+
+        return deal_report(deal)
+    from bot.engine.familyrecord import family_deal_report
+
+    return family_deal_report(deal)
+
+
+def _match_record(match: Any, names: list[str]) -> dict[str, Any]:
+    """The match as ``belote-record/1`` with its seed revealed (the arena's seeds are public)."""
+    if isinstance(match, Match):
+        from bot.engine.record import match_to_record
+
+        return match_to_record(match, names, reveal=True)
+    from bot.engine.familyrecord import family_match_to_record
+
+    return family_match_to_record(match, names, reveal=True)
+
+
 def play_match(
     sides_by_seat: list[tuple[Side, Agent]],
-    rules: Rules,
+    rules: Any,
     seed: int | str,
     max_deals: int,
     move_time: float | None = None,
-) -> Match:
-    """Play one match (to the target, or ``max_deals`` deals at most) between the agents in their seats."""
-    from bot.engine.record import deal_report
-
-    match = Match(rules, seed=seed, auto_deal=False)
+    game: str = "bulgarian",
+) -> Any:
+    """Play one match of ``game`` (to the target, or ``max_deals`` deals at most) between the agents in their seats.
+    Returns the match (``Match`` or ``FamilyMatch``)."""
+    match: Any = variant(game).new_match(rules, seed=seed, auto_deal=False)
     while not match.over and len(match.deals) < max_deals:
         deal = match.start_deal()
         while deal.phase != DONE:
@@ -123,14 +145,14 @@ def play_match(
             side, agent = sides_by_seat[seat]
             action = _decide(side, agent, match, seat, move_time)
             _apply(side, match, seat, action)
-        report = deal_report(deal)
+        report = _deal_report(match, deal)
         hands = [[card_str(c) for c in h] for h in deal.hands]
         for _, agent in sides_by_seat:
             agent.deal_end(report, hands)
     return match
 
 
-def _team_scores(match: Match, team: int, upto: int) -> list[int]:
+def _team_scores(match: Any, team: int, upto: int) -> list[int]:
     out = []
     for result in match.results[:upto]:
         out.append(0 if result is None else result.score[team] - result.score[1 - team])
@@ -142,12 +164,16 @@ def run_arena(
     b: Side,
     deals: int,
     seed: int | str = 0,
-    rules: Rules = DEFAULT_RULES,
+    rules: Any = None,
     move_time: float | None = None,
     records: Path | None = None,
     progress: Callable[[ArenaResult], None] | None = None,
+    game: str = "bulgarian",
 ) -> ArenaResult:
-    """Play match pairs until ``deals`` deal pairs have been compared."""
+    """Play match pairs of ``game`` (a name of ``bot.engine.game.VARIANTS``) until ``deals`` deal pairs have been
+    compared; ``rules``: that game's options (its defaults when None)."""
+    if rules is None:
+        rules = variant(game).rules()
     result = ArenaResult()
     k = 0
     while len(result.pair_diffs) < deals:
@@ -163,15 +189,13 @@ def run_arena(
                 (first, first.agents[1]),
                 (second, second.agents[1]),
             ]
-            match = play_match(seats, rules, match_seed, remaining, move_time)
+            match = play_match(seats, rules, match_seed, remaining, move_time, game)
             matches.append(match)
             result.deals_played += len(match.deals)
             if records is not None:
-                from bot.engine.record import match_to_record
-
                 names = [f"{s.label} ({'A' if s is a else 'B'})" for s, _ in seats]
                 path = records / f"match-{k:04d}-{'ab' if orientation == 0 else 'ba'}.json"
-                record = match_to_record(match, names, reveal=True)  # the arena's seeds are public
+                record = _match_record(match, names)
                 path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
         paired = min(len(matches[0].results), len(matches[1].results))
         d0 = _team_scores(matches[0], 0, paired)  # A is team 0 in orientation 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.engine import PASS, Action, Bid, Observation
+from bot.engine import PASS, Action, Bid
 from bot.engine.cards import JACK, SUIT_MASK, mask_of
 from bot.engine.play import CARD_POINTS, beats
 
@@ -28,21 +28,22 @@ class EasyAgent:
         self._rng = random.Random(seed)
 
     def act(self, observation: View) -> Action:
-        if not isinstance(observation, Observation):
-            raise TypeError(f"{self.name} plays only the Bulgarian game, not {observation.variant}")
         if observation.legal_calls:
             return Bid(self._call(observation))
         return announce(observation, self._card(observation))
 
-    def _call(self, obs: Observation) -> int:
+    def _call(self, obs: View) -> int:
         hand = mask_of(obs.hand)
-        for suit in sorted(range(4), key=lambda s: -bin(hand & SUIT_MASK[s]).count("1")):
+        by_length = sorted(range(4), key=lambda s: -bin(hand & SUIT_MASK[s]).count("1"))
+        for suit in by_length:
             length = bin(hand & SUIT_MASK[suit]).count("1")
             if suit in obs.legal_calls and hand >> (suit * 8 + JACK) & 1 and length >= 2:
                 return suit
-        return PASS
+        if PASS in obs.legal_calls:
+            return PASS
+        return next(s for s in by_length if s in obs.legal_calls)  # the Bela dealer must name a suit: his longest
 
-    def _card(self, obs: Observation) -> int:
+    def _card(self, obs: View) -> int:
         legal = list(obs.legal_cards)
         contract = obs.contract if obs.contract is not None else 4
         if self._rng.random() < _WHIM:

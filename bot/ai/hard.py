@@ -26,10 +26,13 @@ from bot.engine.declarations import (
 )
 from bot.engine.play import CARD_POINTS
 from bot.engine.scoring import LAST_TEN, VALAT_BONUS, card_total, score_deal
+from bot.engine.seatview import SeatView
 
 from .auction_sim import simulated_call
 from .base import Budget, View
 from .bidding import BiddingStyle, choose_call
+from .familycalls import best_call
+from .games import game_of
 from .knowledge import Knowledge, knowledge_of
 from .medium import announce, choose_card
 from .sampling import Sampler
@@ -44,6 +47,7 @@ POOL = 3
 # the rule-based choice to be preferred, besides beating the simulation's noise (``auction_sim.NOISE_Z``).
 AUCTION_SAMPLES = 72
 AUCTION_MARGIN = 1.0
+FAMILY_CALL_SAMPLES = 24
 # A decision stops searching after ``time_cap`` seconds of processor time or this many times that on the wall clock.
 WALL_FACTOR = 3.0
 
@@ -69,11 +73,13 @@ class HardAgent:
         # Wall-clock bound: 80% of a table's move time, or a few times the processor budget on a busy machine.
         self.wall_cap = WALL_FACTOR * time_cap if move_time is None else min(WALL_FACTOR * time_cap, 0.8 * move_time)
         self.decisions = 0
+        # Deals played out per family call decision (each candidate call on each deal), at most the Bulgarian count.
+        self.family_call_samples = min(auction_samples, FAMILY_CALL_SAMPLES)
 
     def act(self, observation: View) -> Action:
-        if not isinstance(observation, Observation):
-            raise TypeError(f"{self.name} plays only the Bulgarian game, not {observation.variant}")
         self.decisions += 1
+        if not isinstance(observation, Observation):
+            return self._family(observation)
         if observation.legal_calls:
             prior = choose_call(observation, self.style)
             if self.auction_samples <= 0:
@@ -82,6 +88,19 @@ class HardAgent:
             budget = Budget(self.time_cap, self.wall_cap)
             return Bid(simulated_call(observation, self.auction_samples, seed, prior, AUCTION_MARGIN, budget))
         return announce(observation, self.choose_card(observation))
+
+    def _family(self, view: SeatView) -> Action:
+        """A Bela or French belote decision (``familyhard``), with the same budget and schedule."""
+        from .familyhard import CallSimulator, hard_card  # the family modules build on this one's neighbours
+
+        game = game_of(view)
+        budget = Budget(self.time_cap, self.wall_cap)
+        seed = f"{self.seed}/{self.decisions}/{len(view.calls)}/{len(view.tricks)}/{len(view.trick)}"
+        if view.legal_calls:
+            if self.auction_samples <= 0:
+                return Bid(best_call(view, game))
+            return Bid(CallSimulator(view, game, seed).choose(self.family_call_samples, budget))
+        return announce(view, hard_card(view, game, seed, self.schedule, budget, self.pool))
 
     def choose_card(self, obs: Observation) -> int:
         legal = list(obs.legal_cards)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from bot.engine import ALL_TRUMPS, NO_TRUMPS, Observation
 from bot.engine.cards import FULL_DECK, HIGHER_PLAIN, HIGHER_TRUMP, SUIT_MASK, CardMask, mask_of
 from bot.engine.play import beats
+from bot.engine.seatview import SeatView
 
 
 def higher_in_suit(card: int, contract: int) -> CardMask:
@@ -140,7 +141,7 @@ def knowledge_of(obs: Observation) -> Knowledge:
     return Knowledge(seat, contract, hand, played, unseen, sizes, cannot, must, played_by, declared, belote_seats)
 
 
-def trick_state(obs: Observation) -> tuple[int, int, bool]:
+def trick_state(obs: Observation | SeatView) -> tuple[int, int, bool]:
     """(winning card, seat winning, partner winning) of the trick in progress; (-1, -1, False) on a lead."""
     if not obs.trick:
         return -1, -1, False

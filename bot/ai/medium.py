@@ -26,9 +26,9 @@ def strength(card: int, contract: int) -> int:
     return PLAIN_STRENGTH[card & 7]
 
 
-def announce(obs: Observation, card: int) -> Play:
+def announce(obs: View, card: int) -> Play:
     """Play ``card`` with every declaration the seat may make and a belote whenever allowed."""
-    if obs.rules.auto_declarations:
+    if obs.auto_declarations:
         return Play(card)
     return Play(card, obs.declarable, card in obs.belote_cards)
 
@@ -36,9 +36,13 @@ def announce(obs: Observation, card: int) -> Play:
 class TableReader:
     """Play-phase questions about one observation, answered from its knowledge."""
 
-    def __init__(self, obs: Observation) -> None:
+    def __init__(self, obs: View, k: Knowledge | None = None) -> None:
         self.obs = obs
-        self.k: Knowledge = knowledge_of(obs)
+        if k is None:
+            assert isinstance(obs, Observation), "a family view brings its own knowledge"
+            k = knowledge_of(obs)
+        self.k: Knowledge = k
+        self.declarers = declaring_team(obs) == obs.seat & 1
         self.contract = obs.contract if obs.contract is not None else NO_TRUMPS
         self.points = CARD_POINTS[self.contract]
         self.trump = self.contract if self.contract < NO_TRUMPS else -1
@@ -93,7 +97,9 @@ class MediumAgent:
 
     def act(self, observation: View) -> Action:
         if not isinstance(observation, Observation):
-            raise TypeError(f"{self.name} plays only the Bulgarian game, not {observation.variant}")
+            from .familycalls import medium_action  # the family module builds on this one
+
+            return medium_action(observation)
         if observation.legal_calls:
             return Bid(choose_call(observation, self.style))
         return announce(observation, choose_card(observation))
@@ -105,11 +111,19 @@ class MediumAgent:
         return None
 
 
-def choose_card(obs: Observation) -> int:
+def declaring_team(obs: View) -> int | None:
+    """The team that named the contract (the Bulgarian declarer, the family caller's side)."""
+    if isinstance(obs, Observation):
+        return obs.declarer
+    return None if obs.caller is None else obs.caller & 1
+
+
+def choose_card(obs: View, k: Knowledge | None = None) -> int:
+    """The rule-based card; a family view passes its ``Knowledge`` (``familyknowledge``), a Bulgarian one may not."""
     legal = list(obs.legal_cards)
     if len(legal) == 1:
         return legal[0]
-    t = TableReader(obs)
+    t = TableReader(obs, k)
     if not obs.trick:
         return _lead(t, legal)
     return _follow(t, legal)
@@ -135,7 +149,7 @@ def _discard_key(t: TableReader, card: int) -> tuple[int, ...]:
 
 def _lead(t: TableReader, legal: list[int]) -> int:
     k, contract = t.k, t.contract
-    declarers = t.obs.declarer == t.team
+    declarers = t.declarers
     if len(legal) == 2 and t.trump >= 0:
         # The last ten: a master trump kept for the last trick takes it whatever is led, so lead the other card.
         masters = [c for c in legal if c >> 3 == t.trump and k.is_master(c)]

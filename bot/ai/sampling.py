@@ -54,6 +54,43 @@ def auction_weights(obs: Observation) -> list[list[float]]:
     return w
 
 
+def deal_unseen(
+    k: Knowledge,
+    weights: list[list[float]],
+    rng: random.Random,
+    use_cannot: bool,
+    plan: dict[int, tuple[CardMask, CardMask]] | None = None,
+) -> list[CardMask] | None:
+    """The unseen cards dealt to the other seats at random, within ``k``'s hand sizes and the cards each seat must
+    hold (and, with ``use_cannot``, may not), a card going to a seat in proportion to ``weights[seat][card]``;
+    ``plan``: per seat, cards it must get and cards it must not. None when the constraints cannot be met this way."""
+    others = [p for p in range(4) if p != k.seat]
+    plan = plan or {}
+    hands = [0, 0, 0, 0]
+    hands[k.seat] = k.hand
+    need = {p: k.hand_size[p] for p in others}
+    free = card_list(k.unseen)
+    for p in others:
+        for c in card_list((k.must[p] | plan.get(p, (0, 0))[0]) & k.unseen):
+            if c in free and need[p] > 0:
+                hands[p] |= 1 << c
+                need[p] -= 1
+                free.remove(c)
+    rng.shuffle(free)
+    allowed = {p: (k.unseen & ~k.cannot[p]) if use_cannot else k.unseen for p in others}
+    for p, (_, forbidden) in plan.items():
+        allowed[p] &= ~forbidden
+    free.sort(key=lambda c: sum(1 for p in others if allowed[p] >> c & 1))
+    for c in free:
+        seats = [p for p in others if need[p] > 0 and allowed[p] >> c & 1]
+        if not seats:
+            return None
+        p = seats[0] if len(seats) == 1 else rng.choices(seats, [need[q] * weights[q][c] for q in seats])[0]
+        hands[p] |= 1 << c
+        need[p] -= 1
+    return hands
+
+
 class Sampler:
     def __init__(self, obs: Observation, k: Knowledge, seed: int | str) -> None:
         self.obs = obs
@@ -67,35 +104,7 @@ class Sampler:
 
     def _one(self, use_cannot: bool, plan: dict[int, tuple[CardMask, CardMask]] | None = None) -> list[CardMask] | None:
         """``plan``: per seat, cards it must get and cards it must not (see ``_plan``)."""
-        k, rng = self.k, self.rng
-        plan = plan or {}
-        hands = [0, 0, 0, 0]
-        hands[k.seat] = k.hand
-        need = {p: k.hand_size[p] for p in self.others}
-        free = list(self.cards)
-        for p in self.others:
-            for c in card_list((k.must[p] | plan.get(p, (0, 0))[0]) & k.unseen):
-                if c in free and need[p] > 0:
-                    hands[p] |= 1 << c
-                    need[p] -= 1
-                    free.remove(c)
-        rng.shuffle(free)
-        allowed = {p: (k.unseen & ~k.cannot[p]) if use_cannot else k.unseen for p in self.others}
-        for p, (_, forbidden) in plan.items():
-            allowed[p] &= ~forbidden
-        free.sort(key=lambda c: sum(1 for p in self.others if allowed[p] >> c & 1))
-        for c in free:
-            seats = [p for p in self.others if need[p] > 0 and allowed[p] >> c & 1]
-            if not seats:
-                return None
-            if len(seats) == 1:
-                p = seats[0]
-            else:
-                weights = [need[p] * self.weights[p][c] for p in seats]
-                p = rng.choices(seats, weights)[0]
-            hands[p] |= 1 << c
-            need[p] -= 1
-        return hands
+        return deal_unseen(self.k, self.weights, self.rng, use_cannot, plan)
 
     def _consistent(self, hands: list[CardMask]) -> bool:
         """Could each seat that announced combinations have held them at its first card?"""

@@ -1,8 +1,10 @@
 """A double-dummy solver: the best play of the remaining tricks when all four hands are known.
 
 Values are team A's points minus team B's points from the trick in progress to the end of the deal: card points,
-the last ten, and the valat bonus when one team takes every trick of the deal. Declarations are fixed by the time
-the play is under way and belotes are a constant per side, so neither changes the best play; callers add them.
+the last ten, and the valat bonus when one team takes every trick of the deal. The family games (Bela, French belote)
+give the solver their own play duties and sweep bonus (štiglja, capot); the last trick is worth ten in every game.
+Declarations are fixed by the time the play is under way and belotes are a constant per side, so neither changes the
+best play; callers add them.
 
 The search is alpha-beta over single cards with:
 
@@ -20,6 +22,7 @@ The search is alpha-beta over single cards with:
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Final
 
 from bot.engine.calls import ALL_TRUMPS, NO_TRUMPS
@@ -80,9 +83,18 @@ _CACHE_LIMIT: Final = 300_000
 class Solver:
     """Double-dummy search for one contract. Reuse one instance for positions of the same deal (shared table)."""
 
-    def __init__(self, contract: int, must_undertrump: bool = False, valat_bonus: int = VALAT_BONUS) -> None:
+    def __init__(
+        self,
+        contract: int,
+        must_undertrump: bool = False,
+        valat_bonus: int = VALAT_BONUS,
+        duties: Callable[[CardMask, int, int, bool], CardMask] | None = None,
+    ) -> None:
+        """``duties``: a family game's play duties (hand, led card, winning card, partner wins -> legal cards, see
+        ``games.FamilyGame.solver_duties``); without it the Bulgarian ones of ``contract``."""
         self.contract = contract
         self.undertrump = must_undertrump
+        self.duties = duties
         self.points = CARD_POINTS[contract]
         self.orders = _suit_orders(contract)
         self.order_pos = [0] * 32  # a card's place in its suit's order, strongest 0
@@ -172,7 +184,11 @@ class Solver:
     def _moves(self, hands: list[CardMask], seat: int, trick: list[int], win_pos: int, win: int) -> list[int]:
         hand = hands[seat]
         if trick:
-            legal = legal_cards(hand, trick[0], win, len(trick) - win_pos == 2, self.contract, self.undertrump)
+            duties = self.duties
+            if duties is None:
+                legal = legal_cards(hand, trick[0], win, len(trick) - win_pos == 2, self.contract, self.undertrump)
+            else:
+                legal = duties(hand, trick[0], win, len(trick) - win_pos == 2)
         else:
             legal = hand
         remaining = hands[0] | hands[1] | hands[2] | hands[3]

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.engine import RulesError, parse_rules
+from bot.engine.game import VARIANTS, parse_variant_rules
 
 
 def register(subparsers: Any) -> None:
@@ -33,7 +34,13 @@ def register(subparsers: Any) -> None:
         help="time limit per decision; a later answer counts as an error (default: 5 s for programs, none for ours)",
     )
     parser.add_argument("--records", type=Path, default=None, metavar="DIR", help="write each match as belote-record/1")
-    parser.add_argument("--rules", default=None, metavar="JSON", help="table options as JSON")
+    parser.add_argument(
+        "--variant",
+        default="bulgarian",
+        metavar="GAME",
+        help="the game played: bulgarian (default), bela or french",
+    )
+    parser.add_argument("--rules", default=None, metavar="JSON", help="table options of the game as JSON")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on standard error")
     parser.set_defaults(func=run)
@@ -52,9 +59,15 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"--deals must be at least 1, not {args.deals}")
     if args.move_time is not None and args.move_time <= 0:
         return _fail(f"--move-time must be a positive number of seconds, not {args.move_time}")
+    if args.variant not in VARIANTS:
+        return _fail(f"--variant must be one of {', '.join(VARIANTS)}, not {args.variant!r}")
     try:
         rules_data = json.loads(args.rules) if args.rules else None
-        rules = parse_rules(rules_data)
+        # The Bulgarian options keep their own, more detailed explanations (rules.parse_rules).
+        if args.variant == "bulgarian":
+            rules = parse_rules(rules_data)
+        else:
+            rules = parse_variant_rules(args.variant, rules_data)
     except json.JSONDecodeError as exc:
         return _fail(
             f"--rules is not valid JSON ({exc.msg} at column {exc.colno}); write e.g. '{{\"target_score\": 101}}'"
@@ -89,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
             )
 
     try:
-        result = run_arena(a, b, args.deals, args.seed, rules, args.move_time, args.records, progress)
+        result = run_arena(a, b, args.deals, args.seed, rules, args.move_time, args.records, progress, args.variant)
     finally:
         for side in (a, b):
             for agent in side.agents:
@@ -98,7 +111,10 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
-    print(f"A = {report['a']}, B = {report['b']}: {report['deal_pairs']} deal pairs ({report['deals_played']} deals)")
+    print(
+        f"{args.variant}: A = {report['a']}, B = {report['b']}: "
+        f"{report['deal_pairs']} deal pairs ({report['deals_played']} deals)"
+    )
     print(
         f"mean game-point difference per deal (A-B): {report['mean_diff_per_deal']:+.2f}"
         f"  95% CI [{report['ci95'][0]:+.2f}, {report['ci95'][1]:+.2f}]"

@@ -1,0 +1,260 @@
+"""The family games as the bots see them: one small piece per variant (docs/architecture.md).
+
+A bot that plays Bela or French belote asks the piece of its view's ``variant`` for everything that differs between
+the games: the play duties (the engine's own pure functions, never a copy), the sweep bonus, the deal's scoring, the
+declarations contest, the cards a seat values in the call (Bela: its six cards; French: its five and the turned card,
+which the taker receives whatever suit he names), how calls and passes tilt who holds what, and a real engine deal
+to replay a sampled deal on. Everything else in the bots is written once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import Any
+
+from pydantic import BaseModel
+
+from bot.engine.bela import BelaDeal, BelaRules, bela_duties, bela_key, score_bela
+from bot.engine.calls import PASS
+from bot.engine.cards import JACK, NINE, Card, CardMask, card_list, mask_of
+from bot.engine.combos import best_disjoint, contest_winner, every_combination, resolve_kinds
+from bot.engine.declarations import Combination
+from bot.engine.french import FrenchDeal, FrenchRules, french_duties, french_key, score_french
+from bot.engine.seatview import SeatView
+from bot.engine.trumpdeal import DealScore, TrumpDeal
+
+# hand, led card, the card now winning the trick, whether the partner plays it -> the legal cards (trump bound).
+Duties = Callable[[CardMask, Card, Card, bool], CardMask]
+
+DECK_POINTS = 162  # card points of a deal with the last trick
+
+
+class FamilyGame:
+    """What a bot needs to know of one family game under one set of table options."""
+
+    variant: str = ""
+    sharing: bool = False
+    sweep_bonus: int = 90
+    # The value (``familycalls.hand_value``, in tricks) at which the medium bot names a suit: measured best in the
+    # arena, medium against itself with other values (docs/strength.md).
+    take: float = 2.9
+
+    def __init__(self, opts: Any) -> None:
+        self.opts = opts
+
+    # --- the play ---
+
+    def duties(self, hand: CardMask, led_suit: int, winning: Card, partner_wins: bool, trump: int) -> CardMask:
+        raise NotImplementedError
+
+    def solver_duties(self, trump: int) -> Duties:
+        """The duties with trump fixed, in the shape the double-dummy solver calls them."""
+        duties = self.duties
+
+        def legal(hand: CardMask, led: Card, winning: Card, partner_wins: bool) -> CardMask:
+            return duties(hand, led >> 3, winning, partner_wins, trump)
+
+        return legal
+
+    # --- declarations and scoring ---
+
+    def key(self, combo: Combination, trump: int, pos: int) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    def combinations(self, hand: CardMask, trump: int) -> tuple[Combination, ...]:
+        """What a hand may declare (every combination, or a best disjoint set)."""
+        if self.opts.no_declarations:
+            return ()
+        return every_combination(hand, trump) if self.sharing else best_disjoint(hand, trump)
+
+    def resolve(self, hand: CardMask, kinds: Sequence[str], trump: int, pos: int) -> tuple[Combination, ...] | None:
+        return resolve_kinds(hand, kinds, trump, self.sharing, lambda c: self.key(c, trump, pos))
+
+    def contest(self, declared: Sequence[tuple[Combination, ...]], dealer: int, trump: int) -> int | None:
+        return contest_winner(declared, (0, 1, 0, 1), dealer, self.key, trump)
+
+    def score(
+        self,
+        caller_side: int,
+        points: tuple[int, int],
+        valat: int | None,
+        declared: tuple[int, int],
+        contest: int | None,
+        belas: tuple[int, int],
+        hanging: int,
+    ) -> DealScore:
+        raise NotImplementedError
+
+    # --- the call ---
+
+    def call_cards(self, view: SeatView) -> CardMask:
+        """The cards the seat knows it will hold if it names trump."""
+        return mask_of(view.hand)
+
+    def turned_mask(self, view: SeatView) -> CardMask:
+        """The public card every seat counts on holding if it names trump (French: the turned card)."""
+        return 0
+
+    def call_weights(self, view: SeatView) -> list[list[float]]:
+        """weights[seat][card]: how much more likely than evenly ``seat`` holds ``card``, judged from its calls."""
+        raise NotImplementedError
+
+    def call_deal(
+        self, dealer: int, hands: Sequence[Sequence[Card]], rest: Sequence[Card], turned: Card | None
+    ) -> TrumpDeal:
+        """An engine deal before the call: the seats' cards of the call and the rest of the deck (``rest``) in the
+        order the game deals it after the call."""
+        raise NotImplementedError
+
+    # --- a real deal to replay on ---
+
+    def deal_for(self, dealer: int, hands: Sequence[CardMask], caller: int, turned: Card | None) -> TrumpDeal:
+        """An engine deal with these complete (8-card) hands, for replaying what was played."""
+        raise NotImplementedError
+
+
+def _named(w: list[list[float]], who: int, suit: int) -> None:
+    for c in range(suit * 8, suit * 8 + 8):
+        w[who][c] *= 1.5
+    w[who][suit * 8 + JACK] *= 2.0
+    w[who][suit * 8 + NINE] *= 1.5
+
+
+def _passed(w: list[list[float]], who: int, suit: int, factor: float) -> None:
+    w[who][suit * 8 + JACK] *= factor
+    w[who][suit * 8 + NINE] *= factor
+
+
+class BelaGame(FamilyGame):
+    variant = "bela"
+
+    def __init__(self, opts: BelaRules) -> None:
+        super().__init__(opts)
+        self.opts: BelaRules = opts
+        self.sharing = opts.declaration_card_sharing
+        self.sweep_bonus = opts.stiglja_value
+
+    def duties(self, hand: CardMask, led_suit: int, winning: Card, partner_wins: bool, trump: int) -> CardMask:
+        return bela_duties(hand, led_suit, winning, partner_wins, trump, self.opts)
+
+    def key(self, combo: Combination, trump: int, pos: int) -> tuple[int, ...]:
+        return bela_key(combo, trump, pos, self.opts)
+
+    def score(
+        self,
+        caller_side: int,
+        points: tuple[int, int],
+        valat: int | None,
+        declared: tuple[int, int],
+        contest: int | None,
+        belas: tuple[int, int],
+        hanging: int,
+    ) -> DealScore:
+        return score_bela(self.opts, caller_side, points, valat, declared, contest, belas, hanging)
+
+    def call_weights(self, view: SeatView) -> list[list[float]]:
+        w = [[1.0] * 32 for _ in range(4)]
+        for i, call in enumerate(view.calls):
+            who = (view.dealer + 1 + i) % 4
+            if call == PASS:  # "dalje": no suit worth naming, so fewer jacks and nines
+                for s in range(4):
+                    _passed(w, who, s, 0.7)
+            else:
+                _named(w, who, call)
+        return w
+
+    def deal_for(self, dealer: int, hands: Sequence[CardMask], caller: int, turned: Card | None) -> TrumpDeal:
+        return BelaDeal(self.opts, dealer, [card_list(h) for h in hands])
+
+    def call_deal(
+        self, dealer: int, hands: Sequence[Sequence[Card]], rest: Sequence[Card], turned: Card | None
+    ) -> TrumpDeal:
+        talons = [list(rest[2 * p : 2 * p + 2]) for p in range(4)]
+        return BelaDeal(self.opts, dealer, [[*h, *talons[p]] for p, h in enumerate(hands)])
+
+
+class FrenchGame(FamilyGame):
+    variant = "french"
+    take = 2.5
+
+    def __init__(self, opts: FrenchRules) -> None:
+        super().__init__(opts)
+        self.opts: FrenchRules = opts
+        self.sweep_bonus = opts.capot_bonus
+
+    def duties(self, hand: CardMask, led_suit: int, winning: Card, partner_wins: bool, trump: int) -> CardMask:
+        return french_duties(hand, led_suit, winning, partner_wins, trump, self.opts.must_undertrump)
+
+    def key(self, combo: Combination, trump: int, pos: int) -> tuple[int, ...]:
+        return french_key(combo, trump, pos)
+
+    def score(
+        self,
+        caller_side: int,
+        points: tuple[int, int],
+        valat: int | None,
+        declared: tuple[int, int],
+        contest: int | None,
+        belas: tuple[int, int],
+        hanging: int,
+    ) -> DealScore:
+        return score_french(self.opts, caller_side, points, valat, declared, contest, belas, hanging)
+
+    def call_cards(self, view: SeatView) -> CardMask:
+        return mask_of(view.hand) | self.turned_mask(view)
+
+    def turned_mask(self, view: SeatView) -> CardMask:
+        return 0 if view.turned is None else 1 << view.turned
+
+    def call_deal(
+        self, dealer: int, hands: Sequence[Sequence[Card]], rest: Sequence[Card], turned: Card | None
+    ) -> TrumpDeal:
+        assert turned is not None
+        return FrenchDeal(self.opts, dealer, hands, turned, rest)
+
+    def call_weights(self, view: SeatView) -> list[list[float]]:
+        w = [[1.0] * 32 for _ in range(4)]
+        t = view.turned >> 3 if view.turned is not None else -1
+        for i, call in enumerate(view.calls):
+            who = (view.dealer + 1 + i) % 4
+            if call != PASS:
+                _named(w, who, call)
+            elif i < 4 and t >= 0:  # refused the turned card's suit
+                _passed(w, who, t, 0.5)
+            else:  # refused every other suit too
+                for s in range(4):
+                    if s != t:
+                        _passed(w, who, s, 0.7)
+        return w
+
+    def deal_for(self, dealer: int, hands: Sequence[CardMask], caller: int, turned: Card | None) -> TrumpDeal:
+        assert turned is not None
+        ordered = []
+        for seat, h in enumerate(hands):
+            cards = [c for c in card_list(h) if c != turned]
+            if seat == caller:  # the engine lists the turned card as the taker's sixth
+                cards.insert(5, turned)
+            ordered.append(cards)
+        return FrenchDeal(self.opts, dealer, ordered, turned)
+
+
+# variant -> (its options model, its piece)
+GAMES: dict[str, tuple[type[BaseModel], Callable[[Any], FamilyGame]]] = {
+    "bela": (BelaRules, BelaGame),
+    "french": (FrenchRules, FrenchGame),
+}
+
+
+@cache
+def _game(variant: str, rules: tuple[tuple[str, Any], ...]) -> FamilyGame:
+    found = GAMES.get(variant)
+    if found is None:
+        raise ValueError(f"no bot plays the game {variant!r}; they play {', '.join(GAMES)} and bulgarian")
+    model, piece = found
+    return piece(model.model_validate(dict(rules)))
+
+
+def game_of(view: SeatView) -> FamilyGame:
+    """The piece of the view's game under the view's table options."""
+    return _game(view.variant, tuple(sorted(view.rules.items())))
