@@ -18,7 +18,7 @@ run: $(STAMP)
 	$(BIN)/belote-bot run
 
 lint: $(STAMP)
-	$(BIN)/ruff check bot tests bench
+	$(BIN)/ruff check bot tests bench tools
 	$(BIN)/mypy --strict bot
 
 test: $(STAMP) lint
@@ -32,7 +32,7 @@ FAST := bot/ai/solver.py bot/ai/knowledge.py bot/ai/medium.py bot/ai/bidding.py 
 	bot/ai/games.py bot/ai/familyknowledge.py bot/ai/familycalls.py bot/ai/familyhard.py
 
 fast: $(STAMP)
-	$(BIN)/mypyc $(FAST)
+	$(BIN)/python tools/build_fast.py $(FAST)
 
 pure:
 	rm -f bot/ai/*.so *__mypyc.*.so
