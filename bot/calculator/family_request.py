@@ -31,6 +31,7 @@ from .request import (
     option_problem,
     parse_contract_word,
     read_declarations,
+    read_points,
     refuse_lone_surrogate,
 )
 from .vocabulary import LOWEST_TOP, Declared, declared_name
@@ -255,20 +256,11 @@ def _points(data: dict[str, Any], valat: int | None, problems: list[Problem]) ->
             problems.append(problem("points", "missing; give at least one side's card points with the last trick, "
                                     "e.g. {example}", example='{"A": 92}'))
             return None
-    elif not isinstance(value, dict) or not value:
-        problems.append(problem("points", "must be an object with the points of team A, team B or both, e.g. "
-                                "{example}", example='{"A": 92, "B": 70}'))
-        return None
     else:
-        for key, pts in value.items():
-            if key not in TEAM_KEYS:
-                problems.append(problem(f"points.{key}", 'unknown team {value}; the teams are "A" and "B"',
-                                        value=_show(key)))
-            elif not _is_int(pts) or not 0 <= pts <= DEAL_POINTS:
-                problems.append(problem(f"points.{key}", "must be a whole number from 0 to {total}, not {value}",
-                                        total=DEAL_POINTS, value=_show(pts)))
-            else:
-                given[TEAM_KEYS.index(key)] = pts
+        read = read_points(value, problems, '{"A": 92, "B": 70}', DEAL_POINTS, DEAL_POINTS)
+        if read is None:
+            return None
+        given = read
     if len(given) != len(value or {}):
         return None
     flags = (0 in given, 1 in given)

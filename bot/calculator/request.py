@@ -329,21 +329,12 @@ def _points(
             problems.append(problem("points", "missing; give at least one team's card points with the last ten, "
                                     "e.g. {example}", example='{"A": 102, "B": 60}'))
             return None
-    elif not isinstance(value, dict) or not value:
-        problems.append(problem("points", "must be an object with the points of team A, team B or both, e.g. "
-                                "{example}", example='{"A": 102, "B": 60}'))
-        return None
     else:
-        for key, pts in value.items():
-            field = f"points.{key}"
-            if key not in TEAM_KEYS:
-                problems.append(problem(field, 'unknown team {value}; the teams are "A" and "B"', value=_show(key)))
-                continue
-            if not _is_int(pts) or pts < 0 or (total is not None and pts > total):
-                problems.append(problem(field, "must be a whole number from 0 to {total}, not {value}",
-                                        total=total if total is not None else 258, value=_show(pts)))
-                continue
-            given[TEAM_KEYS.index(key)] = pts
+        # Without a contract the points are only checked up to the most any contract has (all trumps' 258).
+        read = read_points(value, problems, '{"A": 102, "B": 60}', total, total if total is not None else 258)
+        if read is None:
+            return None
+        given = read
     if total is None or contract is None:
         return None
     if valat is not None:
@@ -371,6 +362,28 @@ def _points(
         team, pts = next(iter(given.items()))
         return (pts, total - pts) if team == 0 else (total - pts, pts)
     return None
+
+
+def read_points(value: object, problems: list[Problem], example: str, most: int | None,
+                shown_most: int) -> dict[int, int] | None:
+    """The ``points`` object: each team's card points from 0 to ``most`` (None: unbounded above; the problem
+    names ``shown_most``), keyed by team. A wrong entry is a problem and left out; a value that is not such an
+    object is a problem and None."""
+    if not isinstance(value, dict) or not value:
+        problems.append(problem("points", "must be an object with the points of team A, team B or both, e.g. "
+                                "{example}", example=example))
+        return None
+    given: dict[int, int] = {}
+    for key, pts in value.items():
+        field = f"points.{key}"
+        if key not in TEAM_KEYS:
+            problems.append(problem(field, 'unknown team {value}; the teams are "A" and "B"', value=_show(key)))
+        elif not _is_int(pts) or pts < 0 or (most is not None and pts > most):
+            problems.append(problem(field, "must be a whole number from 0 to {total}, not {value}",
+                                    total=shown_most, value=_show(pts)))
+        else:
+            given[TEAM_KEYS.index(key)] = pts
+    return given
 
 
 def _teams(value: object, problems: list[Problem]) -> tuple[str, str] | None:
