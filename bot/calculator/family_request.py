@@ -9,23 +9,32 @@ who won at the table, and it may not contradict what the strings do show.
 from __future__ import annotations
 
 import dataclasses
-import typing
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Final
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from bot.engine.bela import BelaRules
-from bot.engine.cards import ACE, RANK_CHARS
+from bot.engine.cards import ACE
 from bot.engine.combos import CARRE_RANK
 from bot.engine.declarations import CARRE, CARRE_VALUE, QUARTE, QUINT, SEQUENCE_VALUE, TIERCE
 from bot.engine.french import FrenchRules
-from bot.engine.jsontext import lone_surrogate
 
-from .errors import CalculatorError, Msg, Problem, problem
-from .request import TEAM_KEYS, _is_int, _show, _team, _teams, parse_contract_word
-from .vocabulary import LOWEST_TOP, Declared, declared_name, parse_declaration
+from .errors import CalculatorError, Problem, problem
+from .request import (
+    TEAM_KEYS,
+    _is_int,
+    _show,
+    _team,
+    _teams,
+    carre_problems,
+    option_problem,
+    parse_contract_word,
+    read_declarations,
+    read_points,
+    refuse_lone_surrogate,
+)
+from .vocabulary import LOWEST_TOP, Declared, declared_name
 
 FamilyRules = BelaRules | FrenchRules
 RULE_MODELS: Final[dict[str, type[BelaRules] | type[FrenchRules]]] = {"bela": BelaRules, "french": FrenchRules}
@@ -121,15 +130,6 @@ def variant_problem(value: object) -> Problem:
 # --- table options, checked by the variant's own model ---
 
 
-def _choices(model: type[BaseModel], key: str) -> str | None:
-    annotation = model.model_fields[key].annotation
-    if annotation is bool:
-        return "true, false"
-    if typing.get_origin(annotation) is typing.Literal:
-        return ", ".join(_show(v) for v in typing.get_args(annotation))
-    return None
-
-
 def family_rules(variant: str, data: object, prefix: str = "rules") -> tuple[FamilyRules, list[Problem]]:
     """The variant's table options; each bad key is a problem naming ``rules.<key>`` and what it accepts."""
     model = RULE_MODELS[variant]
@@ -148,12 +148,7 @@ def family_rules(variant: str, data: object, prefix: str = "rules") -> tuple[Fam
                 problems.append(problem(field, "not a table option of {variant}; its options are: {options}",
                                         variant=variant, options=", ".join(model.model_fields)))
                 continue
-            choices = _choices(model, key)
-            if choices is None:
-                problems.append(problem(field, "must be a whole number ≥ 1, not {value}", value=_show(data[key])))
-            else:
-                problems.append(problem(field, "must be one of {choices}, not {value}", choices=choices,
-                                        value=_show(data[key])))
+            problems.append(option_problem(field, model, key, data[key]))
         return model(), problems
 
 
@@ -236,35 +231,6 @@ def decide_contest(
 # --- the whole request ---
 
 
-def _declarations(value: object, problems: list[Problem]) -> list[list[Declared]]:
-    declared: list[list[Declared]] = [[], []]
-    if value is None:
-        return declared
-    if not isinstance(value, dict):
-        problems.append(problem("declarations", "must be an object with a list for each team, e.g. {example}",
-                                example='{"A": ["carre:J", "belote"], "B": ["quarte"]}'))
-        return declared
-    for key, items in value.items():
-        field = f"declarations.{key}"
-        if key not in TEAM_KEYS:
-            problems.append(problem(field, 'unknown team {value}; the teams are "A" and "B"', value=_show(key)))
-            continue
-        if not isinstance(items, list):
-            problems.append(problem(field, "must be a list of declarations, e.g. {example}",
-                                    example='["belote", "tierce:K"]'))
-            continue
-        for i, item in enumerate(items):
-            parsed = parse_declaration(item) if isinstance(item, str) else None
-            if parsed is None:
-                problems.append(problem(f"{field}[{i}]", "must be a string such as {example}, not {value}",
-                                        example='"tierce:K"', value=_show(item)))
-            elif isinstance(parsed, Msg):
-                problems.append(Problem(f"{field}[{i}]", parsed))
-            else:
-                declared[TEAM_KEYS.index(key)].append(parsed)
-    return declared
-
-
 def _declaration_problems(variant: str, rules: FamilyRules, declared: list[list[Declared]]) -> list[Problem]:
     problems: list[Problem] = []
     if rules.no_declarations:
@@ -278,12 +244,7 @@ def _declaration_problems(variant: str, rules: FamilyRules, declared: list[list[
     if belas > 1:
         problems.append(problem("declarations", "a deal has one belote at most (the king and queen of trumps), "
                                 "not {n}", n=belas))
-    carres = Counter(d.top for side in declared for d in side if d.kind == CARRE)
-    for rank, n in carres.items():
-        if n > 1 and rank is not None:
-            problems.append(problem("declarations", "carre:{rank} is given {n} times; there is one carré of each "
-                                    "rank", rank=RANK_CHARS[rank], n=n))
-    return problems
+    return problems + carre_problems(declared)
 
 
 def _points(data: dict[str, Any], valat: int | None, problems: list[Problem]) -> tuple[tuple[int, int], tuple[
@@ -295,20 +256,11 @@ def _points(data: dict[str, Any], valat: int | None, problems: list[Problem]) ->
             problems.append(problem("points", "missing; give at least one side's card points with the last trick, "
                                     "e.g. {example}", example='{"A": 92}'))
             return None
-    elif not isinstance(value, dict) or not value:
-        problems.append(problem("points", "must be an object with the points of team A, team B or both, e.g. "
-                                "{example}", example='{"A": 92, "B": 70}'))
-        return None
     else:
-        for key, pts in value.items():
-            if key not in TEAM_KEYS:
-                problems.append(problem(f"points.{key}", 'unknown team {value}; the teams are "A" and "B"',
-                                        value=_show(key)))
-            elif not _is_int(pts) or not 0 <= pts <= DEAL_POINTS:
-                problems.append(problem(f"points.{key}", "must be a whole number from 0 to {total}, not {value}",
-                                        total=DEAL_POINTS, value=_show(pts)))
-            else:
-                given[TEAM_KEYS.index(key)] = pts
+        read = read_points(value, problems, '{"A": 92, "B": 70}', DEAL_POINTS, DEAL_POINTS)
+        if read is None:
+            return None
+        given = read
     if len(given) != len(value or {}):
         return None
     flags = (0 in given, 1 in given)
@@ -333,11 +285,7 @@ def _points(data: dict[str, Any], valat: int | None, problems: list[Problem]) ->
 
 def parse_family_request(data: dict[str, Any]) -> FamilyRequest:
     """Check a §7.5 request whose ``variant`` is "bela" or "french"; raise CalculatorError listing every problem."""
-    where = lone_surrogate(data)
-    if where is not None:
-        raise CalculatorError(
-            [problem(where, "holds a lone surrogate (U+D800 to U+DFFF without its pair), which is not text")]
-        )
+    refuse_lone_surrogate(data)
     variant = data.get("variant")
     if variant not in RULE_MODELS:
         raise CalculatorError([variant_problem(variant)])
@@ -367,7 +315,7 @@ def parse_family_request(data: dict[str, Any]) -> FamilyRequest:
                                 "{value}", value=_show(hanging_in)))
         hanging_in = 0
     points = _points(data, valat, problems)
-    declared = _declarations(data.get("declarations"), problems)
+    declared = read_declarations(data.get("declarations"), problems, '{"A": ["carre:J", "belote"], "B": ["quarte"]}')
     problems.extend(_declaration_problems(variant, rules, declared))
     teams = _teams(data.get("teams"), problems)
     contest: int | None = None

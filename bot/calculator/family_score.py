@@ -15,7 +15,7 @@ from bot.engine.trumpdeal import DealScore
 
 from .errors import Msg
 from .family_request import DEAL_POINTS, FamilyRequest, parse_family_request
-from .score import DEFAULT_TEAM_NAMES, DealAnswer, render_name
+from .score import DEFAULT_TEAM_NAMES, DealAnswer, ExplainedAnswer
 from .vocabulary import declared_name
 
 FALL_MARK: Final = "—"  # what a fallen calling side writes on the sheet instead of 0
@@ -38,7 +38,7 @@ def written(score: int, fell_side: bool) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class FamilyAnswer:
+class FamilyAnswer(ExplainedAnswer):
     """A scored Bela or French deal: the request, the engine's result and the steps that explain it."""
 
     request: FamilyRequest
@@ -53,9 +53,8 @@ class FamilyAnswer:
     def variant(self) -> str:
         return self.request.variant
 
-    def names(self, lang: str) -> tuple[str, str]:
-        a, b = self.request.teams or DEFAULT_TEAM_NAMES
-        return render_name(a, lang), render_name(b, lang)
+    def _teams(self) -> tuple[str, str] | None:
+        return self.request.teams
 
     def shown(self) -> tuple[str, str]:
         """The two written numbers, a fallen calling side's 0 as a dash."""
@@ -63,23 +62,8 @@ class FamilyAnswer:
         dash = r.fell and self.variant == "bela"  # French writes the failed takers' 0 (family §12.5)
         return (written(r.score[0], dash and d == 0), written(r.score[1], dash and d == 1))
 
-    def explanation(self, lang: str) -> list[str]:
-        return [step.render(lang) for step in self.steps]
-
-    def to_json(self, lang: str = "en") -> dict[str, Any]:
-        """The answer of formats §7.5: ``raw``, ``score``, ``hanging``, ``outcome``, ``fell``, ``explanation``;
-        ``teams`` echoes the names the explanation uses."""
-        r = self.result
-        names = self.names(lang)
-        return {
-            "raw": {"A": r.raw[0], "B": r.raw[1]},
-            "score": {"A": r.score[0], "B": r.score[1]},
-            "hanging": r.hanging,
-            "outcome": r.outcome,
-            "fell": r.fell,
-            "explanation": self.explanation(lang),
-            "teams": {"A": names[0], "B": names[1]},
-        }
+    def _more_json(self) -> dict[str, Any]:
+        return {"fell": self.result.fell}  # the answer of formats §7.5 adds it after ``outcome``
 
     def summary(self, lang: str) -> str:
         a, b = self.names(lang)
@@ -90,11 +74,6 @@ class FamilyAnswer:
         if self.result.hanging:
             line += " " + Msg("{n} held", {"n": self.result.hanging}).render(lang)
         return line
-
-    def render(self, lang: str) -> str:
-        lines = [self.summary(lang)]
-        lines += [f"{i}. {text}" for i, text in enumerate(self.explanation(lang), 1)]
-        return "\n".join(lines)
 
 
 def score_family(data: dict[str, Any]) -> FamilyAnswer:

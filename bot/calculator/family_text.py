@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from bot.engine.declarations import CARRE
-from bot.engine.jsontext import lone_surrogate
 
 from .errors import CalculatorError, Msg, Problem, problem
 from .family_request import parse_family_request
@@ -44,7 +43,7 @@ from .family_words import (
     WORD_LANGS,
 )
 from .request import TEAM_KEYS
-from .text import option_value
+from .text import read_option, refuse_lone_surrogates
 from .vocabulary import BELOTE, Declared, check_declared, parse_declaration
 
 MAX_DIGITS: Final = 6
@@ -176,11 +175,7 @@ def _read(tokens: list[str], line: _Line) -> None:
         elif tok in WINNER_WORDS:
             line.winner.append(line.current)
         elif "=" in tok:
-            key, _, value = tok.partition("=")
-            if key.strip() in line.rules:  # a second value would silently replace the first
-                line.problems.append(problem(f"rules.{key.strip()}", "given twice in the line; give each table option "
-                                             "once"))
-            line.rules[key.strip()] = option_value(value.strip())
+            read_option(tok, line.rules, line.problems)
         else:
             line.problems.append(_unknown(tok, line))
         i += 1
@@ -252,11 +247,7 @@ def parse_family_text(
 
     ``variant``: the game when the line need not name it (a sheet's game); a line naming another game is an error.
     """
-    for where, text in (("text", line), *zip(("teams.A", "teams.B"), teams or (), strict=False)):
-        if lone_surrogate(text) is not None:
-            raise CalculatorError(
-                [problem(where, "holds a lone surrogate (U+D800 to U+DFFF without its pair), which is not text")]
-            )
+    refuse_lone_surrogates(line, teams)
     tokens = _normalize(line, teams)
     named = GAME_WORDS.get(tokens[0]) if tokens else None
     game = variant or named

@@ -10,8 +10,11 @@ from __future__ import annotations
 import dataclasses
 import typing
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
+
+from pydantic import BaseModel
 
 from bot.engine.calls import ALL_TRUMPS, CALL_NAMES, NO_TRUMPS, Contract
 from bot.engine.cards import ACE, RANK_CHARS
@@ -126,16 +129,22 @@ def parse_contract_word(value: object) -> Contract | None:
 # --- table options ---
 
 
-def _option_choices(key: str) -> str | None:
-    """What a table option accepts, read from the Rules model itself."""
-    annotation = Rules.model_fields[key].annotation
+def option_choices(model: type[BaseModel], key: str) -> str | None:
+    """What a table option accepts, read from the game's rules model itself (None: a whole number)."""
+    annotation = model.model_fields[key].annotation
     if annotation is bool:
         return "true, false"
-    if annotation is int:
-        return None
     if typing.get_origin(annotation) is typing.Literal:
         return ", ".join(_show(v) for v in typing.get_args(annotation))
     return None
+
+
+def option_problem(field: str, model: type[BaseModel], key: str, value: object) -> Problem:
+    """A known table option given a value it does not take, and what it does take."""
+    choices = option_choices(model, key)
+    if choices is None:
+        return problem(field, "must be a whole number ≥ 1, not {value}", value=_show(value))
+    return problem(field, "must be one of {choices}, not {value}", choices=choices, value=_show(value))
 
 
 def rules_problems(data: object, prefix: str = "rules") -> tuple[Rules, list[Problem]]:
@@ -154,26 +163,21 @@ def rules_problems(data: object, prefix: str = "rules") -> tuple[Rules, list[Pro
                 problems.append(problem(field, "unknown table option; the options are: {options}",
                                         options=", ".join(Rules.model_fields)))
             else:
-                value = data.get(name) if isinstance(data, dict) else None
-                choices = _option_choices(name)
-                if choices is None:
-                    problems.append(problem(field, "must be a whole number ≥ 1, not {value}", value=_show(value)))
-                else:
-                    problems.append(problem(field, "must be one of {choices}, not {value}",
-                                            choices=choices, value=_show(value)))
+                problems.append(option_problem(field, Rules, name, data.get(name) if isinstance(data, dict) else None))
         return DEFAULT_RULES, problems
 
 
 # --- declarations ---
 
 
-def _declarations(value: object, problems: list[Problem]) -> list[list[Declared]]:
+def read_declarations(value: object, problems: list[Problem], example: str) -> list[list[Declared]]:
+    """Each team's declarations as strings are read (``example``: a right ``declarations`` of the game)."""
     declared: list[list[Declared]] = [[], []]
     if value is None:
         return declared
     if not isinstance(value, dict):
         problems.append(problem("declarations", "must be an object with a list for each team, e.g. {example}",
-                                example='{"A": ["belote"], "B": ["tierce:K"]}'))
+                                example=example))
         return declared
     for key, items in value.items():
         field = f"declarations.{key}"
@@ -224,26 +228,37 @@ def declaration_problems(
         problems.append(problem("declarations",
                                 "a suit contract has one belote at most (the king and queen of trumps), not {n}",
                                 n=belotes))
+    return problems + carre_problems(declared)
+
+
+def carre_problems(declared: Sequence[Sequence[Declared]]) -> list[Problem]:
+    """A carré given more than once: a pack holds one of each rank."""
     carres = Counter(d.top for team in declared for d in team if d.kind == CARRE)
-    for rank, n in carres.items():
-        if n > 1 and rank is not None:
-            problems.append(problem("declarations",
-                                    "carre:{rank} is given {n} times; there is one carré of each rank",
-                                    rank=RANK_CHARS[rank], n=n))
-    return problems
+    return [
+        problem("declarations", "carre:{rank} is given {n} times; there is one carré of each rank",
+                rank=RANK_CHARS[rank], n=n)
+        for rank, n in carres.items()
+        if n > 1 and rank is not None
+    ]
 
 
 # --- the whole request ---
 
 
-def parse_request(data: object) -> DealRequest:
-    """Check a §5 request; raise CalculatorError listing every problem, each naming its field."""
-    problems: list[Problem] = []
+def refuse_lone_surrogate(data: object) -> None:
+    """Refuse a request holding a lone surrogate before anything echoes it: such a string breaks every print and
+    send."""
     where = lone_surrogate(data)
-    if where is not None:  # refused before anything echoes it: such a string breaks every print and send
+    if where is not None:
         raise CalculatorError(
             [problem(where, "holds a lone surrogate (U+D800 to U+DFFF without its pair), which is not text")]
         )
+
+
+def parse_request(data: object) -> DealRequest:
+    """Check a §5 request; raise CalculatorError listing every problem, each naming its field."""
+    problems: list[Problem] = []
+    refuse_lone_surrogate(data)
     if not isinstance(data, dict):
         raise CalculatorError([problem("request", "must be a JSON object with the fields {fields}",
                                        fields=", ".join(FIELDS))])
@@ -283,7 +298,7 @@ def parse_request(data: object) -> DealRequest:
         hanging_in = 0
 
     points = _points(data, contract, valat, problems)
-    declared = _declarations(data.get("declarations"), problems)
+    declared = read_declarations(data.get("declarations"), problems, '{"A": ["belote"], "B": ["tierce:K"]}')
     if contract is not None:
         problems.extend(declaration_problems(contract, declared, rules))
     teams = _teams(data.get("teams"), problems)
@@ -314,21 +329,12 @@ def _points(
             problems.append(problem("points", "missing; give at least one team's card points with the last ten, "
                                     "e.g. {example}", example='{"A": 102, "B": 60}'))
             return None
-    elif not isinstance(value, dict) or not value:
-        problems.append(problem("points", "must be an object with the points of team A, team B or both, e.g. "
-                                "{example}", example='{"A": 102, "B": 60}'))
-        return None
     else:
-        for key, pts in value.items():
-            field = f"points.{key}"
-            if key not in TEAM_KEYS:
-                problems.append(problem(field, 'unknown team {value}; the teams are "A" and "B"', value=_show(key)))
-                continue
-            if not _is_int(pts) or pts < 0 or (total is not None and pts > total):
-                problems.append(problem(field, "must be a whole number from 0 to {total}, not {value}",
-                                        total=total if total is not None else 258, value=_show(pts)))
-                continue
-            given[TEAM_KEYS.index(key)] = pts
+        # Without a contract the points are only checked up to the most any contract has (all trumps' 258).
+        read = read_points(value, problems, '{"A": 102, "B": 60}', total, total if total is not None else 258)
+        if read is None:
+            return None
+        given = read
     if total is None or contract is None:
         return None
     if valat is not None:
@@ -356,6 +362,28 @@ def _points(
         team, pts = next(iter(given.items()))
         return (pts, total - pts) if team == 0 else (total - pts, pts)
     return None
+
+
+def read_points(value: object, problems: list[Problem], example: str, most: int | None,
+                shown_most: int) -> dict[int, int] | None:
+    """The ``points`` object: each team's card points from 0 to ``most`` (None: unbounded above; the problem
+    names ``shown_most``), keyed by team. A wrong entry is a problem and left out; a value that is not such an
+    object is a problem and None."""
+    if not isinstance(value, dict) or not value:
+        problems.append(problem("points", "must be an object with the points of team A, team B or both, e.g. "
+                                "{example}", example=example))
+        return None
+    given: dict[int, int] = {}
+    for key, pts in value.items():
+        field = f"points.{key}"
+        if key not in TEAM_KEYS:
+            problems.append(problem(field, 'unknown team {value}; the teams are "A" and "B"', value=_show(key)))
+        elif not _is_int(pts) or pts < 0 or (most is not None and pts > most):
+            problems.append(problem(field, "must be a whole number from 0 to {total}, not {value}",
+                                    total=shown_most, value=_show(pts)))
+        else:
+            given[TEAM_KEYS.index(key)] = pts
+    return given
 
 
 def _teams(value: object, problems: list[Problem]) -> tuple[str, str] | None:

@@ -6,8 +6,9 @@ shown; the numbers in it are read from the engine's result, never recomputed by 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from bot.engine.calls import NO_TRUMPS
 from bot.engine.declarations import BELOTE_POINTS, declarations_forfeited
@@ -38,8 +39,66 @@ def render_name(name: str | Msg, lang: str) -> str:
     return name.render(lang) if isinstance(name, Msg) else name
 
 
+class _Scored(Protocol):
+    @property
+    def raw(self) -> Sequence[int]: ...
+    @property
+    def score(self) -> Sequence[int]: ...
+    @property
+    def hanging(self) -> int: ...
+    @property
+    def outcome(self) -> str: ...
+
+
+class ExplainedAnswer:
+    """What every game's answer does alike: the team names, the steps in words, the JSON answer and the text for
+    a chat. Each game's answer supplies ``summary`` and whatever its JSON adds (``_more_json``)."""
+
+    __slots__ = ()
+    result: _Scored
+    steps: tuple[Msg, ...]
+
+    def _teams(self) -> tuple[str, str] | None:
+        raise NotImplementedError
+
+    def _more_json(self) -> dict[str, Any]:
+        return {}
+
+    def summary(self, lang: str) -> str:
+        raise NotImplementedError
+
+    def names(self, lang: str) -> tuple[str, str]:
+        teams = self._teams()
+        a, b = teams if teams is not None else DEFAULT_TEAM_NAMES
+        return render_name(a, lang), render_name(b, lang)
+
+    def explanation(self, lang: str) -> list[str]:
+        return [step.render(lang) for step in self.steps]
+
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
+        """The answer: ``raw``, ``score``, ``hanging``, ``outcome``, what the game adds, ``explanation``, with
+        teams keyed "A"/"B"; ``teams`` echoes the display names the explanation uses."""
+        r = self.result
+        names = self.names(lang)
+        return {
+            "raw": {"A": r.raw[0], "B": r.raw[1]},
+            "score": {"A": r.score[0], "B": r.score[1]},
+            "hanging": r.hanging,
+            "outcome": r.outcome,
+            **self._more_json(),
+            "explanation": self.explanation(lang),
+            "teams": {"A": names[0], "B": names[1]},
+        }
+
+    def render(self, lang: str) -> str:
+        """The answer in words: the summary, then the numbered steps."""
+        lines = [self.summary(lang)]
+        lines += [f"{i}. {text}" for i, text in enumerate(self.explanation(lang), 1)]
+        return "\n".join(lines)
+
+
 @dataclass(frozen=True, slots=True)
-class DealAnswer:
+class DealAnswer(ExplainedAnswer):
     """A scored real-life deal: the request, the engine's result and the steps that explain it."""
 
     request: DealRequest
@@ -51,26 +110,8 @@ class DealAnswer:
     def valat(self) -> bool:
         return self.result.valat is not None
 
-    def names(self, lang: str) -> tuple[str, str]:
-        a, b = team_names(self.request)
-        return render_name(a, lang), render_name(b, lang)
-
-    def explanation(self, lang: str) -> list[str]:
-        return [step.render(lang) for step in self.steps]
-
-    def to_json(self, lang: str = "en") -> dict[str, Any]:
-        """The answer of formats.md §5: ``raw``, ``score``, ``hanging``, ``outcome`` and ``explanation``, with
-        teams keyed "A"/"B"; ``teams`` echoes the display names the explanation uses."""
-        r = self.result
-        names = self.names(lang)
-        return {
-            "raw": {"A": r.raw[0], "B": r.raw[1]},
-            "score": {"A": r.score[0], "B": r.score[1]},
-            "hanging": r.hanging,
-            "outcome": r.outcome,
-            "explanation": self.explanation(lang),
-            "teams": {"A": names[0], "B": names[1]},
-        }
+    def _teams(self) -> tuple[str, str] | None:
+        return self.request.teams  # the answer of formats.md §5
 
     def summary(self, lang: str) -> str:
         """One line for a chat: who writes what, the outcome, what hangs."""
@@ -83,12 +124,6 @@ class DealAnswer:
         if r.hanging:
             line += " " + Msg("{n} hanging", {"n": r.hanging}).render(lang)
         return line
-
-    def render(self, lang: str) -> str:
-        """The answer in words: the summary, then the numbered steps."""
-        lines = [self.summary(lang)]
-        lines += [f"{i}. {text}" for i, text in enumerate(self.explanation(lang), 1)]
-        return "\n".join(lines)
 
 
 def score(data: object) -> DealAnswer | FamilyAnswer:

@@ -18,6 +18,7 @@ from .family_words import GAME_WORDS
 from .request import rules_problems
 from .score import DealAnswer
 from .sheet import ScoreSheet, SheetError, SheetLine
+from .sheet_base import sheet_rules
 from .text import score_text
 from .written import plain_points
 
@@ -38,16 +39,10 @@ def load_sheet(data: object) -> Sheet:
 def new_sheet(variant: str, teams: Sequence[str] | None = None, rules: object = None) -> Sheet:
     """An empty sheet of ``variant`` with its table options (a JSON object; SheetError names a bad one)."""
     if variant == "bulgarian":
-        parsed, problems = rules_problems(rules if rules is not None else {})
-        if problems:
-            raise SheetError(problems[0].message, problems[0].field)
-        return ScoreSheet(teams or None, parsed)
+        return ScoreSheet(teams or None, sheet_rules(rules_problems(rules if rules is not None else {})))
     if variant not in ("bela", "french"):
         raise SheetError(Msg("a sheet keeps bulgarian, bela or french"), "variant")
-    family, problems = family_rules(variant, rules)
-    if problems:
-        raise SheetError(problems[0].message, problems[0].field)
-    return FamilySheet(variant, teams or None, family)
+    return FamilySheet(variant, teams or None, sheet_rules(family_rules(variant, rules)))
 
 
 def sheet_game(words: Sequence[str]) -> tuple[str, list[str]]:

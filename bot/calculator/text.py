@@ -145,11 +145,7 @@ def _scan(tokens: list[str], originals: list[str], line: _Line) -> None:
                 line.hanging = int(nxt)
                 i += 1
         elif "=" in tok:
-            key, _, value = shown.partition("=")
-            if key.strip() in line.rules:  # a second value would silently replace the first
-                line.problems.append(problem(f"rules.{key.strip()}", "given twice in the line; give each table option "
-                                             "once"))
-            line.rules[key.strip()] = option_value(value.strip())
+            read_option(shown, line.rules, line.problems)
         elif _NUMBER.match(tok) and nxt is not None and 2 <= int(tok) <= 4 and _kind_of(nxt) is not None:
             # "2 белота": a count of the declaration that follows.
             i = _declaration(tokens, originals, i + 1, line, count=int(tok), start=i)
@@ -211,6 +207,24 @@ def option_value(text: str) -> object:
         return loads(text)
     except JsonTextError:  # not JSON (or hostile JSON): the word itself, which the option check then names
         return text
+
+
+def read_option(word: str, rules: dict[str, Any], problems: list[Problem]) -> None:
+    """A ``key=value`` table option written in a line, into ``rules``."""
+    key, _, value = word.partition("=")
+    if key.strip() in rules:  # a second value would silently replace the first
+        problems.append(problem(f"rules.{key.strip()}", "given twice in the line; give each table option once"))
+    rules[key.strip()] = option_value(value.strip())
+
+
+def refuse_lone_surrogates(line: str, teams: Sequence[str] | None) -> None:
+    """Refuse a line or team name holding a lone surrogate: bytes that are not UTF-8 on a command line arrive as
+    these, and such a string breaks every print and send."""
+    for where, text in (("text", line), *zip(("teams.A", "teams.B"), teams or (), strict=False)):
+        if lone_surrogate(text) is not None:
+            raise CalculatorError(
+                [problem(where, "holds a lone surrogate (U+D800 to U+DFFF without its pair), which is not text")]
+            )
 
 
 _VOCABULARY: Final = {
@@ -311,11 +325,7 @@ def parse_text(
     ``teams`` are the display names of A and B, which the line may then use as team words; ``rules`` are the
     table's options, to which ``key=value`` words in the line are added.
     """
-    for where, text in (("text", line), *zip(("teams.A", "teams.B"), teams or (), strict=False)):
-        if lone_surrogate(text) is not None:  # bytes that are not UTF-8 on a command line arrive as these
-            raise CalculatorError(
-                [problem(where, "holds a lone surrogate (U+D800 to U+DFFF without its pair), which is not text")]
-            )
+    refuse_lone_surrogates(line, teams)
     tokens = _normalize(line, teams)
     parsed = _Line()
     _scan(tokens, tokens, parsed)

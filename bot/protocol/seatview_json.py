@@ -12,9 +12,9 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field
 
-from bot.engine import Announcement, Call, CallParseError, Card, CardParseError, Trick, mask_of, parse_call, parse_card
+from bot.engine import Announcement, Call, Card, Trick, mask_of
 from bot.engine.calls import CALL_NAMES, PASS
 from bot.engine.deal import AUCTION, PLAY, Phase
 from bot.engine.declarations import KINDS, belote_allowed
@@ -24,41 +24,46 @@ from bot.engine.rules import RulesError
 from bot.engine.seatview import SeatView
 from bot.engine.trumpdeal import TrumpDeal
 
+from . import act_json
+from .act_json import (
+    ActModel,
+    card,
+    cards,
+    check_calling_seat,
+    check_declarable,
+    check_seen_once,
+    legal_play,
+    validate_act,
+)
 from .messages import ProtocolError
 
-_SUITS = "CDHS"
 _PHASES: dict[str, Phase] = {"bid": AUCTION, "play": PLAY}
 
 
-class _Model(BaseModel):
-    # Agents read liberally (formats §6): fields a later version may add are ignored, never an error.
-    model_config = ConfigDict(extra="ignore", strict=True)
-
-
-class _TrickModel(_Model):
+class _TrickModel(ActModel):
     leader: int = Field(ge=0)
     cards: list[str]
     winner: int = Field(ge=0)
 
 
-class _TrickInProgress(_Model):
+class _TrickInProgress(ActModel):
     leader: int = Field(ge=0)
     cards: list[str]
 
 
-class _AnnouncedModel(_Model):
+class _AnnouncedModel(ActModel):
     seat: int = Field(ge=0)
     declare: list[str] | None = None
     belote: Literal["C", "D", "H", "S"] | None = None
 
 
-class _ShownModel(_Model):
+class _ShownModel(ActModel):
     seat: int = Field(ge=0)
     kind: str
     cards: list[str] = Field(min_length=3, max_length=8)
 
 
-class FamilyActMessage(_Model):
+class FamilyActMessage(ActModel):
     """The shape of a family ``act`` message; meaning is checked after it."""
 
     type: Literal["act"]
@@ -100,14 +105,7 @@ def family_variants() -> tuple[str, ...]:
 
 def seatview_from_json(message: dict[str, Any]) -> SeatView:
     """The view a family ``act`` message renders. Raises ProtocolError (``malformed``) naming the bad field."""
-    try:
-        act = FamilyActMessage.model_validate(message)
-    except ValidationError as exc:
-        problems = []
-        for err in exc.errors()[:3]:
-            where = ".".join(str(p) for p in err["loc"]) or "message"
-            problems.append(f"act.{where}: {err['msg']}")
-        raise ProtocolError("malformed", "; ".join(problems)) from None
+    act = validate_act(FamilyActMessage, message)
     if act.variant not in family_variants():
         raise ProtocolError(
             "malformed", f"act.variant: {act.variant!r} is not a game this agent reads; it reads bulgarian, "
@@ -125,18 +123,16 @@ def seatview_from_json(message: dict[str, Any]) -> SeatView:
         if seat is not None and seat >= n:
             raise ProtocolError("malformed", f"act.{field}: {act.variant} has seats 0 to {n - 1}, not {seat}")
 
-    hand = _cards(act.hand, "hand")
+    hand = cards(act.hand, "hand")
     calls = tuple(_call(text, f"bids[{i}]") for i, text in enumerate(act.bids or ()))
-    turned = None if act.turned is None else _card(act.turned, "turned")
+    turned = None if act.turned is None else card(act.turned, "turned")
     tricks = tuple(_trick(t, i, n) for i, t in enumerate(act.tricks or ()))
     trick = act.trick or _TrickInProgress(leader=tricks[-1].winner if tricks else (act.dealer + 1) % n, cards=[])
     if trick.leader >= n or len(trick.cards) >= n:
         raise ProtocolError("malformed", f"act.trick: a trick in progress has a leader below {n} and fewer than "
                             f"{n} cards")
-    current = tuple(_cards(trick.cards, "trick.cards"))
-    seen = list(hand) + [c for t in tricks for c in t.cards] + list(current)
-    if len(set(seen)) != len(seen):
-        raise ProtocolError("malformed", "act: a card appears twice among hand, tricks and trick")
+    current = tuple(cards(trick.cards, "trick.cards"))
+    check_seen_once(hand, tricks, current)
 
     phase = _phase(act)
     named = [i for i, call in enumerate(calls) if call != PASS]
@@ -149,28 +145,17 @@ def seatview_from_json(message: dict[str, Any]) -> SeatView:
             raise ProtocolError(
                 "malformed", f"act.hand: {act.variant} calls trump on {deal_type.CALL_CARDS} cards, not {len(hand)}"
             )
-        if (act.dealer + 1 + len(calls)) % n != act.seat:
-            raise ProtocolError("malformed", f"act.seat: after {len(calls)} bids it is not seat {act.seat}'s call")
+        check_calling_seat(act.seat, act.dealer, calls, n)
         contract, caller = None, None
         legal_calls = tuple(_call(text, f"legal[{i}]") for i, text in enumerate(act.legal))
         legal_cards: tuple[Card, ...] = ()
     else:
         contract, caller = _trump(act, calls, named, n)
-        if (trick.leader + len(current)) % n != act.seat:
-            raise ProtocolError("malformed", f"act.seat: seat {act.seat} is not the next to play to the trick")
-        if len(hand) != 8 - len(tricks):
-            raise ProtocolError(
-                "malformed", f"act.hand: after {len(tricks)} tricks the seat holds {8 - len(tricks)} cards"
-            )
         legal_calls = ()
-        legal_cards = tuple(_cards(act.legal, "legal"))
-        if not set(legal_cards) <= set(hand):
-            raise ProtocolError("malformed", "act.legal: a legal card that is not in the hand")
+        legal_cards = legal_play(act.seat, hand, tricks, (trick.leader, current), act.legal, n)
 
     declarable = tuple(act.declarable or ())
-    unknown = [k for k in declarable if k not in KINDS]
-    if unknown:
-        raise ProtocolError("malformed", f"act.declarable: unknown kind {unknown[0]!r}; kinds are {', '.join(KINDS)}")
+    check_declarable(declarable)
     belote_cards: tuple[Card, ...] = ()
     if act.belote and contract is not None:
         king_only = bool(deal_type.KING_FIRST_OPTION and getattr(opts, deal_type.KING_FIRST_OPTION))
@@ -239,22 +224,8 @@ def _trump(act: FamilyActMessage, calls: tuple[Call, ...], named: list[int], n: 
     return trump, caller
 
 
-def _card(text: str, where: str) -> Card:
-    try:
-        return parse_card(text)
-    except CardParseError as exc:
-        raise ProtocolError("malformed", f"act.{where}: {exc}") from None
-
-
-def _cards(texts: list[str], where: str) -> list[Card]:
-    return [_card(text, f"{where}[{i}]") for i, text in enumerate(texts)]
-
-
 def _call(text: str, where: str) -> Call:
-    try:
-        call = parse_call(text)
-    except CallParseError as exc:
-        raise ProtocolError("malformed", f"act.{where}: {exc}") from None
+    call = act_json.call(text, where)
     if call > 3 and call != PASS:
         raise ProtocolError("malformed", f"act.{where}: {text!r} is not a call of this game; it names a suit or pass")
     return call
@@ -263,19 +234,13 @@ def _call(text: str, where: str) -> Call:
 def _trick(t: _TrickModel, i: int, n: int) -> Trick:
     if t.leader >= n or t.winner >= n or len(t.cards) != n:
         raise ProtocolError("malformed", f"act.tricks[{i}]: a trick has {n} cards and a leader and winner below {n}")
-    return Trick(t.leader, tuple(_cards(t.cards, f"tricks[{i}].cards")), t.winner)
+    return Trick(t.leader, tuple(cards(t.cards, f"tricks[{i}].cards")), t.winner)
 
 
 def _announcement(item: _AnnouncedModel, index: int, n: int) -> Announcement:
     if item.seat >= n or (item.declare is None) == (item.belote is None):
         raise ProtocolError("malformed", f"act.announced[{index}]: a seat below {n} and either declare or belote")
-    if item.belote is not None:
-        return Announcement(item.seat, (), _SUITS.index(item.belote))
-    assert item.declare is not None
-    unknown = [k for k in item.declare if k not in KINDS]
-    if unknown:
-        raise ProtocolError("malformed", f"act.announced[{index}]: unknown kind {unknown[0]!r}")
-    return Announcement(item.seat, tuple(item.declare))
+    return act_json.announcement(item, index)
 
 
 def _shown(item: _ShownModel, index: int, n: int) -> tuple[int, str, tuple[Card, ...]]:
@@ -283,4 +248,4 @@ def _shown(item: _ShownModel, index: int, n: int) -> tuple[int, str, tuple[Card,
         raise ProtocolError(
             "malformed", f"act.shown[{index}]: a seat below {n} and a kind of {', '.join(KINDS)}"
         )
-    return item.seat, item.kind, tuple(_cards(item.cards, f"shown[{index}].cards"))
+    return item.seat, item.kind, tuple(cards(item.cards, f"shown[{index}].cards"))
