@@ -35,7 +35,7 @@ class FamilyMatch:
         self.seed = seed
         self.scheme = scheme
         if first_dealer is None:
-            first_dealer = choose_dealer(seed, scheme) % self.SEATS
+            first_dealer = choose_dealer(seed, scheme, self.SEATS)
         self.first_dealer = first_dealer
         self.auto_deal = auto_deal
         self.deals: list[TrumpDeal] = []
