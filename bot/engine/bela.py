@@ -148,7 +148,7 @@ def find_belot(held: Sequence[CardMask], dealer: int, trump: int, belot_suit: st
     for i in range(1, n + 1):
         seat = (dealer + i) % n
         for suit in SUITS:
-            if held[seat] == SUIT_MASK[suit] and (belot_suit == "any" or suit == trump):
+            if held[seat] & SUIT_MASK[suit] == SUIT_MASK[suit] and (belot_suit == "any" or suit == trump):
                 return seat
     return -1
 
