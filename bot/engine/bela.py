@@ -62,6 +62,9 @@ class BelaDeal(TrumpDeal):
     variant = "bela"
     CALL_CARDS = 6
     SHARING_OPTION = "declaration_card_sharing"
+    RECORD_HANDS_TEXT = "8 cards (6, then the talon)"
+    NAME = "Bela"
+    BELOT = True
 
     def __init__(
         self,
@@ -248,6 +251,7 @@ def bela_verdict(totals: Sequence[int], target: int) -> int | None:
 
 class BelaMatch(FamilyMatch):
     variant = "bela"
+    DEAL = BelaDeal
 
     def __init__(self, rules: BelaRules | None = None, **kwargs: Any) -> None:
         super().__init__(rules or BelaRules(), **kwargs)

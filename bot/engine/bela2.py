@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .bela import SUITS, bela_duties, bela_key, bela_verdict, find_belot, score_bela
 from .calls import PASS, Call
-from .cards import Card, CardMask, mask_of
+from .cards import Card, CardMask, card_str, mask_of
 from .deal import AUCTION, DONE, EXCHANGE, PLAY
 from .declarations import Combination
 from .familymatch import FamilyMatch
@@ -69,6 +69,12 @@ class BelaTwoDeal(TrumpDeal):
     CALL_CARDS = 6
     SHARING_OPTION = "declaration_card_sharing"
     VIEW_FIELDS = ("exchanged", "stock")
+    RECORD_HANDS = (10,)
+    NAME = "2-player Bela"
+    RECORD_HANDS_TEXT = "10 cards (6, then the 4-card talon)"
+    START_FIELDS = ("turned",)
+    ACTION_FIELDS = ("exchange",)
+    BELOT = True
 
     def __init__(
         self,
@@ -147,6 +153,12 @@ class BelaTwoDeal(TrumpDeal):
             cards[cards.index(self.seven)] = self.turned
         return tuple(cards)
 
+    def record_fields(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"turned": card_str(self.turned)}
+        if self.exchanged is not None:
+            out["exchange"] = self.exchanged
+        return out
+
     def view_fields(self, seat: int) -> dict[str, Any]:
         return {"exchanged": self.exchanged, "stock": self.stock if self.opts.stock_visible else None}
 
@@ -177,6 +189,7 @@ class BelaTwoDeal(TrumpDeal):
 class BelaTwoMatch(FamilyMatch):
     variant = "bela-2"
     SEATS = SEATS
+    DEAL = BelaTwoDeal
 
     def __init__(self, rules: BelaTwoRules | None = None, **kwargs: Any) -> None:
         super().__init__(rules or BelaTwoRules(), **kwargs)

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .bela import SUITS, bela_duties, bela_key, bela_verdict, find_belot
 from .calls import PASS, Call
-from .cards import Card, CardMask, card_symbol, mask_of
+from .cards import Card, CardMask, card_str, card_symbol, mask_of
 from .deal import AUCTION, DISCARD, DONE, PLAY, IllegalAction
 from .declarations import Combination
 from .familymatch import FamilyMatch
@@ -105,6 +105,12 @@ class BelaThreeDeal(TrumpDeal):
     CALL_CARDS = 6
     SHARING_OPTION = "declaration_card_sharing"
     VIEW_FIELDS = ("discard",)
+    RECORD_HANDS = (10,)
+    NAME = "3-player Bela"
+    RECORD_HANDS_TEXT = "10 cards (6, then the 4-card talon)"
+    START_FIELDS = ("extra",)
+    ACTION_FIELDS = ("discard",)
+    BELOT = True
 
     def __init__(
         self,
@@ -173,6 +179,12 @@ class BelaThreeDeal(TrumpDeal):
         if self.belot_seat >= 0:
             self.phase = DONE
 
+    def record_fields(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"extra": [card_str(c) for c in self.extra]}
+        if self.discarded:
+            out["discard"] = [card_str(c) for c in self.discarded]
+        return out
+
     def view_fields(self, seat: int) -> dict[str, Any]:
         # The discard is the caller's secret: only he is told which cards they were (formats §7.6).
         return {"discard": self.discarded if seat == self.bidder and self.discarded else None}
@@ -208,6 +220,7 @@ class BelaThreeDeal(TrumpDeal):
 class BelaThreeMatch(FamilyMatch):
     variant = "bela-3"
     SEATS = SEATS
+    DEAL = BelaThreeDeal
 
     def __init__(self, rules: BelaThreeRules | None = None, **kwargs: Any) -> None:
         super().__init__(rules or BelaThreeRules(), **kwargs)

@@ -22,6 +22,7 @@ class FamilyMatch:
 
     variant: ClassVar[str]
     SEATS: ClassVar[int] = 4
+    DEAL: ClassVar[type[TrumpDeal]]  # the game's deal class: what its records and views hold
 
     def __init__(
         self,

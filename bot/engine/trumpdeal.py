@@ -77,6 +77,14 @@ class TrumpDeal:
     KING_FIRST_OPTION: ClassVar[str | None] = None  # the rules key under which only the king announces the belote
     # The optional fields of formats §7.6 ``act`` this game's views carry (``discard``, ``exchanged``, ``stock``...).
     VIEW_FIELDS: ClassVar[tuple[str, ...]] = ()
+    # What a record of this game holds (formats §7.3): the hand sizes, the fields given with the hands (``turned``,
+    # ``extra``) and those that stand for an action after the bids (``discard``, ``exchange``).
+    RECORD_HANDS: ClassVar[tuple[int, ...]] = (8,)
+    RECORD_HANDS_TEXT: ClassVar[str] = "8 cards"
+    START_FIELDS: ClassVar[tuple[str, ...]] = ()
+    ACTION_FIELDS: ClassVar[tuple[str, ...]] = ()
+    NAME: ClassVar[str] = ""  # the game in a sentence: "a Bela deal", "a 3-player Bela deal"
+    BELOT: ClassVar[bool] = False  # the replay report's ``belot`` field (the Bela games, formats §7.4)
 
     def __init__(self, rules: BaseModel, dealer: int, hands: Sequence[Sequence[Card]], hanging_in: int = 0) -> None:
         n = self.SEATS
@@ -176,6 +184,14 @@ class TrumpDeal:
     def _exchange(self, take: bool) -> None:
         """The answer to the seven exchange (``bela-2``); games without one never enter the exchange phase."""
         raise IllegalAction(self.to_act, str(Exchange(take)), f"{self.variant} has no seven exchange")
+
+    def record_hands(self) -> tuple[tuple[Card, ...], ...]:
+        """Each seat's cards as a record lists them (formats §7.3)."""
+        return self.hands
+
+    def record_fields(self) -> dict[str, Any]:
+        """The record's values of ``START_FIELDS`` and ``ACTION_FIELDS`` so far (formats §7.3), as JSON."""
+        return {}
 
     def view_fields(self, seat: int) -> dict[str, Any]:
         """The values of ``VIEW_FIELDS`` that ``seat`` may see now (a view's extra public or own fields)."""
