@@ -1,12 +1,17 @@
-"""The replay command's account of a `bela` or `french` record (formats §7): the same shape as the Bulgarian one."""
+"""The replay command's account of a family record (`bela`, `bela-3`, `bela-2`, `french`; formats §7): the same
+shape as the Bulgarian one."""
 
 from __future__ import annotations
 
-from bot.engine import card_symbol
+from bot.engine import card_symbol, parse_card
 from bot.engine.calls import CALL_NAMES
 from bot.engine.familymatch import FamilyMatch
 from bot.engine.familyrecord import family_deal_report
 from bot.engine.trumpdeal import TrumpDeal
+
+
+def _symbol(text: str) -> str:
+    return card_symbol(parse_card(text))
 
 
 def _seat(names: list[str], seat: int, sides: tuple[str, ...]) -> str:
@@ -31,6 +36,15 @@ def family_deal_account(deal: TrumpDeal, number: int, names: list[str]) -> list[
         lines.append("  (trump is not chosen yet)")
         return lines
     lines.append(f"  Trump: {report['contract']}, named by {_seat(names, deal.bidder, sides)}")
+    fields = deal.record_fields()
+    if "extra" in fields:
+        lines.append(f"  Extra cards, taken by the caller: {' '.join(map(_symbol, fields['extra']))}")
+    if "discard" in fields:
+        lines.append(f"  Discard (counts for the caller): {' '.join(map(_symbol, fields['discard']))}")
+    if "exchange" in fields:
+        holder = names[getattr(deal, "exchanger", deal.bidder)]
+        took = "takes the turned card for his 7" if fields["exchange"] else "keeps his 7"
+        lines.append(f"  Exchange: {holder} {took}")
     if report["outcome"] == "belot":
         lines.append(f"  Belot: {names[report['belot']]} holds all eight cards of a suit and wins the match")
         return lines
