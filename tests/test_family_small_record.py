@@ -47,7 +47,8 @@ BELA2_EXAMPLE: dict[str, Any] = {
     "deals": [
         {
             "dealer": 0,
-            "hands": [["JC","JD","7S","7C","JS","9D","9H","TS","QH","8D"], ["TH","7D","KC","8H","QD","AD","QS","TC","QC","8C"]],
+            "hands": [["JC","JD","7S","7C","JS","9D","9H","TS","QH","8D"],
+                      ["TH","7D","KC","8H","QD","AD","QS","TC","QC","8C"]],
             "turned": "AC",
             "bids": ["clubs"],
             "exchange": True,
