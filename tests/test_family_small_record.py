@@ -29,7 +29,8 @@ BELA3_EXAMPLE: dict[str, Any] = {
     "deals": [
         {
             "dealer": 2,
-            "hands": [["QS","TH","JH","QD","JC","JD","AH","AC","KH","7C"], ["9D","TD","7D","8C","9C","8D","8S","TC","QH","AD"],
+            "hands": [["QS","TH","JH","QD","JC","JD","AH","AC","KH","7C"],
+                      ["9D","TD","7D","8C","9C","8D","8S","TC","QH","AD"],
                       ["AS","QC","KC","9H","7H","9S","KD","7S","KS","8H"]],
             "extra": ["TS", "JS"],
             "bids": ["hearts"],
