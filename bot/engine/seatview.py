@@ -13,7 +13,7 @@ from typing import Any
 
 from .calls import CALL_NAMES, Call
 from .cards import Card, card_list, card_str
-from .deal import AUCTION, DISCARD, DONE, EXCHANGE, Announcement, Phase, Trick
+from .deal import AUCTION, DISCARD, DONE, EXCHANGE, PLAY, Announcement, Phase, Trick
 from .trumpdeal import TrumpDeal
 
 
@@ -88,7 +88,10 @@ class SeatView:
             "tricks": [
                 {"leader": t.leader, "cards": [card_str(c) for c in t.cards], "winner": t.winner} for t in self.tricks
             ],
-            "trick": None if in_call else {"leader": self.trick_leader, "cards": [card_str(c) for c in self.trick]},
+            "trick": None if self.phase not in (PLAY, DONE) else {
+                "leader": self.trick_leader,
+                "cards": [card_str(c) for c in self.trick],
+            },
             "announced": [a.to_json() for a in self.announced],
             "shown": [{"seat": s, "kind": k, "cards": [card_str(c) for c in cs]} for s, k, cs in self.shown],
             "score": dict(zip(self.sides, self.score, strict=True)),
