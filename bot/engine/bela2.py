@@ -67,6 +67,7 @@ class BelaTwoDeal(TrumpDeal):
     SEATS = SEATS
     SIDES = SIDES
     CALL_CARDS = 6
+    TRICKS = 10
     SHARING_OPTION = "declaration_card_sharing"
     VIEW_FIELDS = ("exchanged", "stock")
     RECORD_HANDS = (10,)

@@ -103,6 +103,7 @@ class BelaThreeDeal(TrumpDeal):
     SEATS = SEATS
     SIDES = SIDES
     CALL_CARDS = 6
+    TRICKS = 10
     SHARING_OPTION = "declaration_card_sharing"
     VIEW_FIELDS = ("discard",)
     RECORD_HANDS = (10,)

@@ -26,7 +26,7 @@ from .rules import RulesError
 from .shuffle import SCHEME, commitment
 from .trumpdeal import TrumpDeal
 
-FAMILY: Final = ("bela", "french", "bela-3", "bela-2")
+FAMILY: Final = ("bela", "french", "bela-3", "bela-2", "bela-open")
 # The extra deal fields of formats §7.3, by what they are.
 _FIELD_WORDS: Final = {
     "turned": "turned card",

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 from .bela import BelaMatch, BelaRules
 from .bela2 import BelaTwoMatch, BelaTwoRules
 from .bela3 import BelaThreeMatch, BelaThreeRules
+from .belaopen import BelaOpenMatch, BelaOpenRules
 from .deal import Action
 from .french import FrenchMatch, FrenchRules
 from .match import Match
@@ -82,6 +83,7 @@ VARIANTS: Final[Mapping[str, Variant]] = {
     "french": Variant("french", 4, ("A", "B"), FrenchRules, FrenchMatch),
     "bela-3": Variant("bela-3", 3, ("0", "1", "2"), BelaThreeRules, BelaThreeMatch),
     "bela-2": Variant("bela-2", 2, ("0", "1"), BelaTwoRules, BelaTwoMatch),
+    "bela-open": Variant("bela-open", 2, ("0", "1"), BelaOpenRules, BelaOpenMatch),
 }
 
 

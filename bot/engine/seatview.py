@@ -54,6 +54,9 @@ class SeatView:
     discard: tuple[Card, ...] | None = None
     exchanged: bool | None = None
     stock: tuple[Card, ...] | None = None
+    # The open game's two layouts, public: per seat 8 piles, bottom first, a face-down card as None.
+    layout: tuple[tuple[tuple[Card | None, ...], ...], ...] | None = None
+    announces: bool = True  # False in the open game: no shown, declarable or belote fields (formats §7.6)
     legal_exchange: tuple[bool, ...] = ()
 
     @property
@@ -108,6 +111,13 @@ class SeatView:
             out["exchanged"] = self.exchanged
         if "stock" in self.fields and self.stock is not None:
             out["stock"] = [card_str(c) for c in self.stock]
+        if "layout" in self.fields and self.layout is not None:
+            out["layout"] = [
+                [[None if c is None else card_str(c) for c in pile] for pile in piles] for piles in self.layout
+            ]
+        if not self.announces:
+            for key in ("shown", "declarable", "belote"):
+                del out[key]
         return out
 
 
@@ -154,6 +164,7 @@ def view(
         belote_cards=tuple(deal.belote_cards()) if mine else (),
         talon=deal.talon_of(seat),
         fields=deal.VIEW_FIELDS,
+        announces=deal.ANNOUNCES,
         legal_exchange=(True, False) if mine and deal.phase == EXCHANGE else (),
         **deal.view_fields(seat),
     )

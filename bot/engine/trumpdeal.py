@@ -73,6 +73,7 @@ class TrumpDeal:
     SEATS: ClassVar[int] = 4
     SIDES: ClassVar[tuple[str, ...]] = TEAM_SIDES
     CALL_CARDS: ClassVar[int]  # cards a seat holds while trump is chosen
+    TRICKS: ClassVar[int] = 8  # tricks in a deal: the last one takes the +10
     SHARING_OPTION: ClassVar[str | None] = None  # the rules key that lets one card serve two declarations
     KING_FIRST_OPTION: ClassVar[str | None] = None  # the rules key under which only the king announces the belote
     # The optional fields of formats §7.6 ``act`` this game's views carry (``discard``, ``exchanged``, ``stock``...).
@@ -83,6 +84,7 @@ class TrumpDeal:
     RECORD_HANDS_TEXT: ClassVar[str] = "8 cards"
     START_FIELDS: ClassVar[tuple[str, ...]] = ()
     ACTION_FIELDS: ClassVar[tuple[str, ...]] = ()
+    ANNOUNCES: ClassVar[bool] = True  # do players announce declarations and bela with a card (not in the open game)
     NAME: ClassVar[str] = ""  # the game in a sentence: "a Bela deal", "a 3-player Bela deal"
     BELOT: ClassVar[bool] = False  # the replay report's ``belot`` field (the Bela games, formats §7.4)
 
@@ -202,6 +204,9 @@ class TrumpDeal:
         if self.phase == AUCTION or self.contract < 0:
             return ()
         return self.hands[seat][self.CALL_CARDS :]
+
+    def _after_card(self, seat: int, card: Card) -> None:
+        """Called after each card reaches the trick (the open game's leader may turn his uncovered card up)."""
 
     def _after_trick(self, winner: int) -> None:
         """Called after each trick (Bela's "na dosta" claim); the eighth trick then finishes the deal."""
@@ -390,6 +395,7 @@ class TrumpDeal:
         self.held[seat] = hand & ~(1 << card)
         trick = self.trick
         trick.append(card)
+        self._after_card(seat, card)
         if len(trick) == 1 or beats(card, self.trick_winner_card, self.contract):
             self.trick_winner_pos = len(trick) - 1
             self.trick_winner_card = card
@@ -406,7 +412,7 @@ class TrumpDeal:
         self.tricks.append(Trick(self.trick_leader, tuple(trick), winner))
         self.trick = []
         self.to_act = self.trick_leader = winner
-        last = not self.held[winner]
+        last = len(self.tricks) == self.TRICKS
         if last:
             self.last_trick_side = side
         self._after_trick(winner)
