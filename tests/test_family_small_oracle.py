@@ -1,4 +1,4 @@
-"""`bela-3` and `bela-2` against an independent oracle (tests/oracle/family_small.py, family_model.py).
+"""`bela-3`, `bela-2` and `bela-open` against an independent oracle (tests/oracle/family_small.py, family_model.py).
 
 Seeded random matches under random table options: the deal from the shuffled deck, the legal calls, the discard
 and the seven exchange, the legal cards at every position, every trick's winner, the declarations contest, what each
@@ -192,3 +192,98 @@ def test_bela2_matches_agree_with_the_oracle(seed: int) -> None:
     opts = random_options(rng, TWO_CHOICES)
     match = BelaTwoMatch(BelaTwoRules(**opts), seed=seed)
     assert check_match(match, opts, rng) > 0
+
+
+OPEN_CHOICES: dict[str, list[Any]] = {
+    "target_score": [501, 301],
+    "open_trump": ["croatian", "french"],
+    "reveal_on_lead": [False, True],
+    "iber": [True, False],
+    "open_declarations": [False, True],
+    "open_bela": [False, True],
+    "stiglja_value": [90, 100],
+}
+
+
+def check_open_match(match: FamilyMatch, opts: dict[str, Any], rng: random.Random) -> int:
+    """bela-open: the deal, the calls, the playable cards and the public layouts after every card, the tricks, the
+    automatic declarations and bela, the score, the end (family §6)."""
+    checked = 0
+    while not match.over:
+        deal = match.deal
+        totals_before = list(match.totals)
+        deck = strings(shuffle_and_cut(match.seed, len(match.deals) - 1, match.scheme))
+        hands = small.deal_open(deck, deal.dealer)
+        assert [strings(h) for h in deal.hands] == hands
+        layouts = [small.Layout(hands[s]) for s in (0, 1)]
+        calls: list[str] = []
+        while deal.phase == "auction":
+            assert {CALL_NAMES[c] for c in deal.legal_calls()} == small.calls_open(calls, hands, deal.dealer, opts)
+            call = rng.choice(deal.legal_calls())
+            calls.append(CALL_NAMES[call])
+            match.apply(Bid(call))
+        if deal.contract < 0:
+            assert calls == ["pass"] * 4 and opts.get("open_trump") == "french"
+            continue
+        trump = SUIT[deal.contract]
+        caller = deal.bidder
+        trick: list[tuple[int, str]] = []
+        took = [0, 0]
+        card_pts = [0, 0]
+        kq = [0, 0]
+        while deal.phase == "play":
+            seat = deal.to_act
+            for s in (0, 1):
+                assert set(strings(deal.hand_of(s))) == layouts[s].playable()
+                view = match.observe(s).to_json()
+                assert view["layout"] == [layouts[0].public(), layouts[1].public()]
+            mine = sorted(layouts[seat].playable())
+            assert set(strings(deal.legal_cards())) == oracle.legal_bela(mine, trick, trump, seat, opts), (mine, trick)
+            checked += 1
+            card = rng.choice(deal.legal_cards())
+            match.apply(Play(card))
+            text = card_str(card)
+            pile = layouts[seat].play(text)
+            if text[1] == trump and text[0] in "KQ":
+                kq[seat] += 1
+            if opts.get("reveal_on_lead", False) and not trick:
+                layouts[seat].turn_up(pile)  # §6.4: the leader turns his card up at once
+            trick.append((seat, text))
+            if len(trick) == 2:
+                winner = oracle.current_winner(trick, trump)[0]
+                took[winner] += 1
+                card_pts[winner] += sum(oracle.points(c, trump) for _, c in trick)
+                assert deal.tricks[-1].winner == winner
+                for s, _played in trick:  # §6.4: the cards whose covers went to this trick turn face up
+                    for k in range(8):
+                        layouts[s].turn_up(k)
+                trick = []
+                if sum(took) == 16:
+                    card_pts[winner] += 10
+        assert deal.result is not None
+        decl = [0, 0]
+        best = None
+        if opts.get("open_declarations", False):  # §6.5: the 8 face-up cards, sharing allowed, default keys
+            declared = {s: oracle.declarations(set(hands[s][8:]), True) for s in (0, 1)}
+            declared = {s: d for s, d in declared.items() if d}
+            best = small.best_declarer(declared, deal.dealer, 2, lambda d, p, t=trump: oracle.bela_key(d, p, t, {}))
+            decl = [sum(d.value for d in declared.get(s, [])) for s in (0, 1)]
+        belas = [20 if opts.get("open_bela", False) and kq[s] == 2 else 0 for s in (0, 1)]
+        score_opts = {"stiglja_value": opts.get("stiglja_value", 90)}
+        total, written, outcome = small.score_two(score_opts, caller, card_pts, took, decl, best, belas, 16)
+        got = deal.result
+        assert (list(got.raw), list(got.score), got.outcome) == (total, written, outcome)
+        totals = [totals_before[p] + written[p] for p in (0, 1)]
+        assert match.totals == totals
+        assert match.winner == oracle.bela_match_winner(totals, opts.get("target_score", 501))
+    return checked
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_bela_open_matches_agree_with_the_oracle(seed: int) -> None:
+    from bot.engine.belaopen import BelaOpenMatch, BelaOpenRules
+
+    rng = random.Random(4000 + seed)
+    opts = random_options(rng, OPEN_CHOICES)
+    match = BelaOpenMatch(BelaOpenRules(**opts), seed=seed)
+    assert check_open_match(match, opts, rng) > 0

@@ -115,16 +115,17 @@ def score_three(
 
 def score_two(
     opts: dict[str, Any], caller: int, card_pts: list[int], tricks: list[int], decl: list[int],
-    winner: int | None, belas: list[int],
+    winner: int | None, belas: list[int], all_tricks: int = 10,
 ) -> tuple[list[int], list[int], str]:  # fmt: skip
-    """§5.7 (decl and bela per player as §3.7, transfer when one took every trick); a tie falls."""
+    """§5.7 (decl and bela per player as §3.7, transfer when one took every trick); a tie falls. The open game
+    (§6.6) scores the same way with 16 tricks."""
     stiglja = opts.get("stiglja_value", 90)
-    card = [card_pts[p] + (stiglja if tricks[p] == 10 else 0) for p in (0, 1)]
+    card = [card_pts[p] + (stiglja if tricks[p] == all_tricks else 0) for p in (0, 1)]
     d = [decl[p] if winner == p and tricks[p] >= 1 else 0 for p in (0, 1)]
     b = [belas[p] if tricks[p] >= 1 else 0 for p in (0, 1)]
     total = [card[p] + d[p] + b[p] for p in (0, 1)]
     for p in (0, 1):
-        if tricks[p] == 10 and opts.get("swept_declarations", "void") == "transfer":
+        if tricks[p] == all_tricks and opts.get("swept_declarations", "void") == "transfer":
             other = 1 - p
             total[p] += (decl[other] if winner == other else 0) + belas[other]
     c, o = caller, 1 - caller
@@ -146,3 +147,60 @@ def best_declarer(declared: dict[int, list[Any]], dealer: int, n: int, key: Any)
             if best is None or k > best[0]:
                 best = (k, seat)
     return None if best is None else best[1]
+
+
+# --- open-card Bela (§6) ---
+
+
+def deal_open(deck: list[str], dealer: int) -> list[list[str]]:
+    """§6.2: piles 0–3 then 4–7: 4 face-down to the non-dealer, 4 to the dealer, 4 face-up on the non-dealer's, 4 on
+    the dealer's. Returned as formats §7.3 lists them: 8 face-down, then the 8 covers."""
+    nd = (dealer + 1) % 2
+    down: dict[int, list[str]] = {0: [], 1: []}
+    up: dict[int, list[str]] = {0: [], 1: []}
+    pos = 0
+    for _ in range(2):
+        for target in (down[nd], down[dealer], up[nd], up[dealer]):
+            target += deck[pos : pos + 4]
+            pos += 4
+    return [down[0] + up[0], down[1] + up[1]]
+
+
+def calls_open(calls: list[str], hands: list[list[str]], dealer: int, opts: dict[str, Any]) -> set[str]:
+    """§6.3: Croatian (non-dealer may pass, the dealer must name) or French (two rounds on the dealer's pile-7 card)."""
+    if opts.get("open_trump", "croatian") == "croatian":
+        return set(SUITS) | {"pass"} if not calls else set(SUITS)
+    t = SUITS[SUIT_CHAR.index(hands[dealer][15][1])]
+    return {t, "pass"} if len(calls) < 2 else (set(SUITS) - {t}) | {"pass"}
+
+
+class Layout:
+    """One player's 8 piles as §6.4 describes them: a face-down card under a face-up one."""
+
+    def __init__(self, cards: list[str]) -> None:
+        self.piles = [[cards[k], cards[8 + k]] for k in range(8)]
+        self.turned = [False] * 8
+
+    def playable(self) -> set[str]:
+        out = set()
+        for k, pile in enumerate(self.piles):
+            if len(pile) == 2 or (len(pile) == 1 and self.turned[k]):
+                out.add(pile[-1])
+        return out
+
+    def play(self, card: str) -> int:
+        for k, pile in enumerate(self.piles):
+            if pile and pile[-1] == card:
+                pile.pop()
+                return k
+        raise AssertionError(f"{card} is not on top of a pile")
+
+    def turn_up(self, k: int) -> None:
+        if len(self.piles[k]) == 1:
+            self.turned[k] = True
+
+    def public(self) -> list[list[str | None]]:
+        return [
+            [c if (i == len(p) - 1 and (len(p) == 2 or self.turned[k])) else None for i, c in enumerate(p)]
+            for k, p in enumerate(self.piles)
+        ]
