@@ -304,3 +304,56 @@ def test_bela2_turned_card_is_in_both_views() -> None:
     match = BelaTwoMatch(seed=3)
     for seat in (0, 1):
         assert match.observe(seat).to_json()["turned"] == card_str(match.deal.turned)  # type: ignore[attr-defined]
+
+
+# --- §12.4: open-card Bela (T the taker, O the opponent; 162 in play) ---
+
+OPEN: list[tuple[str, dict[str, Any], tuple[int, int], int | None, tuple[int, int], int | None, tuple[int, int],
+                 str]] = [
+    ("BO-01", {}, (82, 80), None, (0, 0), None, (82, 80), "passed"),
+    ("BO-02", {}, (81, 81), None, (0, 0), None, (0, 162), "fell"),
+    ("BO-03", {}, (70, 92), None, (0, 0), None, (0, 162), "fell"),
+    ("BO-04", {}, (162, 0), 0, (0, 0), None, (252, 0), "passed"),
+    ("BO-05", {"open_declarations": True}, (75, 87), None, (20, 0), 0, (95, 87), "passed"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("vector", OPEN, ids=[v[0] for v in OPEN])
+def test_bela_open_deal_vectors(vector: tuple[Any, ...]) -> None:
+    from bot.engine.belaopen import BelaOpenDeal, BelaOpenRules
+
+    _, options, points, valat, declared, contest, written, outcome = vector
+    deal = BelaOpenDeal(BelaOpenRules(**options), 1, open_hands())
+    deal.apply(Bid(HEARTS))  # seat 0, the taker
+    got = deal._score(points, valat, declared, contest, (0, 0))
+    assert (got.score, got.outcome) == (written, outcome)
+
+
+def open_hands() -> list[list[int]]:
+    """The open game's record example of formats §7.3 (dealer seat 1)."""
+    return [
+        cards("8D 7S KD 9D JS 8C QC TC KH QH QD JD AH 7H TS KC"),
+        cards("AC QS 7D 8S 7C 9S 9C KS JH AS TH TD JC 8H 9H AD"),
+    ]
+
+
+def test_bo_06_only_uncovered_face_up_cards_count() -> None:
+    """Seat 1 named spades and leads K♥; seat 0's face-up cards hold no heart, his Q♥ lies face down under the A♦:
+    he must trump, and his only playable trump is the 7♠."""
+    from bot.engine.belaopen import BelaOpenDeal, BelaOpenRules
+
+    seat0 = cards("QH 7C 8C TC KC 7D 9D JD" + " AD 7S JC TD 9C QC 8D AC")  # 8 face-down, then their covers
+    seat1 = cards("QD KD 7H 8H 9H TH JH AH" + " KH 8S 9S TS JS QS KS AS")
+    for rules, turned_at_once in ((BelaOpenRules(), False), (BelaOpenRules(reveal_on_lead=True), True)):
+        deal = BelaOpenDeal(rules, 0, [seat0, seat1])
+        deal.apply(Bid(SPADES))  # seat 1, the non-dealer, names spades and leads
+        assert deal.to_act == 1
+        deal.apply(Play(parse_card("KH")))
+        assert [card_str(c) for c in deal.legal_cards()] == ["7S"]
+        assert (parse_card("QD") in deal.hand_of(1)) == turned_at_once  # the card under the K♥
+        with pytest.raises(IllegalAction, match="not an uncovered face-up card"):
+            deal.apply(Play(parse_card("QH")))  # face down: no duty, not playable
+        deal.apply(Play(parse_card("7S")))
+        # At the end of the trick the cards under the 7♠ and the K♥ are face up and playable.
+        assert parse_card("7C") in deal.hand_of(0) and parse_card("QD") in deal.hand_of(1)
+        assert parse_card("QH") not in deal.hand_of(0)
