@@ -1,4 +1,4 @@
-"""Records and replay of `bela-3` and `bela-2` (formats §7.3, §7.4) and `belote-bot replay` for them."""
+"""Records and replay of `bela-3`, `bela-2` and `bela-open` (formats §7.3, §7.4) and `belote-bot replay` for them."""
 
 from __future__ import annotations
 
@@ -188,3 +188,68 @@ def test_replay_command_locates_a_missing_discard(tmp_path: Path, capsys: pytest
     path.write_text(json.dumps(_broken(BELA3_EXAMPLE, ["deals", 0, "discard"], KeyError)), encoding="utf-8")
     code, out, err = run_cli(["replay", str(path)], capsys)
     assert code == 2 and "malformed record: deals[0].discard" in err and "Traceback" not in err and not out
+
+
+BELA_OPEN_EXAMPLE: dict[str, Any] = {
+    "format": "belote-record/1",
+    "variant": "bela-open",
+    "rules": {},
+    "seats": ["Ana", "Ivan"],
+    "deals": [
+        {
+            "dealer": 1,
+            "hands": [["8D","7S","KD","9D","JS","8C","QC","TC","KH","QH","QD","JD","AH","7H","TS","KC"],
+                      ["AC","QS","7D","8S","7C","9S","9C","KS","JH","AS","TH","TD","JC","8H","9H","AD"]],
+            "bids": ["hearts"],
+            "play": ["AH", "9H"],
+        }
+    ],
+}  # fmt: skip
+
+
+def test_the_open_example_replays_turns_up_the_uncovered_cards_and_is_written_back_exactly() -> None:
+    from bot.engine import parse_card
+
+    match = replay_family_record(BELA_OPEN_EXAMPLE)
+    assert without_dealing(family_match_to_record(match, BELA_OPEN_EXAMPLE["seats"])) == BELA_OPEN_EXAMPLE
+    # After the trick seat 0's J♠ (under the A♥) and seat 1's 9♣ (under the 9♥) are face up.
+    assert parse_card("JS") in match.deal.hand_of(0) and parse_card("9C") in match.deal.hand_of(1)
+    report = family_match_report(match)["deals"][0]
+    assert report["caller"] == 0 and report["declarer"] == "0" and "belot" not in report
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), stop=st.one_of(st.none(), st.integers(0, 300)), data=st.data())
+def test_open_records_round_trip(seed: int, stop: int | None, data: st.DataObject) -> None:
+    from bot.engine.belaopen import BelaOpenMatch, BelaOpenRules
+    from tests.test_family_small_oracle import OPEN_CHOICES
+
+    opts = data.draw(st.fixed_dictionaries({}, optional={k: st.sampled_from(v) for k, v in OPEN_CHOICES.items()}))
+    match = BelaOpenMatch(BelaOpenRules(**opts), seed=seed)
+    play_out(match, random.Random(seed), stop)
+    record = json.loads(json.dumps(family_match_to_record(match, ["a", "b"])))
+    assert all(isinstance(p, str) for d in record["deals"] for p in d.get("play", []))  # card strings only
+    again = replay_family_record(record, seed=seed)
+    assert family_match_report(again) == family_match_report(match)
+    assert family_match_to_record(again, ["a", "b"]) == record
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "where", "says"),
+    [
+        (["deals", 0, "hands", 0], ["8D", "7S"], "deals[0].hands[0]", "16 cards"),
+        (["deals", 0, "turned"], "KH", "deals[0].turned", "open-card Bela deal has no turned card"),
+        (["deals", 0, "play", 0], {"card": "AH", "declare": ["tierce"]}, "deals[0].play[0]", "auto_declarations"),
+    ],
+)
+def test_malformed_open_records_are_located(path: list[Any], value: object, where: str, says: str) -> None:
+    with pytest.raises(RecordError) as err:
+        replay_family_record(_broken(BELA_OPEN_EXAMPLE, path, value))
+    assert err.value.where == where and says in err.value.why, err.value
+
+
+def test_a_face_down_card_in_an_open_record_is_an_illegal_play() -> None:
+    with pytest.raises(ReplayError) as err:
+        replay_family_record(_broken(BELA_OPEN_EXAMPLE, ["deals", 0, "play", 0], "JS"))  # under the A♥
+    assert (err.value.part, err.value.position, err.value.seat) == ("play", 1, 0)
+    assert "not an uncovered face-up card" in err.value.rule

@@ -1,4 +1,5 @@
-"""What a seat of `bela-3` or `bela-2` sees (formats §7.6 ``act``): the discard, the exchange, the stock."""
+"""What a seat of `bela-3`, `bela-2` or `bela-open` sees (formats §7.6 ``act``): the discard, the exchange, the
+stock, the layouts."""
 
 from __future__ import annotations
 
@@ -99,3 +100,38 @@ def test_a_two_player_match_under_every_exchange_rule_reaches_its_end_with_rando
         while not match.over:
             match.apply(bots[match.to_act].act(match.observe(match.to_act)))
         assert match.winner is not None and max(match.totals) >= 301
+
+
+def test_the_open_play_act_message_of_formats_7_6() -> None:
+    from tests.test_family_small_record import BELA_OPEN_EXAMPLE
+
+    record = copy.deepcopy(BELA_OPEN_EXAMPLE)
+    record["deals"][0]["play"] = ["AH"]
+    match = replay_family_record(record)
+    assert act(match.observe(1)) == {
+        "type": "act", "variant": "bela-open", "rules": {}, "phase": "play", "seat": 1, "dealer": 1,
+        "hand": sorted(["JH", "AS", "TH", "TD", "JC", "8H", "9H", "AD"]),
+        "layout": [
+            [[None, "KH"], [None, "QH"], [None, "QD"], [None, "JD"], [None], [None, "7H"], [None, "TS"], [None, "KC"]],
+            [[None, "JH"], [None, "AS"], [None, "TH"], [None, "TD"], [None, "JC"], [None, "8H"], [None, "9H"],
+             [None, "AD"]],
+        ],
+        "bids": ["hearts"], "caller": 0, "contract": "hearts", "multiplier": 1, "declarer": "0", "tricks": [],
+        "trick": {"leader": 0, "cards": ["AH"]}, "announced": [], "score": {"0": 0, "1": 0}, "hanging": 0,
+        "legal": ["9H", "JH"],
+    }  # fmt: skip
+    # Both layouts are the same for both seats: they are public.
+    assert match.observe(0).to_json()["layout"] == match.observe(1).to_json()["layout"]
+
+
+def test_the_open_french_trump_choice_shows_the_proposing_card_as_turned() -> None:
+    from tests.test_family_small_record import BELA_OPEN_EXAMPLE
+
+    record = copy.deepcopy(BELA_OPEN_EXAMPLE)
+    record["rules"] = {"open_trump": "french"}
+    record["deals"][0]["bids"] = []
+    record["deals"][0].pop("play")
+    match = replay_family_record(record)
+    for seat in (0, 1):
+        assert match.observe(seat).to_json()["turned"] == "AD"  # the face-up card of the dealer's pile 7
+    assert "turned" not in replay_family_record(BELA_OPEN_EXAMPLE).observe(0).to_json()
