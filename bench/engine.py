@@ -58,7 +58,10 @@ def family_full_deals(seconds: float, variant: str) -> tuple[int, int, float]:
     """As full_deals, for a one-trump family game (auto_declarations: every declaration and bela is found); the
     3-player discard and the 2-player seven exchange are random legal answers."""
     game = VARIANTS[variant]
-    match = game.new_match(game.rules(auto_declarations=True), seed=1, auto_deal=False)
+    fields = game.rules.model_fields
+    # Every announcement found automatically (the open game: its declarations and bela options on).
+    options = {k: True for k in ("auto_declarations", "open_declarations", "open_bela") if k in fields}
+    match = game.new_match(game.rules(**options), seed=1, auto_deal=False)
     assert isinstance(match, FamilyMatch)
     rng = random.Random(1)
     played = passed = 0
