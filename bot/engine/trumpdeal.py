@@ -305,6 +305,8 @@ class TrumpDeal:
         elif isinstance(action, Play):
             self.play(action.card, action.declare, action.belote)
         elif isinstance(action, Discard):
+            if not isinstance(action.cards, (tuple, list)):
+                raise IllegalAction(self.to_act, repr(action), "a discard names two cards")
             if self.phase != DISCARD:
                 raise IllegalAction(self.to_act, str(action), "no discard is due now")
             self._discard(tuple(action.cards))
