@@ -68,6 +68,7 @@ def test_the_bela2_exchange_act_message_of_formats_7_6() -> None:
         seen = match.observe(seat).to_json()
         assert seen["exchanged"] is True and seen["phase"] == "play" and len(seen["hand"]) == 10
     assert "AC" in match.observe(0).to_json()["hand"]
+    assert parse_card("AC") in match.observe(0).talon and parse_card("AC") not in match.observe(1).talon
 
 
 def test_the_bela2_stock_is_public_only_when_it_lies_face_up() -> None:

@@ -164,7 +164,10 @@ class BelaTwoDeal(TrumpDeal):
         return {"exchanged": self.exchanged, "stock": self.stock if self.opts.stock_visible else None}
 
     def talon_of(self, seat: int) -> tuple[Card, ...]:
-        return () if self.phase == EXCHANGE else super().talon_of(seat)
+        if self.phase == EXCHANGE:
+            return ()  # the talons are taken after the exchange
+        talon = super().talon_of(seat)
+        return talon + (self.turned,) if self.exchanged and seat == self.exchanger else talon
 
     # --- the play (family §2.1, §5.5) ---
 
