@@ -181,6 +181,8 @@ def test_replay_command_prints_the_report_and_the_account(
     code, out, _ = run_cli(["replay", str(path)], capsys)
     assert code == 0 and f"Variant: {example['variant']}" in out and "Trick 1:" in out
     assert ("Discard" in out) == (example is BELA3_EXAMPLE) and ("Exchange" in out) == (example is BELA2_EXAMPLE)
+    first = example["seats"][0]
+    assert f"No winner yet: {first} (0) 0, " in out  # every player alone: the score is named by player
 
 
 def test_replay_command_locates_a_missing_discard(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

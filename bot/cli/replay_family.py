@@ -18,6 +18,11 @@ def _seat(names: list[str], seat: int, sides: tuple[str, ...]) -> str:
     return f"{names[seat]} ({sides[seat % len(sides)]})"
 
 
+def _labels(names: list[str], sides: tuple[str, ...]) -> list[str]:
+    """How the account names each side: the team letter, or the player's name where every player is alone."""
+    return list(sides) if len(sides) < len(names) else [f"{names[s]} ({side})" for s, side in enumerate(sides)]
+
+
 def family_deal_account(deal: TrumpDeal, number: int, names: list[str]) -> list[str]:
     sides = deal.SIDES
     lines = [f"Deal {number}: dealer {_seat(names, deal.dealer, sides)}"]
@@ -60,8 +65,9 @@ def family_deal_account(deal: TrumpDeal, number: int, names: list[str]) -> list[
         lines.append("  The pair that took the last trick reached the target: the match ends (na dosta)")
     elif deal.result is not None:
         r = deal.result
-        raw = ", ".join(f"{s} {v}" for s, v in zip(sides, r.raw, strict=True))
-        written = ", ".join(f"{s} {v}" for s, v in zip(sides, r.score, strict=True))
+        labels = _labels(names, sides)
+        raw = ", ".join(f"{s} {v}" for s, v in zip(labels, r.raw, strict=True))
+        written = ", ".join(f"{s} {v}" for s, v in zip(labels, r.score, strict=True))
         lines.append(f"  Totals {raw} -> {r.outcome}; written {written}; held {r.hanging}")
     return lines
 
@@ -71,11 +77,12 @@ def family_account(match: FamilyMatch, names: list[str]) -> str:
     lines = [f"Variant: {match.variant}", "Seats: " + ", ".join(_seat(names, s, sides) for s in range(match.SEATS))]
     for number, deal in enumerate(match.deals, 1):
         lines.extend(family_deal_account(deal, number, names))
-    totals = ", ".join(f"{s} {v}" for s, v in zip(sides, match.totals, strict=True))
+    labels = _labels(names, sides)
+    totals = ", ".join(f"{s} {v}" for s, v in zip(labels, match.totals, strict=True))
     if match.drawn:
         lines.append(f"Draw: both teams reached the target, {totals}")
     elif match.winner is not None:
-        lines.append(f"Winner: {sides[match.winner]}, {totals}")
+        lines.append(f"Winner: {labels[match.winner]}, {totals}")
     else:
         lines.append(f"No winner yet: {totals}, held {match.hanging}")
     return "\n".join(lines)

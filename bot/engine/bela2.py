@@ -167,7 +167,7 @@ class BelaTwoDeal(TrumpDeal):
         if self.phase == EXCHANGE:
             return ()  # the talons are taken after the exchange
         talon = super().talon_of(seat)
-        return talon + (self.turned,) if self.exchanged and seat == self.exchanger else talon
+        return (*talon, self.turned) if self.exchanged and seat == self.exchanger else talon
 
     # --- the play (family §2.1, §5.5) ---
 
