@@ -4,7 +4,7 @@ A "full deal" is dealt (seeded shuffle and cut), bid to a contract by random leg
 cards with every legal-move computation the engine makes, announcements included (auto_declarations), and scored.
 Passed-out deals are redealt and their time counts against the total.
 
-    python bench/engine.py [--seconds 5] [--variant bulgarian|bela|french|all]
+    python bench/engine.py [--seconds 5] [--variant bulgarian|bela|french|bela-3|bela-2|all]
 """
 
 from __future__ import annotations
@@ -18,10 +18,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.engine import Deal, Rules
-from bot.engine.bela import BelaDeal, BelaRules, deal_bela
-from bot.engine.french import FrenchDeal, FrenchRules, deal_french
+from bot.engine.familymatch import FamilyMatch
+from bot.engine.game import VARIANTS
 from bot.engine.match import deal_hands, shuffle_and_cut
 from bot.engine.trumpdeal import TrumpDeal
+
+FAMILY = [name for name in VARIANTS if name != "bulgarian"]
 
 
 def full_deals(seconds: float, rules: Rules) -> tuple[int, int, float]:
@@ -47,15 +49,20 @@ def full_deals(seconds: float, rules: Rules) -> tuple[int, int, float]:
     return played, passed, time.perf_counter() - start
 
 
-def family_deal(variant: str, n: int) -> TrumpDeal:
-    if variant == "bela":
-        return BelaDeal(BelaRules(auto_declarations=True), n & 3, deal_bela(shuffle_and_cut(1, n), n & 3))
-    hands, turned, stock = deal_french(shuffle_and_cut(1, n), n & 3)
-    return FrenchDeal(FrenchRules(auto_declarations=True), n & 3, hands, turned, stock)
+def family_deal(match: FamilyMatch, n: int) -> TrumpDeal:
+    """Deal ``n`` of seed 1, dealt by the game's own dealing (the match only deals it; its score stays 0)."""
+    return match._deal_from(shuffle_and_cut(1, n), n % match.SEATS)
 
 
 def family_full_deals(seconds: float, variant: str) -> tuple[int, int, float]:
-    """As full_deals, for a one-trump family game (auto_declarations: every declaration and bela is found)."""
+    """As full_deals, for a one-trump family game (auto_declarations: every declaration and bela is found); the
+    3-player discard and the 2-player seven exchange are random legal answers."""
+    game = VARIANTS[variant]
+    fields = game.rules.model_fields
+    # Every announcement found automatically (the open game: its declarations and bela options on).
+    options = {k: True for k in ("auto_declarations", "open_declarations", "open_bela") if k in fields}
+    match = game.new_match(game.rules(**options), seed=1, auto_deal=False)
+    assert isinstance(match, FamilyMatch)
     rng = random.Random(1)
     played = passed = 0
     n = 0
@@ -64,10 +71,12 @@ def family_full_deals(seconds: float, variant: str) -> tuple[int, int, float]:
     while True:
         if n % 64 == 0 and time.perf_counter() > deadline:
             break
-        deal = family_deal(variant, n)
+        deal = family_deal(match, n)
         n += 1
         while deal.phase == "auction":
             deal.call(rng.choice(deal.legal_calls()))
+        while deal.phase in ("discard", "exchange"):
+            deal.apply(rng.choice(deal.legal_actions()))
         if deal.phase == "done":  # passed out (French) or a belot (Bela)
             passed += 1
             continue
@@ -109,7 +118,7 @@ def legal_moves(seconds: float) -> tuple[int, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0)
-    parser.add_argument("--variant", choices=["bulgarian", "bela", "french", "all"], default="all")
+    parser.add_argument("--variant", choices=["bulgarian", *FAMILY, "all"], default="all")
     args = parser.parse_args()
     if args.variant in ("bulgarian", "all"):
         for label, rules in (("auto_declarations", Rules(auto_declarations=True)), ("no announcements", Rules())):
@@ -121,7 +130,7 @@ def main() -> None:
             )
         count, elapsed = legal_moves(args.seconds)
         print(f"bulgarian legal-move computations/s: {count / elapsed:,.0f}")
-    for variant in ("bela", "french"):
+    for variant in FAMILY:
         if args.variant in (variant, "all"):
             played, passed, elapsed = family_full_deals(args.seconds, variant)
             print(

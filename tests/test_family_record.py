@@ -164,7 +164,8 @@ def _broken(example: dict[str, Any], path: list[Any], value: object) -> dict[str
         (BELA_EXAMPLE, ["rules"], {"capot_bonus": 90}, "rules.capot_bonus", "not a table option of bela"),
         (FRENCH_EXAMPLE, ["deals", 0, "bids", 3], "hearts", "deals[0].bids[3]", ""),
         (FRENCH_EXAMPLE, ["deals", 0, "turned"], "7D", "deals[0].hands", "turned card"),
-        (BELA_EXAMPLE, ["deals", 0, "extra"], ["TS"], "deals[0].extra", "unknown field"),
+        (BELA_EXAMPLE, ["deals", 0, "extra"], ["TS"], "deals[0].extra", "a Bela deal has no 2 extra cards"),
+        (BELA_EXAMPLE, ["deals", 0, "stock"], ["TS"], "deals[0].stock", "unknown field"),
     ],
 )
 def test_malformed_records_are_located(

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.engine import Action, Bid, Play
+from bot.engine import Action, Bid, Discard, Exchange, Play
+from bot.engine.seatview import SeatView
 
 from .base import View
 
@@ -19,6 +20,11 @@ class RandomAgent:
     def act(self, observation: View) -> Action:
         if observation.legal_calls:
             return Bid(self._rng.choice(observation.legal_calls))
+        if isinstance(observation, SeatView):
+            if observation.legal_exchange:  # the 2-player seven exchange: yes or no
+                return Exchange(self._rng.choice(observation.legal_exchange))
+            if observation.phase == "discard":  # the 3-player caller lays any two of his cards aside
+                return Discard(tuple(self._rng.sample(observation.legal_cards, 2)))
         card = self._rng.choice(observation.legal_cards)
         if observation.auto_declarations:
             return Play(card)

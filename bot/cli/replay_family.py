@@ -1,16 +1,26 @@
-"""The replay command's account of a `bela` or `french` record (formats §7): the same shape as the Bulgarian one."""
+"""The replay command's account of a family record (`bela`, `bela-3`, `bela-2`, `french`; formats §7): the same
+shape as the Bulgarian one."""
 
 from __future__ import annotations
 
-from bot.engine import card_symbol
+from bot.engine import card_symbol, parse_card
 from bot.engine.calls import CALL_NAMES
 from bot.engine.familymatch import FamilyMatch
 from bot.engine.familyrecord import family_deal_report
 from bot.engine.trumpdeal import TrumpDeal
 
 
+def _symbol(text: str) -> str:
+    return card_symbol(parse_card(text))
+
+
 def _seat(names: list[str], seat: int, sides: tuple[str, ...]) -> str:
     return f"{names[seat]} ({sides[seat % len(sides)]})"
+
+
+def _labels(names: list[str], sides: tuple[str, ...]) -> list[str]:
+    """How the account names each side: the team letter, or the player's name where every player is alone."""
+    return list(sides) if len(sides) < len(names) else [f"{names[s]} ({side})" for s, side in enumerate(sides)]
 
 
 def family_deal_account(deal: TrumpDeal, number: int, names: list[str]) -> list[str]:
@@ -31,6 +41,15 @@ def family_deal_account(deal: TrumpDeal, number: int, names: list[str]) -> list[
         lines.append("  (trump is not chosen yet)")
         return lines
     lines.append(f"  Trump: {report['contract']}, named by {_seat(names, deal.bidder, sides)}")
+    fields = deal.record_fields()
+    if "extra" in fields:
+        lines.append(f"  Extra cards, taken by the caller: {' '.join(map(_symbol, fields['extra']))}")
+    if "discard" in fields:
+        lines.append(f"  Discard (counts for the caller): {' '.join(map(_symbol, fields['discard']))}")
+    if "exchange" in fields:
+        holder = names[getattr(deal, "exchanger", deal.bidder)]
+        took = "takes the turned card for his 7" if fields["exchange"] else "keeps his 7"
+        lines.append(f"  Exchange: {holder} {took}")
     if report["outcome"] == "belot":
         lines.append(f"  Belot: {names[report['belot']]} holds all eight cards of a suit and wins the match")
         return lines
@@ -46,8 +65,9 @@ def family_deal_account(deal: TrumpDeal, number: int, names: list[str]) -> list[
         lines.append("  The pair that took the last trick reached the target: the match ends (na dosta)")
     elif deal.result is not None:
         r = deal.result
-        raw = ", ".join(f"{s} {v}" for s, v in zip(sides, r.raw, strict=True))
-        written = ", ".join(f"{s} {v}" for s, v in zip(sides, r.score, strict=True))
+        labels = _labels(names, sides)
+        raw = ", ".join(f"{s} {v}" for s, v in zip(labels, r.raw, strict=True))
+        written = ", ".join(f"{s} {v}" for s, v in zip(labels, r.score, strict=True))
         lines.append(f"  Totals {raw} -> {r.outcome}; written {written}; held {r.hanging}")
     return lines
 
@@ -57,11 +77,12 @@ def family_account(match: FamilyMatch, names: list[str]) -> str:
     lines = [f"Variant: {match.variant}", "Seats: " + ", ".join(_seat(names, s, sides) for s in range(match.SEATS))]
     for number, deal in enumerate(match.deals, 1):
         lines.extend(family_deal_account(deal, number, names))
-    totals = ", ".join(f"{s} {v}" for s, v in zip(sides, match.totals, strict=True))
+    labels = _labels(names, sides)
+    totals = ", ".join(f"{s} {v}" for s, v in zip(labels, match.totals, strict=True))
     if match.drawn:
         lines.append(f"Draw: both teams reached the target, {totals}")
     elif match.winner is not None:
-        lines.append(f"Winner: {sides[match.winner]}, {totals}")
+        lines.append(f"Winner: {labels[match.winner]}, {totals}")
     else:
         lines.append(f"No winner yet: {totals}, held {match.hanging}")
     return "\n".join(lines)

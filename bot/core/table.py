@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from bot.config import BOT_LEVELS
-from bot.engine import Bid, Match, Play, card_str, parse_call, parse_card
+from bot.engine import Action, Bid, IllegalAction, Match, Play, card_str, parse_call, parse_card
 from bot.engine.calls import CALL_NAMES
 from bot.engine.deal import Deal
 from bot.engine.familymatch import FamilyMatch
@@ -262,7 +262,7 @@ class Table:
         action = Play(parse_card(str(event["card"])), tuple(event.get("declare", ())), bool(event.get("belote")))
         self._after_action(match, action)
 
-    def _after_action(self, match: AnyMatch, action: Bid | Play) -> None:
+    def _after_action(self, match: AnyMatch, action: Action) -> None:
         deals = len(match.deals)
         match.apply(action)  # IllegalAction propagates: the host checks before logging
         if len(match.deals) != deals:
@@ -296,9 +296,11 @@ class Table:
 
     # --- actions as events ---
 
-    def action_event(self, seat: int, action: Bid | Play, by: str) -> dict[str, Any]:
+    def action_event(self, seat: int, action: Action, by: str) -> dict[str, Any]:
         if isinstance(action, Bid):
             return {"e": "bid", "seat": seat, "call": CALL_NAMES[action.call], "by": by}
+        if not isinstance(action, Play):  # a discard or an exchange: games that chat tables do not offer yet
+            raise IllegalAction(seat, str(action), "chat tables do not play this game yet")
         event: dict[str, Any] = {"e": "play", "seat": seat, "card": card_str(action.card), "by": by}
         if action.declare:
             event["declare"] = list(action.declare)

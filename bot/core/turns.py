@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.ai.base import Agent, View
 from bot.ai.simple import RandomAgent
-from bot.engine import Bid, IllegalAction, Play, card_str
+from bot.engine import Action, IllegalAction, Play, card_str
 from bot.engine.familyrecord import family_deal_report
 from bot.engine.record import deal_report
 from bot.engine.seatview import SeatView
@@ -118,7 +118,7 @@ class Turns:
             live.agents[seat] = agent
         return agent
 
-    async def _think(self, live: LiveTable, seat: int) -> Bid | Play:
+    async def _think(self, live: LiveTable, seat: int) -> Action:
         table = live.table
         match = table.match
         assert match is not None
@@ -128,7 +128,7 @@ class Turns:
             asked = time.perf_counter()
             waits = self.think_waits
 
-            def act() -> Bid | Play:
+            def act() -> Action:
                 if waits is not None:
                     waits.append((table.table_id, time.perf_counter() - asked))
                 return agent.act(obs)
@@ -178,7 +178,7 @@ class Turns:
         await asyncio.sleep(1.0)  # storage refused the move: try again shortly, from the table as stored
         self._schedule(live)
 
-    async def _commit_bot(self, live: LiveTable, seat: int, action: Bid | Play, by: str, notice: str = "") -> None:
+    async def _commit_bot(self, live: LiveTable, seat: int, action: Action, by: str, notice: str = "") -> None:
         table = live.table
         try:
             await self._commit(live, table.action_event(seat, action, by), notice)

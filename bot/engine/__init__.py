@@ -25,7 +25,7 @@ from .calls import (
     parse_contract,
 )
 from .cards import Card, CardMask, CardParseError, card_list, card_str, card_symbol, mask_of, parse_card
-from .deal import Action, Announcement, Bid, Deal, IllegalAction, Play, Trick
+from .deal import Action, Announcement, Bid, Deal, Discard, Exchange, IllegalAction, Play, Trick
 from .declarations import Combination
 from .match import Match, MatchOver
 from .observation import Observation, observe
@@ -53,6 +53,8 @@ __all__ = [
     "Contract",
     "Deal",
     "DealResult",
+    "Discard",
+    "Exchange",
     "IllegalAction",
     "Match",
     "MatchOver",

@@ -62,6 +62,9 @@ class BelaDeal(TrumpDeal):
     variant = "bela"
     CALL_CARDS = 6
     SHARING_OPTION = "declaration_card_sharing"
+    RECORD_HANDS_TEXT = "8 cards (6, then the talon)"
+    NAME = "Bela"
+    BELOT = True
 
     def __init__(
         self,
@@ -99,14 +102,9 @@ class BelaDeal(TrumpDeal):
         self._check_belot()
 
     def _check_belot(self) -> None:
-        """All eight cards of a suit (of trumps only, with belot_suit "trumps") win the match at once."""
-        for i in range(1, 5):  # the earlier in the call order wins if two hold one
-            seat = (self.dealer + i) % 4
-            for suit in SUITS:
-                if self.held[seat] == SUIT_MASK[suit] and (self.opts.belot_suit == "any" or suit == self.contract):
-                    self.belot_seat = seat
-                    self.phase = DONE
-                    return
+        self.belot_seat = find_belot(self.held, self.dealer, self.contract, self.opts.belot_suit)
+        if self.belot_seat >= 0:
+            self.phase = DONE
 
     # --- the play (family §2.1) ---
 
@@ -146,37 +144,53 @@ class BelaDeal(TrumpDeal):
         return score_bela(self.opts, self.declarer, points, valat, declared, contest, belas, self.hanging_in)
 
 
+def find_belot(held: Sequence[CardMask], dealer: int, trump: int, belot_suit: str) -> int:
+    """The seat holding all eight cards of a suit (of trumps only, with belot_suit "trumps"), or -1 (family §2.6).
+    If two do, the earlier in the call order wins."""
+    n = len(held)
+    for i in range(1, n + 1):
+        seat = (dealer + i) % n
+        for suit in SUITS:
+            if held[seat] & SUIT_MASK[suit] == SUIT_MASK[suit] and (belot_suit == "any" or suit == trump):
+                return seat
+    return -1
+
+
 def bela_legal_cards(hand: CardMask, trick: list[Card] | tuple[Card, ...], trump: int, opts: BelaRules) -> CardMask:
     """The cards of ``hand`` that may follow ``trick`` (non-empty, in play order), family §2.1 line by line."""
     win_pos = trick_winner(trick, trump)
     return bela_duties(hand, trick[0] >> 3, trick[win_pos], len(trick) - win_pos == 2, trump, opts)
 
 
-def bela_duties(hand: CardMask, led: int, winning: Card, partner_wins: bool, trump: int, opts: BelaRules) -> CardMask:
-    """family §2.1, given the led suit, the card now winning and whether the partner plays it."""
+def bela_duties(hand: CardMask, led: int, winning: Card, partner_wins: bool, trump: int, opts: BaseModel) -> CardMask:
+    """family §2.1, given the led suit, the card now winning and whether the partner plays it. An option the game
+    does not have takes its `bela` default (family §10)."""
+    iber = getattr(opts, "iber", True)
+    partner_exemption = getattr(opts, "partner_exemption", False)
+    must_undertrump = getattr(opts, "must_undertrump", True)
     of_led = hand & SUIT_MASK[led]
     if of_led:
         if led == trump:
             return of_led & HIGHER_TRUMP[winning] or of_led
         if winning >> 3 == trump:  # the trick has been cut: no iber
             return of_led
-        if opts.iber:
+        if iber:
             return of_led & HIGHER_PLAIN[winning] or of_led  # iber, also over the partner
         return of_led
     trumps = hand & SUIT_MASK[trump]
     if not trumps:
         return hand
-    if opts.partner_exemption and partner_wins:
+    if partner_exemption and partner_wins:
         return hand
     if winning >> 3 == trump:
         higher = trumps & HIGHER_TRUMP[winning]
         if higher:
             return higher
-        return trumps if opts.must_undertrump else hand
+        return trumps if must_undertrump else hand
     return trumps
 
 
-def bela_key(combo: Combination, trump: int, pos: int, opts: BelaRules) -> tuple[int, ...]:
+def bela_key(combo: Combination, trump: int, pos: int, opts: Any) -> tuple[int, ...]:
     """The rank of a declaration in the contest (family §2.3); ``pos`` is the declarer's place in the call order."""
     is_seq = combo.kind != "carre"
     return (
@@ -191,7 +205,7 @@ def bela_key(combo: Combination, trump: int, pos: int, opts: BelaRules) -> tuple
 
 
 def score_bela(
-    opts: BelaRules,
+    opts: Any,
     caller_side: int,
     points: tuple[int, int],
     valat: int | None,
@@ -218,7 +232,7 @@ def score_bela(
     if total[c] > total[o]:  # prošao
         outcome, fell = "passed", False
         written[c], written[o], held = total[c] + held, total[o], 0
-    elif total[c] < total[o] or opts.tie == "pad":  # pao: the opponents write everything
+    elif total[c] < total[o] or getattr(opts, "tie", "pad") == "pad":  # pao: the opponents write everything
         outcome, fell = "fell", True
         written[c], written[o], held = keep, total[0] + total[1] - keep + held, 0
     else:  # an exact tie under "visi": the callers' half is held for the next decided deal
@@ -237,6 +251,7 @@ def bela_verdict(totals: Sequence[int], target: int) -> int | None:
 
 class BelaMatch(FamilyMatch):
     variant = "bela"
+    DEAL = BelaDeal
 
     def __init__(self, rules: BelaRules | None = None, **kwargs: Any) -> None:
         super().__init__(rules or BelaRules(), **kwargs)

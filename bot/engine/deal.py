@@ -26,8 +26,10 @@ from .play import CARD_POINTS, beats, illegal_reason, legal_cards
 from .rules import Rules
 from .scoring import LAST_TEN, DealResult, score_deal
 
-Phase = Literal["auction", "play", "done"]
+Phase = Literal["auction", "discard", "exchange", "play", "done"]
 AUCTION: Final = "auction"
+DISCARD: Final = "discard"  # the 3-player Bela caller lays two cards aside (family §4.4)
+EXCHANGE: Final = "exchange"  # the 2-player Bela seven exchange (family §5.4)
 PLAY: Final = "play"
 DONE: Final = "done"
 
@@ -57,7 +59,25 @@ class Play(NamedTuple):
         return text
 
 
-Action = Bid | Play
+class Discard(NamedTuple):
+    """The 3-player Bela caller's two discards (family §4.4): they count as his card points."""
+
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return "discard " + " ".join(card_str(c) for c in self.cards)
+
+
+class Exchange(NamedTuple):
+    """The 2-player Bela answer to the seven exchange (family §5.4): take the turned card for the 7, or not."""
+
+    take: bool
+
+    def __str__(self) -> str:
+        return "exchange the seven" if self.take else "keep the seven"
+
+
+Action = Bid | Play | Discard | Exchange
 
 
 class IllegalAction(ValueError):

@@ -104,7 +104,7 @@ def _verify_family(record: FamilyRecord) -> Verdict:
         if n and rd.dealer != (record.deals[n - 1].dealer + 1) % seats:
             raise RecordError(f"{where}.dealer", f"must be {(record.deals[n - 1].dealer + 1) % seats} (the previous "
                               f"deal's dealer plus one), not {rd.dealer}")
-        listed = _cards(rd.hands, f"{where}.hands", record.variant)
+        listed = _cards(rd.hands, f"{where}.hands", type(match).DEAL)
         dealt = match._deal_from(shuffle_and_cut(seed, n, record.dealing.scheme), rd.dealer)
         turned: Card | None = getattr(dealt, "turned", None)
         if turned is not None and rd.turned is not None and _card(rd.turned, f"{where}.turned") != turned:

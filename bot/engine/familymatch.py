@@ -22,6 +22,7 @@ class FamilyMatch:
 
     variant: ClassVar[str]
     SEATS: ClassVar[int] = 4
+    DEAL: ClassVar[type[TrumpDeal]]  # the game's deal class: what its records and views hold
 
     def __init__(
         self,
@@ -35,7 +36,7 @@ class FamilyMatch:
         self.seed = seed
         self.scheme = scheme
         if first_dealer is None:
-            first_dealer = choose_dealer(seed, scheme) % self.SEATS
+            first_dealer = choose_dealer(seed, scheme, self.SEATS)
         self.first_dealer = first_dealer
         self.auto_deal = auto_deal
         self.deals: list[TrumpDeal] = []

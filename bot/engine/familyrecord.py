@@ -1,4 +1,6 @@
-"""Records, replay and the replay report of the one-trump family games (formats §7.3, §7.4): `bela` and `french`.
+"""Records, replay and the replay report of the one-trump family games (formats §7.3, §7.4): `bela`, `bela-3`,
+`bela-2` and `french`. What differs between them (hand sizes, the turned card, the extra cards, the discard, the
+seven exchange) comes from each game's deal class, never from its name.
 
 Reading is liberal where formats §1 allows it (``10H``, lower case, suit symbols; call spellings such as ``s``), and
 every problem is a ``RecordError`` saying where, or a ``ReplayError`` naming the action and the rule. Writing is
@@ -14,9 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .calls import CALL_NAMES, CallParseError, parse_call
 from .cards import CardParseError, card_str, parse_card
-from .deal import AUCTION, DONE, Bid, IllegalAction, Play
+from .deal import AUCTION, DISCARD, DONE, EXCHANGE, Action, Bid, Discard, Exchange, IllegalAction, Play
 from .familymatch import FamilyMatch
-from .french import FrenchDeal
 from .game import VARIANTS, parse_variant_rules
 from .jsontext import SURROGATE_WHY, lone_surrogate
 from .match import MatchOver
@@ -25,7 +26,14 @@ from .rules import RulesError
 from .shuffle import SCHEME, commitment
 from .trumpdeal import TrumpDeal
 
-FAMILY: Final = ("bela", "french")
+FAMILY: Final = ("bela", "french", "bela-3", "bela-2", "bela-open")
+# The extra deal fields of formats §7.3, by what they are.
+_FIELD_WORDS: Final = {
+    "turned": "turned card",
+    "extra": "2 extra cards (set aside for the caller)",
+    "discard": "discard",
+    "exchange": "seven exchange",
+}
 
 
 class FamilyRecordDeal(BaseModel):
@@ -34,7 +42,10 @@ class FamilyRecordDeal(BaseModel):
     dealer: int = Field(ge=0, le=3)
     hands: list[list[str]]
     turned: str | None = None
+    extra: list[str] | None = None
     bids: list[str] = []
+    discard: list[str] | None = None
+    exchange: bool | None = None
     play: list[str | PlayEntry] | None = None
 
 
@@ -74,12 +85,26 @@ def parse_family_record(data: object) -> FamilyRecord:
     seats = VARIANTS[record.variant].seats
     if len(record.seats) != seats:
         raise RecordError("seats", f"{record.variant} has {seats} seats, so {seats} names, not {len(record.seats)}")
+    deal_type = _deal_type(record.variant)
+    allowed = (*deal_type.START_FIELDS, *deal_type.ACTION_FIELDS)
     for i, rd in enumerate(record.deals):
-        if record.variant == "bela" and rd.turned is not None:
-            raise RecordError(f"deals[{i}].turned", "a Bela deal has no turned card")
-        if record.variant == "french" and rd.turned is None:
-            raise RecordError(f"deals[{i}].turned", "missing: a French deal names its turned card")
+        for name in ("turned", "extra", "discard", "exchange"):
+            if getattr(rd, name) is not None and name not in allowed:
+                has = f"; its fields are {', '.join(allowed)}" if allowed else ""
+                raise RecordError(f"deals[{i}].{name}", f"a {deal_type.NAME} deal has no {_FIELD_WORDS[name]}{has}")
+        for name in deal_type.START_FIELDS:
+            if getattr(rd, name) is None:
+                why = f"missing: a {deal_type.NAME} deal names its {_FIELD_WORDS[name]}"
+                raise RecordError(f"deals[{i}].{name}", why)
     return record
+
+
+def _deal_type(variant: str) -> type[TrumpDeal]:
+    """The variant's deal class, through its match class (``FamilyMatch.DEAL``)."""
+    match_type = VARIANTS[variant].new_match
+    if not (isinstance(match_type, type) and issubclass(match_type, FamilyMatch)):
+        raise RecordError("variant", f"{variant} is not a game of the family replayed here")
+    return match_type.DEAL
 
 
 def replay_family_record(data: object, seed: int | str = 0, scheme: str = SCHEME) -> FamilyMatch:
@@ -106,10 +131,13 @@ def replay_family_record(data: object, seed: int | str = 0, scheme: str = SCHEME
             raise RecordError(where, f"deal {i} is unfinished; only the last deal may be")
         if rd.dealer != match.next_dealer:
             raise RecordError(f"{where}.dealer", f"must be {match.next_dealer} (the previous deal's dealer plus one)")
-        hands = _cards(rd.hands, f"{where}.hands", record.variant)
+        deal_type = _deal_type(record.variant)
+        hands = _cards(rd.hands, f"{where}.hands", deal_type)
         extra: dict[str, Any] = {}
         if rd.turned is not None:
             extra["turned"] = _card(rd.turned, f"{where}.turned")
+        if rd.extra is not None:
+            extra["extra"] = [_card(t, f"{where}.extra[{k}]") for k, t in enumerate(rd.extra)]
         try:
             deal = match.start_deal(hands, **extra)
         except (ValueError, MatchOver) as exc:
@@ -120,9 +148,10 @@ def replay_family_record(data: object, seed: int | str = 0, scheme: str = SCHEME
             except CallParseError as exc:
                 raise RecordError(f"{where}.bids[{k}]", str(exc)) from None
             _apply(match, deal, Bid(call), i, "bid", k, f"call {text}")
-        if isinstance(deal, FrenchDeal) and deal.passed_out and len(deal.hands[0]) != 5:
-            raise RecordError(f"{where}.hands", "a passed-out deal lists the 5 cards each seat held")
+        if deal.passed_out and len(deal.hands[0]) != deal.CALL_CARDS:
+            raise RecordError(f"{where}.hands", f"a passed-out deal lists the {deal.CALL_CARDS} cards each seat held")
         plays = rd.play or []
+        _after_bids(match, deal, rd, i, bool(plays))
         if plays and deal.phase == DONE:
             belot = getattr(deal, "belot_seat", -1) >= 0
             why = "a belot ends the match before the first lead" if belot else "a passed-out deal has no play"
@@ -137,6 +166,31 @@ def replay_family_record(data: object, seed: int | str = 0, scheme: str = SCHEME
     return match
 
 
+def _after_bids(match: FamilyMatch, deal: TrumpDeal, rd: FamilyRecordDeal, i: int, plays: bool) -> None:
+    """The caller's discard (``bela-3``) or the answer to the seven exchange (``bela-2``), between bids and play."""
+    where = f"deals[{i}]"
+    if rd.discard is not None:
+        if deal.phase != DISCARD:
+            raise RecordError(f"{where}.discard", "no discard is due: the caller discards once he has named trump")
+        cards = tuple(_card(t, f"{where}.discard[{k}]") for k, t in enumerate(rd.discard))
+        _apply(match, deal, Discard(cards), i, "discard", 1, str(Discard(cards)))
+    elif deal.phase == DISCARD and plays:
+        raise RecordError(f"{where}.discard", "missing: the caller's two discards come before the first card")
+    if rd.exchange is not None:
+        if deal.phase != EXCHANGE:
+            raise RecordError(
+                f"{where}.exchange",
+                "present only when a player held the 7 of the turned suit among his first six and seven_exchange "
+                "allowed the exchange",
+            )
+        _apply(match, deal, Exchange(rd.exchange), i, "exchange", 1, str(Exchange(rd.exchange)))
+    elif deal.phase == EXCHANGE and plays:
+        raise RecordError(
+            f"{where}.exchange", "missing: a player held the 7 of the turned suit, so the record says whether he "
+            "exchanged it (true or false)"
+        )
+
+
 def _card(text: str, where: str) -> int:
     try:
         return parse_card(text)
@@ -144,16 +198,15 @@ def _card(text: str, where: str) -> int:
         raise RecordError(where, str(exc)) from None
 
 
-def _cards(hands: list[list[str]], where: str, variant: str) -> list[list[int]]:
-    if len(hands) != 4:
-        raise RecordError(where, f"must list four hands, one per seat, not {len(hands)}")
-    sizes = (8,) if variant == "bela" else (5, 8)
+def _cards(hands: list[list[str]], where: str, deal_type: type[TrumpDeal]) -> list[list[int]]:
+    n = deal_type.SEATS
+    if len(hands) != n:
+        raise RecordError(where, f"must list {n} hands, one per seat, not {len(hands)}")
     out = []
     seen: dict[int, str] = {}
     for s, hand in enumerate(hands):
-        if len(hand) not in sizes:
-            want = "8 cards (6, then the talon)" if variant == "bela" else "8 cards (5 for a passed-out deal)"
-            raise RecordError(f"{where}[{s}]", f"must hold {want}, not {len(hand)}")
+        if len(hand) not in deal_type.RECORD_HANDS:
+            raise RecordError(f"{where}[{s}]", f"must hold {deal_type.RECORD_HANDS_TEXT}, not {len(hand)}")
         cards = []
         for k, text in enumerate(hand):
             c = _card(text, f"{where}[{s}][{k}]")
@@ -177,7 +230,7 @@ def _play(entry: str | PlayEntry, where: str, auto: bool) -> Play:
     return Play(card, tuple(entry.declare or ()), bool(entry.belote))
 
 
-def _apply(match: FamilyMatch, deal: TrumpDeal, action: Bid | Play, i: int, part: str, k: int, shown: str) -> None:
+def _apply(match: FamilyMatch, deal: TrumpDeal, action: Action, i: int, part: str, k: int, shown: str) -> None:
     if deal.phase == DONE:
         raise ReplayError(i + 1, part, k + 1, deal.to_act, shown, "the deal is already over")
     try:
@@ -185,7 +238,8 @@ def _apply(match: FamilyMatch, deal: TrumpDeal, action: Bid | Play, i: int, part
     except IllegalAction as exc:
         raise ReplayError(i + 1, part, k + 1, exc.seat, exc.action, exc.rule) from None
     except ValueError as exc:  # the record disagrees with itself (the turned card in another hand, five cards...)
-        raise RecordError(f"deals[{i}].{'bids' if part == 'bid' else 'play'}[{k}]", str(exc)) from None
+        field = {"bid": f"bids[{k}]", "play": f"play[{k}]"}.get(part, part)
+        raise RecordError(f"deals[{i}].{field}", str(exc)) from None
 
 
 # --- writing ---
@@ -216,13 +270,11 @@ def _plays(deal: TrumpDeal) -> list[Play]:
 
 def family_deal_to_record(deal: TrumpDeal) -> dict[str, Any]:
     out: dict[str, Any] = {"dealer": deal.dealer}
-    hands = deal.hands
-    if isinstance(deal, FrenchDeal) and (deal.passed_out or len(hands[0]) == 5):
-        hands = tuple(h[:5] for h in hands)
-    out["hands"] = [[card_str(c) for c in h] for h in hands]
-    if isinstance(deal, FrenchDeal):
-        out["turned"] = card_str(deal.turned)
+    out["hands"] = [[card_str(c) for c in h] for h in deal.record_hands()]
+    fields = deal.record_fields()
+    out.update((k, fields[k]) for k in deal.START_FIELDS if k in fields)
     out["bids"] = [CALL_NAMES[c] for c in deal.calls]
+    out.update((k, fields[k]) for k in deal.ACTION_FIELDS if k in fields)
     play: list[Any] = []
     for p in _plays(deal):
         if deal.opts.auto_declarations or (not p.declare and not p.belote):
@@ -247,7 +299,7 @@ def family_match_to_record(
         "format": FORMAT,
         "variant": match.variant,
         "rules": match.rules.to_json(),
-        "seats": list(seats) if seats is not None else ["North", "East", "South", "West"],
+        "seats": list(seats) if seats is not None else ["North", "East", "South", "West"][: match.SEATS],
         "deals": [family_deal_to_record(d) for d in match.deals],
     }
     if match.recorded_dealing is not None:
@@ -278,7 +330,7 @@ def family_deal_report(deal: TrumpDeal) -> dict[str, Any]:
         "outcome": None,
         "fell": None,
     }
-    if deal.variant == "bela":
+    if deal.BELOT:
         report["belot"] = None
     if deal.phase != AUCTION and deal.contract >= 0:
         report["caller"] = deal.bidder

@@ -10,7 +10,7 @@ from typing import Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from .calls import PASS, Call
-from .cards import HIGHER_TRUMP, SUIT_MASK, Card, CardMask
+from .cards import HIGHER_TRUMP, SUIT_MASK, Card, CardMask, card_str
 from .combos import carre_rank
 from .deal import DONE
 from .declarations import Combination
@@ -58,6 +58,10 @@ class FrenchDeal(TrumpDeal):
     variant = "french"
     CALL_CARDS = 5
     KING_FIRST_OPTION = "belote_king_first"
+    RECORD_HANDS = (5, 8)
+    NAME = "French"
+    RECORD_HANDS_TEXT = "8 cards (5 for a passed-out deal)"
+    START_FIELDS = ("turned",)
 
     def __init__(
         self,
@@ -87,6 +91,13 @@ class FrenchDeal(TrumpDeal):
         self.opts: FrenchRules = rules
         self.turned = turned
         self.stock = tuple(stock)
+
+    def record_fields(self) -> dict[str, Any]:
+        return {"turned": card_str(self.turned)}
+
+    def record_hands(self) -> tuple[tuple[Card, ...], ...]:
+        # A deal that ended, or stopped, in the bidding lists the 5 cards each seat held (formats §7.3).
+        return tuple(h[:5] for h in self.hands) if self.passed_out or len(self.hands[0]) == 5 else self.hands
 
     # --- the bidding (family §7.3) ---
 
@@ -242,6 +253,7 @@ def score_french(
 
 class FrenchMatch(FamilyMatch):
     variant = "french"
+    DEAL = FrenchDeal
 
     def __init__(self, rules: FrenchRules | None = None, **kwargs: Any) -> None:
         super().__init__(rules or FrenchRules(), **kwargs)

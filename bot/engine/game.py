@@ -15,6 +15,9 @@ from typing import Any, Final, Protocol
 from pydantic import BaseModel, ValidationError
 
 from .bela import BelaMatch, BelaRules
+from .bela2 import BelaTwoMatch, BelaTwoRules
+from .bela3 import BelaThreeMatch, BelaThreeRules
+from .belaopen import BelaOpenMatch, BelaOpenRules
 from .deal import Action
 from .french import FrenchMatch, FrenchRules
 from .match import Match
@@ -71,12 +74,16 @@ class Variant:
     sides: tuple[str, ...]
     rules: type[BaseModel]
     new_match: Callable[..., GameMatch]
+    house_rules: bool = False  # a house game (family §8–§9): whoever chooses it is told so
 
 
 VARIANTS: Final[Mapping[str, Variant]] = {
     "bulgarian": Variant("bulgarian", 4, ("A", "B"), Rules, Match),
     "bela": Variant("bela", 4, ("A", "B"), BelaRules, BelaMatch),
     "french": Variant("french", 4, ("A", "B"), FrenchRules, FrenchMatch),
+    "bela-3": Variant("bela-3", 3, ("0", "1", "2"), BelaThreeRules, BelaThreeMatch),
+    "bela-2": Variant("bela-2", 2, ("0", "1"), BelaTwoRules, BelaTwoMatch),
+    "bela-open": Variant("bela-open", 2, ("0", "1"), BelaOpenRules, BelaOpenMatch),
 }
 
 

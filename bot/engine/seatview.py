@@ -13,7 +13,7 @@ from typing import Any
 
 from .calls import CALL_NAMES, Call
 from .cards import Card, card_list, card_str
-from .deal import AUCTION, DONE, Announcement, Phase, Trick
+from .deal import AUCTION, DISCARD, DONE, EXCHANGE, PLAY, Announcement, Phase, Trick
 from .trumpdeal import TrumpDeal
 
 
@@ -48,6 +48,16 @@ class SeatView:
     # the bidding, the turned card for the taker): a view may mark them as new. The agent protocol does not carry it
     # (the seat's hand already holds these cards), so two views equal in everything the protocol says are equal.
     talon: tuple[Card, ...] = field(default=(), compare=False)
+    # The optional fields of formats §7.6 that this variant's views carry (``fields`` names them): the 3-player
+    # caller's own discard, the 2-player seven exchange's answer and the stock when it lies face up.
+    fields: tuple[str, ...] = ()
+    discard: tuple[Card, ...] | None = None
+    exchanged: bool | None = None
+    stock: tuple[Card, ...] | None = None
+    # The open game's two layouts, public: per seat 8 piles, bottom first, a face-down card as None.
+    layout: tuple[tuple[tuple[Card | None, ...], ...], ...] | None = None
+    announces: bool = True  # False in the open game: no shown, declarable or belote fields (formats §7.6)
+    legal_exchange: tuple[bool, ...] = ()
 
     @property
     def auto_declarations(self) -> bool:
@@ -59,11 +69,17 @@ class SeatView:
 
     def to_json(self) -> dict[str, Any]:
         in_call = self.phase == AUCTION
+        if in_call:
+            legal: list[Any] = [CALL_NAMES[c] for c in self.legal_calls]
+        elif self.phase == EXCHANGE:
+            legal = list(self.legal_exchange)
+        else:
+            legal = [card_str(c) for c in self.legal_cards]
         out: dict[str, Any] = {
             "type": "act",
             "variant": self.variant,
             "rules": self.rules,
-            "phase": "bid" if in_call else "play",
+            "phase": "bid" if in_call else self.phase if self.phase in (DISCARD, EXCHANGE) else "play",
             "seat": self.seat,
             "dealer": self.dealer,
             "hand": [card_str(c) for c in self.hand],
@@ -75,17 +91,33 @@ class SeatView:
             "tricks": [
                 {"leader": t.leader, "cards": [card_str(c) for c in t.cards], "winner": t.winner} for t in self.tricks
             ],
-            "trick": None if in_call else {"leader": self.trick_leader, "cards": [card_str(c) for c in self.trick]},
+            "trick": None if self.phase not in (PLAY, DONE) else {
+                "leader": self.trick_leader,
+                "cards": [card_str(c) for c in self.trick],
+            },
             "announced": [a.to_json() for a in self.announced],
             "shown": [{"seat": s, "kind": k, "cards": [card_str(c) for c in cs]} for s, k, cs in self.shown],
             "score": dict(zip(self.sides, self.score, strict=True)),
             "hanging": self.hanging,
-            "legal": [CALL_NAMES[c] for c in self.legal_calls] if in_call else [card_str(c) for c in self.legal_cards],
+            "legal": legal,
             "declarable": list(self.declarable),
             "belote": bool(self.belote_cards),
         }
         if self.turned is not None:
             out["turned"] = card_str(self.turned)
+        if "discard" in self.fields:
+            out["discard"] = None if self.discard is None else [card_str(c) for c in self.discard]
+        if "exchanged" in self.fields:
+            out["exchanged"] = self.exchanged
+        if "stock" in self.fields and self.stock is not None:
+            out["stock"] = [card_str(c) for c in self.stock]
+        if "layout" in self.fields and self.layout is not None:
+            out["layout"] = [
+                [[None if c is None else card_str(c) for c in pile] for pile in piles] for piles in self.layout
+            ]
+        if not self.announces:
+            for key in ("shown", "declarable", "belote"):
+                del out[key]
         return out
 
 
@@ -104,7 +136,7 @@ def view(
         # The winning side's declarations are shown with their cards once every player has played a card.
         winner = deal.contest()
         for s in range(deal.n):
-            if winner is not None and deal.side_of[s] == winner:
+            if winner is not None and deal.contest_side[s] == winner:
                 shown.extend((s, c.kind, tuple(card_list(c.mask))) for c in deal.declared[s])
     return SeatView(
         variant=deal.variant,
@@ -130,5 +162,9 @@ def view(
         legal_cards=tuple(deal.legal_cards()) if mine else (),
         declarable=deal.declarable(seat) if mine else (),
         belote_cards=tuple(deal.belote_cards()) if mine else (),
-        talon=tuple(deal.hands[seat][deal.CALL_CARDS :]) if known else (),
+        talon=deal.talon_of(seat),
+        fields=deal.VIEW_FIELDS,
+        announces=deal.ANNOUNCES,
+        legal_exchange=(True, False) if mine and deal.phase == EXCHANGE else (),
+        **deal.view_fields(seat),
     )

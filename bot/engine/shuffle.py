@@ -75,10 +75,10 @@ def shuffle_and_cut(seed: int | str, deal_number: int, scheme: str = SCHEME) -> 
     raise SchemeError(f"unknown dealing scheme {scheme!r}; known: {', '.join(SCHEMES)}")
 
 
-def choose_dealer(seed: int | str, scheme: str = SCHEME) -> int:
-    """The first dealer when none is given: drawn from the seed as well."""
+def choose_dealer(seed: int | str, scheme: str = SCHEME, seats: int = 4) -> int:
+    """The first dealer when none is given: drawn from the seed as well, uniformly among ``seats``."""
     if scheme == SCHEME:
-        return _below(_bytes(seed_key(seed), "dealer"), 4)
+        return _below(_bytes(seed_key(seed), "dealer"), seats)
     if scheme == LEGACY_SCHEME:
-        return random.Random(f"{seed}/dealer").randrange(4)
+        return random.Random(f"{seed}/dealer").randrange(seats)
     raise SchemeError(f"unknown dealing scheme {scheme!r}; known: {', '.join(SCHEMES)}")

@@ -17,7 +17,22 @@ from pydantic import BaseModel
 from .calls import CALL_NAMES, Call
 from .cards import SUIT_NAMES, Card, CardMask, card_list, card_symbol, mask_of
 from .combos import best_disjoint, contest_winner, every_combination, resolve_kinds, unknown_kinds
-from .deal import AUCTION, DONE, PLAY, Action, Announcement, Bid, IllegalAction, Phase, Play, Trick
+from .deal import (
+    AUCTION,
+    DISCARD,
+    DONE,
+    EXCHANGE,
+    PLAY,
+    Action,
+    Announcement,
+    Bid,
+    Discard,
+    Exchange,
+    IllegalAction,
+    Phase,
+    Play,
+    Trick,
+)
 from .declarations import KINDS, Combination, belote_allowed
 from .play import CARD_POINTS, beats
 
@@ -58,8 +73,20 @@ class TrumpDeal:
     SEATS: ClassVar[int] = 4
     SIDES: ClassVar[tuple[str, ...]] = TEAM_SIDES
     CALL_CARDS: ClassVar[int]  # cards a seat holds while trump is chosen
+    TRICKS: ClassVar[int] = 8  # tricks in a deal: the last one takes the +10
     SHARING_OPTION: ClassVar[str | None] = None  # the rules key that lets one card serve two declarations
     KING_FIRST_OPTION: ClassVar[str | None] = None  # the rules key under which only the king announces the belote
+    # The optional fields of formats §7.6 ``act`` this game's views carry (``discard``, ``exchanged``, ``stock``...).
+    VIEW_FIELDS: ClassVar[tuple[str, ...]] = ()
+    # What a record of this game holds (formats §7.3): the hand sizes, the fields given with the hands (``turned``,
+    # ``extra``) and those that stand for an action after the bids (``discard``, ``exchange``).
+    RECORD_HANDS: ClassVar[tuple[int, ...]] = (8,)
+    RECORD_HANDS_TEXT: ClassVar[str] = "8 cards"
+    START_FIELDS: ClassVar[tuple[str, ...]] = ()
+    ACTION_FIELDS: ClassVar[tuple[str, ...]] = ()
+    ANNOUNCES: ClassVar[bool] = True  # do players announce declarations and bela with a card (not in the open game)
+    NAME: ClassVar[str] = ""  # the game in a sentence: "a Bela deal", "a 3-player Bela deal"
+    BELOT: ClassVar[bool] = False  # the replay report's ``belot`` field (the Bela games, formats §7.4)
 
     def __init__(self, rules: BaseModel, dealer: int, hands: Sequence[Sequence[Card]], hanging_in: int = 0) -> None:
         n = self.SEATS
@@ -77,6 +104,8 @@ class TrumpDeal:
         self.hanging_in = hanging_in
         self.held: list[CardMask] = [mask_of(h[: self.CALL_CARDS]) for h in self.hands]
         self.side_of: tuple[int, ...] = tuple(s % 2 for s in range(n)) if n == 4 else tuple(range(n))
+        # The sides of the declarations contest: the scoring sides, except with 3 players (caller against the two).
+        self.contest_side: tuple[int, ...] = self.side_of
         self.phase: Phase = AUCTION
         self.to_act = (dealer + 1) % n
         self.calls: list[Call] = []
@@ -150,6 +179,35 @@ class TrumpDeal:
             s.fell,
         )
 
+    def _discard(self, cards: tuple[Card, ...]) -> None:
+        """The caller's discard (``bela-3``); games without one never enter the discard phase."""
+        raise IllegalAction(self.to_act, str(Discard(cards)), f"{self.variant} has no discard")
+
+    def _exchange(self, take: bool) -> None:
+        """The answer to the seven exchange (``bela-2``); games without one never enter the exchange phase."""
+        raise IllegalAction(self.to_act, str(Exchange(take)), f"{self.variant} has no seven exchange")
+
+    def record_hands(self) -> tuple[tuple[Card, ...], ...]:
+        """Each seat's cards as a record lists them (formats §7.3)."""
+        return self.hands
+
+    def record_fields(self) -> dict[str, Any]:
+        """The record's values of ``START_FIELDS`` and ``ACTION_FIELDS`` so far (formats §7.3), as JSON."""
+        return {}
+
+    def view_fields(self, seat: int) -> dict[str, Any]:
+        """The values of ``VIEW_FIELDS`` that ``seat`` may see now (a view's extra public or own fields)."""
+        return {}
+
+    def talon_of(self, seat: int) -> tuple[Card, ...]:
+        """The seat's cards received once trump was chosen, when it holds them."""
+        if self.phase == AUCTION or self.contract < 0:
+            return ()
+        return self.hands[seat][self.CALL_CARDS :]
+
+    def _after_card(self, seat: int, card: Card) -> None:
+        """Called after each card reaches the trick (the open game's leader may turn his uncovered card up)."""
+
     def _after_trick(self, winner: int) -> None:
         """Called after each trick (Bela's "na dosta" claim); the eighth trick then finishes the deal."""
 
@@ -169,6 +227,8 @@ class TrumpDeal:
         return self.side_of[self.bidder] if self.bidder >= 0 else -1
 
     def legal_mask(self) -> CardMask:
+        if self.phase == DISCARD:  # any two of the caller's cards (family §4.4)
+            return self.held[self.to_act]
         if self.phase != PLAY:
             return 0
         hand = self.held[self.to_act]
@@ -182,6 +242,11 @@ class TrumpDeal:
             return [Bid(c) for c in self.legal_calls()]
         if self.phase == PLAY:
             return [Play(c) for c in self.legal_cards()]
+        if self.phase == DISCARD:
+            cards = self.legal_cards()
+            return [Discard((a, b)) for i, a in enumerate(cards) for b in cards[i + 1 :]]
+        if self.phase == EXCHANGE:
+            return [Exchange(True), Exchange(False)]
         return []
 
     def winning_seat(self) -> int:
@@ -221,7 +286,7 @@ class TrumpDeal:
 
     def contest(self) -> int | None:
         """The side that won the declarations contest (family §2.3, §7.5), None when nobody declared."""
-        return contest_winner(self.declared, self.side_of, self.dealer, self._key, self.contract)
+        return contest_winner(self.declared, self.contest_side, self.dealer, self._key, self.contract)
 
     def _key(self, combo: Combination, trump: int, pos: int) -> tuple[int, ...]:
         return self._rank(combo, pos)
@@ -239,8 +304,22 @@ class TrumpDeal:
             self.call(action.call)
         elif isinstance(action, Play):
             self.play(action.card, action.declare, action.belote)
+        elif isinstance(action, Discard):
+            if not isinstance(action.cards, (tuple, list)):
+                raise IllegalAction(self.to_act, repr(action), "a discard names two cards")
+            if self.phase != DISCARD:
+                raise IllegalAction(self.to_act, str(action), "no discard is due now")
+            self._discard(tuple(action.cards))
+        elif isinstance(action, Exchange):
+            if self.phase != EXCHANGE:
+                raise IllegalAction(self.to_act, str(action), "no seven exchange is due now")
+            if not isinstance(action.take, bool):
+                raise IllegalAction(self.to_act, repr(action), "the answer to the exchange is true or false")
+            self._exchange(action.take)
         else:
-            raise IllegalAction(self.to_act, repr(action), "not an action: Bid(call) or Play(card, declare, belote)")
+            raise IllegalAction(
+                self.to_act, repr(action), "not an action: Bid(call), Play(card, declare, belote), Discard or Exchange"
+            )
 
     def call(self, call: Call) -> None:
         seat = self.to_act
@@ -272,7 +351,11 @@ class TrumpDeal:
         if not (isinstance(card, int) and 0 <= card < 32):
             raise IllegalAction(seat, f"play {card!r}", "not a card: cards are numbered 0..31")
         if self.phase != PLAY:
-            rule = "the deal is over" if self.phase == DONE else "cards are played only once trump is chosen"
+            rule = {
+                DONE: "the deal is over",
+                DISCARD: "the caller discards two cards before the first lead",
+                EXCHANGE: "the seven exchange is answered before the first lead",
+            }.get(self.phase, "cards are played only once trump is chosen")
             raise IllegalAction(seat, shown(), rule)
         hand = self.held[seat]
         if not self.legal_mask() >> card & 1:
@@ -314,6 +397,7 @@ class TrumpDeal:
         self.held[seat] = hand & ~(1 << card)
         trick = self.trick
         trick.append(card)
+        self._after_card(seat, card)
         if len(trick) == 1 or beats(card, self.trick_winner_card, self.contract):
             self.trick_winner_pos = len(trick) - 1
             self.trick_winner_card = card
@@ -330,7 +414,7 @@ class TrumpDeal:
         self.tricks.append(Trick(self.trick_leader, tuple(trick), winner))
         self.trick = []
         self.to_act = self.trick_leader = winner
-        last = not self.held[winner]
+        last = len(self.tricks) == self.TRICKS
         if last:
             self.last_trick_side = side
         self._after_trick(winner)

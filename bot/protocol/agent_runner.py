@@ -12,12 +12,11 @@ from typing import IO, Any
 
 from bot.ai.base import Agent, View
 from bot.engine import CallParseError, parse_call
-from bot.engine.game import VARIANTS
 
 from . import PROTOCOL
 from .messages import BULGARIAN, ProtocolError, action_to_json, decode, encode
 from .observation_json import observation_from_json
-from .seatview_json import seatview_from_json
+from .seatview_json import family_variants, seatview_from_json
 
 
 def first_legal(message: dict[str, Any]) -> dict[str, Any]:
@@ -52,11 +51,12 @@ def view_from_json(message: dict[str, Any]) -> View:
 
 def variants_of(agent: Agent) -> list[str]:
     """The variants the bot says it plays in its hello (formats §7.6.1): its own ``variants`` if it names them, else
-    every game of the table (a bot that fails on a position still answers, with the first legal action)."""
+    every game whose act messages this runner reads (a bot that fails on a position still answers, with the first
+    legal action)."""
     named = getattr(agent, "variants", None)
     if isinstance(named, (list, tuple)) and all(isinstance(v, str) for v in named):
         return list(named)
-    return list(VARIANTS)
+    return ["bulgarian", *family_variants()]
 
 
 def run_agent(agent: Agent, stdin: IO[str], stdout: IO[str], stderr: IO[str]) -> int:

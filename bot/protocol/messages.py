@@ -20,6 +20,8 @@ from bot.engine import (
     CallParseError,
     CardParseError,
     Deal,
+    Discard,
+    Exchange,
     Observation,
     Play,
     card_str,
@@ -317,6 +319,10 @@ def action_to_json(action: Action) -> dict[str, Any]:
     """The answer that stands for an action (what our own agents write)."""
     if isinstance(action, Bid):
         return {"call": CALL_NAMES[action.call]}
+    if isinstance(action, Discard):
+        return {"discard": [card_str(c) for c in action.cards]}
+    if isinstance(action, Exchange):
+        return {"exchange": action.take}
     answer: dict[str, Any] = {"card": card_str(action.card)}
     if action.declare:
         answer["declare"] = list(action.declare)

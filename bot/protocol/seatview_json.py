@@ -99,8 +99,9 @@ def _deal_type(variant: str) -> type[TrumpDeal]:
 
 
 def family_variants() -> tuple[str, ...]:
-    """The variants whose act messages this module reads: every game of the table but the Bulgarian one."""
-    return tuple(name for name in VARIANTS if name != "bulgarian")
+    """The variants whose act messages this module reads: every four-seat game of the table but the Bulgarian one
+    (the 3- and 2-player games' discard and exchange phases are not read yet)."""
+    return tuple(name for name, game in VARIANTS.items() if name != "bulgarian" and game.seats == 4)
 
 
 def seatview_from_json(message: dict[str, Any]) -> SeatView:
