@@ -38,6 +38,7 @@ async def test_r_reviews_the_last_deal_for_the_player(tmp_path: Path) -> None:
         return "1"
 
     terminal = TerminalTable(host, out, user=me, read_line=typing, ansi=False, language="en")
+    host.reviews.cpu = host.reviews.call_cpu = 120.0  # loose: the review is the same here and below, however busy
     await host.start()
     assert await terminal.play() == 0
     text = out.getvalue()
@@ -47,7 +48,7 @@ async def test_r_reviews_the_last_deal_for_the_player(tmp_path: Path) -> None:
     assert table is not None and table.match is not None
     deal = table.match.deals[0]
     assert isinstance(deal, Deal)
-    review = review_deal(deal, 0, (0, 0), f"{table.table_id}/0")
+    review = review_deal(deal, 0, (0, 0), f"{table.table_id}/0", 120.0, call_cpu=120.0)
     assert "Deal 1: the hard bot's review for Ana" in text
     # Printed without the bold marks, line by line as the analysis gives it.
     expected = review_text(table, 0, review, translator("en")).replace("**", "")

@@ -17,7 +17,7 @@ import logging
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Final
 
-from bot.ai.review import Review, review_deal
+from bot.ai.review import CALL_CPU, REVIEW_CPU, Review, review_deal
 from bot.engine.deal import DONE, Deal
 from bot.i18n import Translator
 
@@ -78,6 +78,8 @@ class Reviews:
 
     def __init__(self, host: Host) -> None:
         self.host = host
+        self.cpu = REVIEW_CPU  # processor seconds of one review, and of the hard bot's call at each of its calls
+        self.call_cpu = CALL_CPU
         # (table, deal index, seat) -> the review being made or made
         self._made: OrderedDict[tuple[str, int, int], asyncio.Future[Review]] = OrderedDict()
 
@@ -102,7 +104,8 @@ class Reviews:
         job = self._made.get(key)
         if job is None:
             before = score_before(table, index)
-            work = functools.partial(review_deal, deal, seat, (before[0], before[1]), f"{p.table_id}/{index}")
+            work = functools.partial(review_deal, deal, seat, (before[0], before[1]), f"{p.table_id}/{index}",
+                                     self.cpu, call_cpu=self.call_cpu)
             job = asyncio.ensure_future(self.host.thinking.think(f"review:{p.table_id}", "hard", work))
             self._made[key] = job
             while len(self._made) > KEPT:
