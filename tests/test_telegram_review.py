@@ -74,6 +74,10 @@ async def first_result(h: Harness, tg: FakeTelegram) -> tuple[str, Sent]:
 
 
 async def expected_html(h: Harness, table_id: str, data: str, seat: int, lang: str = "en") -> str:
+    return to_html(await expected_text(h, table_id, data, seat, lang))
+
+
+async def expected_text(h: Harness, table_id: str, data: str, seat: int, lang: str = "en") -> str:
     """The review the analysis gives for the seat in the deal of the button ``data``."""
     index = int(action_of(data).split(":")[1]) - 1  # the first scored deal need not be the first (a pass-out)
     table = await h.oracle(table_id)
@@ -87,7 +91,7 @@ async def expected_html(h: Harness, table_id: str, data: str, seat: int, lang: s
     # Off the event loop, as the bot's own review is.
     review = await asyncio.to_thread(review_deal, deal, seat, (before[0], before[1]), f"{table_id}/{index}", LOOSE,
                                      call_cpu=LOOSE)
-    return to_html(review_text(table, index, review, translator(lang)))
+    return review_text(table, index, review, translator(lang))
 
 
 def private_texts(tg: FakeTelegram, person: Person) -> list[str]:
@@ -136,4 +140,12 @@ async def test_the_review_reaches_the_presser_alone(tg: FakeTelegram, tmp_path: 
     assert again.text in SENT
     await h.settle()
     assert private_texts(tg, ALICE).count(alice_html) == 3
+    # Bob blocks the bot: his next review is refused by Telegram, and after that he gets what an alert holds.
+    tg.started.discard(BOB.user_id)
+    await h.press(BOB, tg.messages[(GROUP, result.message_id)], data)
+    await h.settle()
+    alert = await h.press(BOB, tg.messages[(GROUP, result.message_id)], data)
+    assert alert.show_alert and alert.text is not None
+    plain = (await expected_text(h, table_id, data, bob_seat, "bg")).replace("**", "")
+    assert alert.text == (plain if len(plain) <= 200 else plain[:199] + "…")
     await h.stop()

@@ -258,7 +258,8 @@ class PrivateChats:
             if done:
                 await self._answer_query(query, t.gettext("The review is in our private chat."))
             return
-        text = answer.text if len(answer.text) <= ALERT_LIMIT else answer.text[: ALERT_LIMIT - 1] + "…"
+        plain = answer.text.replace("**", "")  # an alert shows no markup
+        text = plain if len(plain) <= ALERT_LIMIT else plain[: ALERT_LIMIT - 1] + "…"
         if done or not reachable:
             await self._answer_query(query, text, alert=True)
         else:
