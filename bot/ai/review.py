@@ -6,7 +6,8 @@ actions and stops at each decision of the reviewed seat:
 - a card: the position (every hand as it was then, the trick in progress) is solved double-dummy for every legal
   card; when the best one gives the seat's side at least ``CARD_MARGIN`` more card points than the card played, the
   review names both. Card points are the side's points of the deal's card count: the tricks' card values and the
-  last ten (a valat's bonus counts as the side's points too). The game points the deal would then have been
+  last ten (where a valat is at stake, half its bonus: the solver weighs the difference between the sides, and a
+  point one side gains the other loses only while no bonus changes hands). The game points the deal would then have been
   written with (contract made, inside or hanging, declarations and belotes) are given beside them.
 - a call: the hard bot chooses its call from the seat's observation at that moment (its own five cards and the
   calls heard, nothing else); a different call is named, without a double-dummy claim.
