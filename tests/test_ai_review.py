@@ -97,7 +97,7 @@ def test_a_call_the_hard_bot_would_not_make_is_named() -> None:
         deal.play(min(deal.legal_cards()))
     review = review_deal(deal, 0)
     assert [(n.number, n.made, n.better) for n in review.calls] == [(1, ALL_TRUMPS, PASS)]
-    # Seat 1 passed over all trumps with five diamonds and no jack or nine outside them: so would the hard bot.
+    # Seat 1 passed over all trumps holding A 10 K Q J of diamonds (one jack, no nine): so would the hard bot.
     assert review_deal(deal, 1).calls == ()
 
 
