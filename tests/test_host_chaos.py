@@ -49,6 +49,7 @@ from bot.core.host import Host
 from bot.core.live import WAITING, LiveTable
 from bot.core.messages import Answer, ChatRef, OutMessage, UserRef
 from bot.core.payload import decode, encode, to_base36
+from bot.core.review import is_review
 from bot.core.table import Table, replay
 from bot.engine import Match
 from bot.engine.familymatch import FamilyMatch
@@ -452,7 +453,8 @@ class World:
             must_work = True
         answer = await self.call(f"press {payload!r} by {user.name}", self.host.press(user, payload))
         self.presses += 1
-        self.check_answer(user, answer, before, press=True)
+        # A review (a deal result's button) is a page for the presser alone, not a toast.
+        self.check_answer(user, answer, before, press=not is_review(payload.split(":", 3)[-1]))
         if must_work and not answer.ok:
             self.fail(f"{user.name} pressed {payload!r} from their current view and was refused: {answer.text!r}")
         if stale is not None and before is not None and self._versions() != before:
@@ -826,7 +828,10 @@ class World:
         for msg in self.sent.latest.values():
             if msg.table_id != table.table_id or not isinstance(msg.audience, ChatRef):
                 continue
-            stale = [b.label for row in msg.buttons for b in row if decode(b.payload).nonce != table.version]
+            # A deal result's Review button is posted once and never renders again: it reviews a finished deal, and
+            # is answered whatever version it carries.
+            stale = [b.label for row in msg.buttons for b in row
+                     if decode(b.payload).nonce != table.version and not is_review(decode(b.payload).action)]
             if stale:
                 self.fail(f"the group's {msg.key} still offers buttons that are out of date: {stale}")
 

@@ -66,6 +66,7 @@ from .games import game_of_word, games_list
 from .live import LiveTable, NotStored, turn_of
 from .messages import Answer, ChatRef, OutMessage, UserRef
 from .payload import PayloadError, decode
+from .review import Reviews, is_review
 from .seating import Seating
 from .stale import stale_refusal
 from .table import EXTRA_KEYS, OptionError, Table, TableError, ascii_number, check_game, check_option, replay
@@ -123,6 +124,7 @@ class Host(Chats, Seating, Turns, Expiry):
         )
         self.bot_pause = bot_pause
         self.thinking = ThinkPool(self.settings.bot_threads, self.settings.quick_bot_threads)
+        self.reviews = Reviews(self)
         self._sinks: dict[str, Sink] = {}
         self._titles: dict[str, TitleSource] = {}
         self._tables: dict[str, LiveTable] = {}
@@ -289,6 +291,8 @@ class Host(Chats, Seating, Turns, Expiry):
             p = decode(payload)
         except PayloadError:
             return Answer(tr.gettext("This button does not belong to any table."), ok=False)
+        if is_review(p.action):  # any deal of the table, ended or not, as long as its log is stored
+            return await self.reviews.press(user, p, tr)
         live = self._tables.get(p.table_id)
         if live is None or live.table.chat.platform != user.platform:
             return Answer(tr.gettext("This table is closed."), ok=False, table_id=p.table_id)

@@ -27,6 +27,7 @@ GAME_MENUS: dict[str, dict[str, tuple[object, ...]]] = {
         **_TABLE_OPTIONS,
         "contra_blocks_bidding": (False, True),
         "must_undertrump": (False, True),
+        "review": (True, False),  # the review button exists for this game only so far
     },
     "bela": {"target_score": (1001, 501, 701, 1501), **_TABLE_OPTIONS, "end_rule": ("na_prolaz", "na_dosta")},
     "french": {"target_score": (1000, 500, 1500, 2000), **_TABLE_OPTIONS, "must_undertrump": (True, False)},
@@ -52,6 +53,8 @@ def options_line(table: Table, tr: Translator) -> str:
     ]
     if o.tracker:
         parts.append(tr.gettext("card tracker"))
+    if not o.review and table.game == "bulgarian":
+        parts.append(tr.gettext("no review button"))
     extra = [f"{k}={v}" for k, v in sorted(o.rules.items()) if k != "target_score"]
     line = names.game_name(table.game, tr) + " · " + " · ".join(parts)
     if extra:
@@ -123,7 +126,7 @@ def lobby(table: Table, tr: Translator) -> OutMessage:
 
 def option_value(table: Table, key: str) -> object:
     o = table.options
-    if key in ("timer", "away", "level", "lang"):
+    if key in ("timer", "away", "level", "lang", "review"):
         return getattr(o, key)
     return getattr(table.rules, key)
 
@@ -143,6 +146,8 @@ def option_label(table: Table, key: str, tr: Translator) -> str:
         return tr.gettext("Language: {lang}", lang=names.language_name(str(value), tr))
     if key == "auto_declarations":
         return tr.gettext("Automatic declarations: {on}", on=yes_no)
+    if key == "review":
+        return tr.gettext("Review button: {on}", on=yes_no)
     if key == "contra_blocks_bidding":
         return tr.gettext("Contra ends bidding: {on}", on=yes_no)
     if key == "end_rule":
@@ -159,7 +164,11 @@ def options_menu(table: Table, tr: Translator) -> OutMessage:
         Button(option_label(table, key, tr), payload(table, f"o:{MENU_CODES[key]}")) for key in menu_options(table)
     ]
     rows = [tuple(labels[i : i + 2]) for i in range(0, len(labels), 2)]
-    rows.append((Button(tr.gettext("Done"), payload(table, "od")),))
+    done = Button(tr.gettext("Done"), payload(table, "od"))
+    if len(rows[-1]) == 1 and len(rows) == 5:
+        rows[-1] = (*rows[-1], done)  # Discord shows five rows at most
+    else:
+        rows.append((done,))
     text = tr.gettext("**Options of table {table}**", table=table.table_id) + "\n" + options_line(table, tr)
     return OutMessage(f"{table.table_id}:opts", table.chat, text, tuple(rows), kind="options", table_id=table.table_id)
 

@@ -18,7 +18,7 @@ LANGS = LANGUAGES
 # The games a table may play (bot.engine.game.VARIANTS): chat tables seat four until they learn three and two seats.
 GAMES = tuple(name for name, game in VARIANTS.items() if game.seats == 4)
 DEFAULT_GAME = "bulgarian"  # a log written before tables had a game is a Bulgarian table
-EXTRA_KEYS = ("timer", "away", "level", "lang", "tracker")
+EXTRA_KEYS = ("timer", "away", "level", "lang", "tracker", "review")
 
 
 def rule_keys(game: str = DEFAULT_GAME) -> tuple[str, ...]:
@@ -56,10 +56,11 @@ class Options:
     lang: str = "bg"
     tracker: bool = False  # each hand gets a button showing the cards played and still out (bot/core/tracker.py)
     game: str = DEFAULT_GAME  # a name of bot.engine.game.VARIANTS
+    review: bool = True  # a deal's result offers each player the hard bot's review of their play (core/review.py)
 
     def to_json(self) -> dict[str, Any]:
         return {"rules": dict(self.rules), "timer": self.timer, "away": self.away, "level": self.level,
-                "lang": self.lang, "tracker": self.tracker, "game": self.game}
+                "lang": self.lang, "tracker": self.tracker, "game": self.game, "review": self.review}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Options:
@@ -67,7 +68,7 @@ class Options:
         if game not in VARIANTS:
             raise TableError(f"unknown game {game!r}")
         return cls(dict(data.get("rules", {})), int(data["timer"]), data["away"], str(data["level"]),
-                   str(data["lang"]), bool(data.get("tracker", False)), game)
+                   str(data["lang"]), bool(data.get("tracker", False)), game, bool(data.get("review", True)))
 
 
 class OptionError(ValueError):
@@ -129,7 +130,7 @@ def check_option(key: str, value: Any, agents: tuple[str, ...] = (), game: str =
         if value not in LANGS:
             raise OptionError(key, ", ".join(LANGS))
         return value
-    if key == "tracker":  # the card tracker for learners: off unless the table switches it on
+    if key in ("tracker", "review"):  # the card tracker (off unless switched on), the post-deal review (on)
         if isinstance(value, bool):
             return value
         text = str(value).strip().lower()

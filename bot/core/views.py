@@ -30,6 +30,7 @@ from .lobbyview import (
     rules_text,
 )
 from .messages import Button, ChatRef, Keyboard, OutMessage, UserRef
+from .review import review_button
 from .table import Table
 from .viewparts import (
     CALL_BY_CODE,
@@ -184,8 +185,10 @@ def result_view(table: Table, index: int, tr: Translator) -> OutMessage | None:
     lines.append(tr.gettext("Match score: A {a} · B {b}", a=totals[0], b=totals[1]))
     if result.hanging:
         lines.append(tr.gettext("Hanging points: {n}", n=result.hanging))
+    button = review_button(table, index, tr)
     return OutMessage(
-        f"{table.table_id}:r{index + 1}", table.chat, "\n".join(lines), (), notify=True, kind="result",
+        f"{table.table_id}:r{index + 1}", table.chat, "\n".join(lines), ((button,),) if button else (), notify=True,
+        kind="result",
         table_id=table.table_id,
     )
 

@@ -427,6 +427,9 @@ class TelegramAdapter:
             with contextlib.suppress(TelegramError):
                 await query.answer(refusal[:200], show_alert=True)
             return
+        if self.private.is_review_press(query):
+            await self.private.answer_review(query, user)
+            return
         answer = await self.host.press(user, query.data or "")
         text, url = await self.private.asked_for_hand(query, user, answer)
         if answer.joined and answer.table_id and not await self.private.known_open(user.user_id):

@@ -25,6 +25,7 @@ from telegram.error import Forbidden, TelegramError
 
 from bot.core.messages import TELEGRAM, Answer, UserRef
 from bot.core.payload import READ_ONLY, PayloadError, decode
+from bot.core.review import is_review
 from bot.i18n import translator
 
 from .outbox import Post
@@ -36,6 +37,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 _UNREACHABLE = "unreachable:"
+ALERT_LIMIT = 200  # characters of a callback query's answer
+REVIEW_WAIT = 4.0  # seconds a review press waits for the review before it is answered "it will come"
 
 
 def notice_key(table_id: str, user_id: str) -> str:
@@ -227,3 +230,44 @@ class PrivateChats:
             )
         await self._send_hand(answer.table_id, user, fresh=True)
         return t.gettext("Your cards are at the bottom of our private chat."), None
+
+    # --- a review asked for ---
+
+    @staticmethod
+    def is_review_press(query: CallbackQuery) -> bool:
+        try:
+            return is_review(decode(query.data or "").action)
+        except PayloadError:
+            return False
+
+    async def answer_review(self, query: CallbackQuery, user: UserRef) -> None:
+        """A review (``bot.core.review``) is longer than a press's alert and may take seconds: it goes to the
+        presser's private chat. A quick review answers the press saying so; a slow one answers it at once (Telegram
+        drops a press left unanswered for long) and follows when it is made. A refusal, and anything for someone
+        the bot cannot write to, is an alert holding as much as fits."""
+        work = asyncio.ensure_future(self.host.press(user, query.data or ""))
+        done, _ = await asyncio.wait({work}, timeout=REVIEW_WAIT)
+        t = translator(await self.host.user_language(user))
+        reachable = await self.known_open(user.user_id) and not await self.unreachable(user.user_id)
+        if not done and reachable:
+            await self._answer_query(query, t.gettext("Reviewing the deal… it will come to our private chat."))
+        answer = await work
+        if answer.ok and reachable:
+            self.adapter.outbox.put(Post(int(user.user_id), to_html(answer.text), table_id=answer.table_id,
+                                         who=user.name))
+            if done:
+                await self._answer_query(query, t.gettext("The review is in our private chat."))
+            return
+        plain = answer.text.replace("**", "")  # an alert shows no markup
+        text = plain if len(plain) <= ALERT_LIMIT else plain[: ALERT_LIMIT - 1] + "…"
+        if done or not reachable:
+            await self._answer_query(query, text, alert=True)
+        else:
+            self.adapter.outbox.put(Post(int(user.user_id), to_html(answer.text), who=user.name))
+
+    @staticmethod
+    async def _answer_query(query: CallbackQuery, text: str, alert: bool = False) -> None:
+        try:
+            await query.answer(text, show_alert=alert)
+        except TelegramError as err:  # too late or already answered: nothing to repair
+            log.info("a review press could not be answered: %s", err.message)

@@ -18,6 +18,7 @@ from bot.core import names
 from bot.core.host import Host
 from bot.core.messages import TERMINAL, Button, ChatRef, OutMessage, UserRef
 from bot.core.payload import decode, encode
+from bot.core.review import REVIEW_ACTION
 from bot.core.tracker import TRACKER_ACTION
 from bot.i18n import LANGUAGES, Translator, translator
 
@@ -27,6 +28,7 @@ _BOLD = re.compile(r"\*\*(.+?)\*\*")
 ReadLine = Callable[[str], Awaitable[str | None]]
 QUIT_WORDS = frozenset({"q", "quit", "exit", "к", "край"})
 TRACKER_WORDS = frozenset({"t", "т"})
+REVIEW_WORDS = frozenset({"r", "р"})  # the hard bot's review of the player's last finished deal
 
 
 def render_markup(text: str, ansi: bool) -> str:
@@ -250,13 +252,27 @@ class TerminalTable:
         await self.host.idle()
         return 0
 
+    async def _review(self, user: UserRef) -> str:
+        """The review of the last finished deal for the player's seat (``bot.core.review``), or why there is none."""
+        table = self.host.table(self.table_id)
+        match = table.match if table is not None else None
+        if table is None or match is None:
+            return self.tr.gettext("No deal has ended yet.")
+        done = len(match.deals) if match.deals and match.deals[-1].phase == "done" else len(match.deals) - 1
+        if done < 1:
+            return self.tr.gettext("No deal has ended yet.")
+        self._print(self.tr.gettext("Reviewing the deal…"))
+        answer = await self.host.press(user, encode(self.table_id, table.version, f"{REVIEW_ACTION}:{done}"))
+        return answer.text
+
     async def _choose(self, user: UserRef, buttons: list[Button]) -> Button | None:
         """Ask until the person names a button (Enter takes the only one, e.g. a pass); None: quit or input ended.
         ``t`` answers with the card tracker and asks again."""
         tr = self.tr
         only = buttons[0] if len(buttons) == 1 else None
-        prompt = (tr.gettext("Your choice (Enter: {action}; t: cards played; q: quit): ", action=only.label)
-                  if only else tr.gettext("Your choice (number; t: cards played; q: quit): "))
+        prompt = (tr.gettext("Your choice (Enter: {action}; t: cards played; r: review; q: quit): ",
+                             action=only.label)
+                  if only else tr.gettext("Your choice (number; t: cards played; r: review; q: quit): "))
         while True:
             line = await self.read_line(prompt)
             if line is None:
@@ -269,6 +285,9 @@ class TerminalTable:
                 version = table.version if table is not None else 0
                 answer = await self.host.press(user, encode(self.table_id, version, TRACKER_ACTION))
                 self._print(answer.text)
+                continue
+            if choice in REVIEW_WORDS:
+                self._print(await self._review(user))
                 continue
             if only is not None and not choice:
                 return only
