@@ -40,7 +40,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-import bot.core.host as host_module
+import bot.core.commands as commands_module
 import bot.core.seating as seating_module
 from bot.config import Settings
 from bot.core import views
@@ -990,7 +990,7 @@ async def run(world: World, steps: int) -> None:
 async def chaos(seed: int, path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch,
                 steps: int) -> World:
     """One seed's run, on a database at ``path``."""
-    monkeypatch.setattr(host_module, "secrets", SeededSecrets(seed))
+    monkeypatch.setattr(commands_module, "secrets", SeededSecrets(seed))
     monkeypatch.setattr(seating_module, "secrets", SeededSecrets(seed + 1))
     caplog.set_level(logging.ERROR, logger="bot")
     loop = asyncio.get_running_loop()
