@@ -100,10 +100,8 @@ def render_design(design: Design) -> list[np.ndarray]:
             folder.mkdir(parents=True, exist_ok=True)
             if not svg.exists():
                 svg.write_bytes(gzip.decompress(design.path.read_bytes()))
-            subprocess.run(
-                ["rsvg-convert", f"--export-id={design.element(card)}", "-h", str(FACE_HEIGHT), str(svg), "-o", str(png)],
-                check=True,
-            )
+            element = f"--export-id={design.element(card)}"
+            subprocess.run(["rsvg-convert", element, "-h", str(FACE_HEIGHT), str(svg), "-o", str(png)], check=True)
         face = _flatten(png)
         ratio = face.shape[0] / face.shape[1]
         if not 1.25 < ratio < 1.65:

@@ -23,6 +23,7 @@ class Corner:
     y: float
     angle: float  # degrees: the direction of the card's top, 0 = up in the photo, clockwise
     visible: bool
+    radius: float  # half the index's diagonal, photo pixels
 
 
 @dataclass
@@ -108,7 +109,7 @@ def photo(
     canvas = _background(rng, h, w)
     labels = np.full((h, w), -1, np.int16)
     cards = rng.choice(32, size=n, replace=False)
-    card_h = rng.uniform(150, 260) * (0.8 if n > 20 else 1.0)
+    card_h = rng.uniform(150, 260) * (0.8 if n > 20 else 1.0) * max(size) / 1024
     camera = _perspective(rng, w, h, rng.uniform(0, 0.08))
     placed: list[Placed] = []
     shadow_dx, shadow_dy = rng.uniform(-6, 6, size=2)
@@ -141,7 +142,8 @@ def photo(
             ux, uy = pts[4][0], pts[4][1] + (10 if flip else -10)
             tx, ty = _apply(p.homography, ux, uy)
             angle = math.degrees(math.atan2(tx - cx, -(ty - cy))) % 360
-            p.corners.append(Corner(cx, cy, angle, visible))
+            radius = 0.625 * math.dist(mapped[0], mapped[8])
+            p.corners.append(Corner(cx, cy, angle, visible, radius))
     # light: a slope across the table, a colour cast, then the camera's blur, noise and compression
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     theta = rng.uniform(0, 2 * math.pi)
