@@ -48,7 +48,7 @@ def main() -> None:
                 "visible": sorted(card_str(p.card) for p in placed if p.seen),
             }
         )
-    (OUT / "truth.json").write_text(json.dumps(truth, indent=1) + "\n")
+    (OUT / "truth.json").write_text("[\n" + ",\n".join(json.dumps(t) for t in truth) + "\n]\n")
 
 
 if __name__ == "__main__":

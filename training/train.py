@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import argparse
 import math
+import pickle
 import time
 from multiprocessing import Pool
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from bot.scanner.patches import ANGLES, features, marks, prepare
-from training.designs import DESIGNS, Design, design_index_boxes, ensure_packages, render_design
+from training.designs import CACHE, DESIGNS, Design, design_index_boxes, ensure_packages, render_design
 from training.synth import Placed, photo
 
 BACKGROUND = 32
@@ -57,11 +59,26 @@ def labels(found: np.ndarray, scale: float, placed: list[Placed], rng: np.random
     return out
 
 
+def synthesised(seed: int, design: Design) -> tuple[np.ndarray, list[Placed], np.random.Generator]:
+    """A training photo, kept in the cache so that changing the features does not mean drawing every photo again."""
+    rng = np.random.default_rng(seed)
+    stem = CACHE / "photos" / f"{design.name}-{seed}"
+    if stem.with_suffix(".pkl").exists():
+        image = cv2.imread(str(stem.with_suffix(".png")), cv2.IMREAD_COLOR)
+        placed, state = pickle.loads(stem.with_suffix(".pkl").read_bytes())
+        rng.bit_generator.state = state
+        return image, placed, rng
+    faces, boxes = faces_of(design)
+    image, placed = photo(rng, faces, boxes, int(rng.integers(8, 33)))
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(stem.with_suffix(".png")), image, [cv2.IMWRITE_PNG_COMPRESSION, 1])
+    stem.with_suffix(".pkl").write_bytes(pickle.dumps((placed, rng.bit_generator.state)))
+    return image, placed, rng
+
+
 def sample(args: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     seed, design_index = args
-    rng = np.random.default_rng(seed)
-    faces, boxes = faces_of(DESIGNS[design_index])
-    image, placed = photo(rng, faces, boxes, int(rng.integers(8, 33)))
+    image, placed, rng = synthesised(seed, DESIGNS[design_index])
     work = prepare(image)
     found = marks(work)
     rows = labels(found, work.scale, placed, rng)
@@ -72,7 +89,7 @@ def sample(args: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="train the card scanner's model")
-    parser.add_argument("--photos", type=int, default=360)
+    parser.add_argument("--photos", type=int, default=400)
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=MODEL)
@@ -93,7 +110,7 @@ def main() -> None:
     from sklearn.neural_network import MLPClassifier
 
     start = time.time()
-    model = MLPClassifier(hidden_layer_sizes=(256,), max_iter=80, early_stopping=True, random_state=args.seed)
+    model = MLPClassifier(hidden_layer_sizes=(256,), max_iter=40, early_stopping=True, random_state=args.seed)
     model.fit(x, y)
     print(f"fitted in {time.time() - start:.0f} s, held-back score {model.best_validation_score_:.4f}")
     onnx = to_onnx(model, x[:1], options={id(model): {"zipmap": False}}, target_opset=17)

@@ -15,12 +15,13 @@ import numpy.typing as npt
 WORK_SIDE = 1024  # the photo is read at this size (longer side); positions are given back in the photo's pixels
 ANGLES = 16  # turns tried per mark: every 22.5 degrees
 PATCH = 32
-SPAN = 3.0  # a patch covers this many times the mark's size, so a rank's patch holds the suit under it
+SPAN = 2.4  # a patch covers this many times the mark's size, from a little above the mark to the suit under a rank
+DROP = 0.4  # the patch is centred this far (in mark sizes) below the mark, where the suit of an index is
 MIN_MARK, MAX_MARK = 6, 48  # marks (in work pixels) smaller or larger than an index glyph can be
 MAX_MARKS = 1500  # a photo of 32 cards has a few hundred; past this the photo is clutter, read the largest
 
 Float = npt.NDArray[np.float32]
-CELL, BINS = 8, 9
+CELL, BINS = 4, 9
 FEATURES = (PATCH // CELL) ** 2 * BINS + 16 + 64
 
 
@@ -69,7 +70,7 @@ def _patch_stack(plane: npt.NDArray[np.uint8], found: Float, side: int) -> npt.N
         for a in range(ANGLES):
             m = cv2.getRotationMatrix2D((float(x), float(y)), a * 360.0 / ANGLES, zoom)
             m[0, 2] += side / 2 - x
-            m[1, 2] += side / 2 - y
+            m[1, 2] += side / 2 - y - DROP * float(size) * zoom
             out[row : row + side] = cv2.warpAffine(
                 plane, m, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
             )

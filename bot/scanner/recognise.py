@@ -1,11 +1,11 @@
 """Read the cards of a photo: decode it within bounds, run the model over every mark at every turn, keep each
 card's best reading. A card read below SURE is reported as unsure, never counted; one below UNSURE is not reported.
-A pack has each card once, so a card read at several places (its two corners) is one card.
+A pack has each card once, so the readings of one card at several places are one card.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -16,10 +16,13 @@ import onnxruntime as ort  # type: ignore[import-untyped]
 
 from .patches import ANGLES, features, marks, prepare
 
+# a broken file gets our one-line answer, not OpenCV's log lines on standard error
+cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+
 MODEL = Path(__file__).with_name("model.onnx")
 MAX_BYTES = 25 * 1024 * 1024  # a phone's photo is 2-8 MB
 MAX_PIXELS = 50_000_000  # and 12-48 megapixels
-SURE = 0.9
+SURE = 0.95
 UNSURE = 0.4
 BACKGROUND = 32
 
@@ -88,21 +91,24 @@ def scan_image(image: npt.NDArray[np.uint8]) -> Scan:
     x = features(work, found)
     probabilities = session.run(None, {session.get_inputs()[0].name: x})[1]
     p = np.asarray(probabilities, np.float32).reshape(len(found), ANGLES, BACKGROUND + 1)[:, :, :BACKGROUND]
+    # each mark votes for the card it reads best; a card read at several marks (its rank and its suit, its two
+    # corners) is wrong only if every reading is: its confidence is 1 - the product of (1 - each reading)
     best: dict[int, Found] = {}
+    doubt: dict[int, float] = {}
     flat = p.reshape(len(found), -1)
     for mark in range(len(found)):
         at = int(flat[mark].argmax())
-        confidence = float(flat[mark, at])
-        if confidence < UNSURE:
+        reading = float(flat[mark, at])
+        if reading < UNSURE / 2:
             continue
         turn, card = divmod(at, BACKGROUND)
-        if card not in best or confidence > best[card].confidence:
-            mx, my, _ = found[mark]
-            best[card] = Found(
-                card, round(confidence, 4), round(float(mx) * work.scale, 1), round(float(my) * work.scale, 1),
-                turn * 360.0 / ANGLES,
-            )
-    ordered = sorted(best.values(), key=lambda f: f.card)
+        doubt[card] = doubt.get(card, 1.0) * (1.0 - reading)
+        if card not in best or reading > best[card].confidence:
+            px = round(float(found[mark, 0]) * work.scale, 1)
+            py = round(float(found[mark, 1]) * work.scale, 1)
+            best[card] = Found(card, reading, px, py, turn * 360.0 / ANGLES)
+    combined = [replace(f, confidence=round(1.0 - doubt[f.card], 4)) for f in best.values()]
+    ordered = sorted((f for f in combined if f.confidence >= UNSURE), key=lambda f: f.card)
     return Scan(
         width,
         height,
