@@ -51,7 +51,7 @@ def test_json_answer_names_cards_and_counts_their_points() -> None:
         assert 0 <= entry["x"] <= answer["width"] and 0 <= entry["y"] <= answer["height"]
     named = [parse_card(e["card"]) for e in answer["cards"]]
     assert len(set(named)) == len(named)
-    assert all(e["confidence"] >= 0.95 for e in answer["cards"])
+    assert all(e["confidence"] >= 0.99 for e in answer["cards"])
     assert answer["points"] == sum(CARD_POINTS[2][c] for c in named)
     assert answer["unsure_points"] == sum(CARD_POINTS[2][parse_card(e["card"])] for e in answer["unsure"])
     assert (answer["contract"], answer["variant"]) == ("hearts", "bulgarian")

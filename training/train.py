@@ -2,9 +2,9 @@
 label them from the ground truth, fit a small neural network (scikit-learn) and write it as ONNX into the package.
 
     pip install -e '.[train]'          # scikit-learn, skl2onnx
-    python -m training.train           # installs the card packages if missing (as root), about 10 minutes on 2 cores
+    python -m training.train           # installs the card packages if missing (as root), about 15 minutes on 2 cores
 
-Options: --photos N (default 360), --seed S, --jobs J, --out PATH.
+Options: --photos N (default 700), --seed S, --jobs J, --out PATH.
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ def sample(args: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="train the card scanner's model")
-    parser.add_argument("--photos", type=int, default=400)
+    parser.add_argument("--photos", type=int, default=700)
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=MODEL)

@@ -22,7 +22,7 @@ cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
 MODEL = Path(__file__).with_name("model.onnx")
 MAX_BYTES = 25 * 1024 * 1024  # a phone's photo is 2-8 MB
 MAX_PIXELS = 50_000_000  # and 12-48 megapixels
-SURE = 0.95
+SURE = 0.99
 UNSURE = 0.4
 BACKGROUND = 32
 
