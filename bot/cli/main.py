@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "play": "play a match in the terminal against three bots",
     "replay": "replay a game record (belote-record/1) and check every action",
     "run": "run the chat bots (or the terminal table when no token is set)",
+    "scan": "name the cards in a photo of won cards and count their points",
     "score": "score a real-life deal and explain it (text line or JSON request)",
     "sheet": "keep a match score sheet in a JSON file: add, undo, correct, show",
     "verify": "check that every deal of a game record follows from its revealed seed",

@@ -1,0 +1,74 @@
+"""Card scanner accuracy and speed on synthetic photos of 8-32 spread cards, the held-out designs (never trained
+on) apart from the trained ones.
+
+    python bench/scan.py [--photos 60] [--seed 7]
+
+For each set: of the cards whose corner can be seen in the photo, how many were named correctly (and surely), how
+many were flagged unsure, how many were missed; how many cards were named that are not in the photo at all
+(invented); and the seconds per photo on one core. Needs the training extra and the card packages
+(training/designs.py installs them).
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")  # one core, as the bot reads a photo
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.scanner import scan_image
+from training.designs import DESIGNS, design_index_boxes, ensure_packages, render_design
+from training.synth import photo
+
+
+def run(held_out: bool, photos: int, seed: int) -> None:
+    designs = [d for d in DESIGNS if d.held_out == held_out]
+    decks = [(d, *(lambda f: (f, design_index_boxes(f)))(render_design(d))) for d in designs]
+    seen = correct = unsure = invented = wrong_unsure = 0
+    seconds = 0.0
+    for k in range(photos):
+        rng = np.random.default_rng(seed * 7919 + k)
+        _design, faces, boxes = decks[k % len(decks)]
+        image, placed = photo(rng, faces, boxes, int(rng.integers(8, 33)))
+        start = time.process_time()
+        scan = scan_image(image)
+        seconds += time.process_time() - start
+        present = {p.card for p in placed}
+        visible = {p.card for p in placed if p.seen}
+        named = {f.card for f in scan.cards}
+        doubtful = {f.card for f in scan.unsure}
+        seen += len(visible)
+        correct += len(named & visible)
+        invented += len(named - present)
+        unsure += len(doubtful & visible)
+        wrong_unsure += len(doubtful - present)
+    label = "held-out designs" if held_out else "trained designs"
+    names = ", ".join(d.name for d in designs)
+    print(f"{label} ({names}): {photos} photos, {seen} cards with a visible corner")
+    print(f"  named correctly  {correct / seen:7.2%}  ({correct})")
+    print(f"  flagged unsure   {unsure / seen:7.2%}  ({unsure}; plus {wrong_unsure} unsure guesses not in the photo)")
+    print(f"  missed           {(seen - correct - unsure) / seen:7.2%}  ({seen - correct - unsure})")
+    print(f"  invented         {invented}")
+    print(f"  seconds/photo    {seconds / photos:.3f} (one core)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--photos", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    ensure_packages()
+    run(True, args.photos, args.seed)
+    run(False, args.photos, args.seed)
+
+
+if __name__ == "__main__":
+    main()

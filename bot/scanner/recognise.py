@@ -1,0 +1,117 @@
+"""Read the cards of a photo: decode it within bounds, run the model over every mark at every turn, keep each
+card's best reading. A card read below SURE is reported as unsure, never counted; one below UNSURE is not reported.
+A pack has each card once, so the readings of one card at several places are one card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+import onnxruntime as ort  # type: ignore[import-untyped]
+
+from .patches import ANGLES, features, marks, prepare
+
+# a broken file gets our one-line answer, not OpenCV's log lines on standard error
+cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+
+MODEL = Path(__file__).with_name("model.onnx")
+MAX_BYTES = 25 * 1024 * 1024  # a phone's photo is 2-8 MB
+MAX_PIXELS = 50_000_000  # and 12-48 megapixels
+SURE = 0.99
+UNSURE = 0.4
+BACKGROUND = 32
+
+
+class ScanError(ValueError):
+    """The input cannot be read as a photo (the message says why, in one line)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """One card read: the card (bot.engine.cards numbering), how sure, and where its index is in the photo."""
+
+    card: int
+    confidence: float
+    x: float
+    y: float
+    angle: float  # degrees clockwise from up: the direction the card's top points
+
+
+@dataclass(frozen=True, slots=True)
+class Scan:
+    width: int
+    height: int
+    cards: tuple[Found, ...]  # read surely, in card order
+    unsure: tuple[Found, ...]  # read below SURE: shown to the player, not counted
+
+
+@lru_cache(maxsize=1)
+def _session() -> ort.InferenceSession:
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1  # a chat bot serves many; one core per photo
+    options.inter_op_num_threads = 1
+    return ort.InferenceSession(str(MODEL), options, providers=["CPUExecutionProvider"])
+
+
+def decode(data: bytes) -> npt.NDArray[np.uint8]:
+    """The photo's pixels (BGR), or ScanError saying what is wrong with the bytes."""
+    if len(data) > MAX_BYTES:
+        raise ScanError(f"the file is {len(data) / 2**20:.1f} MB; photos up to {MAX_BYTES // 2**20} MB are read")
+    if not data:
+        raise ScanError("the file is empty; give a photo (JPEG, PNG or WebP)")
+    raw = np.frombuffer(data, np.uint8)
+    # the size from the header first, so a small file that claims a huge picture is refused before decoding
+    header = cv2.imdecode(raw, cv2.IMREAD_REDUCED_GRAYSCALE_8)
+    if header is None:
+        raise ScanError("this is not an image that can be read; give a photo (JPEG, PNG or WebP)")
+    if header.shape[0] * header.shape[1] * 64 > MAX_PIXELS:
+        raise ScanError(f"the picture is too large; up to {MAX_PIXELS // 1_000_000} megapixels are read")
+    image = cv2.imdecode(raw, cv2.IMREAD_COLOR)
+    if image is None:
+        raise ScanError("the image is damaged and cannot be read; give a photo (JPEG, PNG or WebP)")
+    return np.asarray(image, np.uint8)
+
+
+def scan_bytes(data: bytes) -> Scan:
+    return scan_image(decode(data))
+
+
+def scan_image(image: npt.NDArray[np.uint8]) -> Scan:
+    height, width = image.shape[:2]
+    work = prepare(image)
+    found = marks(work)
+    if len(found) == 0:
+        return Scan(width, height, (), ())
+    session = _session()
+    x = features(work, found)
+    probabilities = session.run(None, {session.get_inputs()[0].name: x})[1]
+    p = np.asarray(probabilities, np.float32).reshape(len(found), ANGLES, BACKGROUND + 1)[:, :, :BACKGROUND]
+    # each mark votes for the card it reads best; a card read at several marks (its rank and its suit, its two
+    # corners) is wrong only if every reading is: its confidence is 1 - the product of (1 - each reading)
+    best: dict[int, Found] = {}
+    doubt: dict[int, float] = {}
+    flat = p.reshape(len(found), -1)
+    for mark in range(len(found)):
+        at = int(flat[mark].argmax())
+        reading = float(flat[mark, at])
+        if reading < UNSURE / 2:
+            continue
+        turn, card = divmod(at, BACKGROUND)
+        doubt[card] = doubt.get(card, 1.0) * (1.0 - reading)
+        if card not in best or reading > best[card].confidence:
+            px = round(float(found[mark, 0]) * work.scale, 1)
+            py = round(float(found[mark, 1]) * work.scale, 1)
+            best[card] = Found(card, reading, px, py, turn * 360.0 / ANGLES)
+    combined = [replace(f, confidence=round(1.0 - doubt[f.card], 4)) for f in best.values()]
+    ordered = sorted((f for f in combined if f.confidence >= UNSURE), key=lambda f: f.card)
+    return Scan(
+        width,
+        height,
+        tuple(f for f in ordered if f.confidence >= SURE),
+        tuple(f for f in ordered if f.confidence < SURE),
+    )

@@ -1,0 +1,143 @@
+"""Card designs for the scanner's training and measurement: which Debian package ships each, and how its faces are
+rendered to PNG.
+
+Each design is one SVG file of a Debian package. ``ensure_packages`` installs the packages with apt-get when they
+are missing (as root; otherwise it says which command to run), and ``render_design`` draws the 32 faces of the
+belote pack with ``rsvg-convert`` (package librsvg2-bin) into a cache folder. None of this is needed to run the
+scanner: only training and the benchmark's photo synthesis use it.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+PACKAGES = ("gnome-cards-data", "kdegames-card-data-kf5", "librsvg2-bin")
+AISLERIOT = Path("/usr/share/aisleriot/cards")
+KDE = Path("/usr/share/carddecks")
+FACE_HEIGHT = 300
+CACHE = Path(os.environ.get("BELOTE_SCAN_CACHE", Path.home() / ".cache" / "belote-scan"))
+
+# rank index of bot.engine.cards (7 8 9 10 J Q K A) -> the SVG's name of that rank
+_AISLERIOT_RANKS = ("7", "8", "9", "10", "jack", "queen", "king", "1")
+_SUITS = ("club", "diamond", "heart", "spade")  # bot.engine.cards suit order: clubs, diamonds, hearts, spades
+
+
+@dataclass(frozen=True)
+class Design:
+    name: str
+    package: str
+    path: Path
+    scheme: str  # "aisleriot": club_king; "kde": king_club
+    licence: str
+    held_out: bool = False
+
+    def element(self, card: int) -> str:
+        suit, rank = _SUITS[card >> 3], _AISLERIOT_RANKS[card & 7]
+        return f"{suit}_{rank}" if self.scheme == "aisleriot" else f"{rank}_{suit}"
+
+
+def _a(name: str, held_out: bool = False) -> Design:
+    return Design(name, "gnome-cards-data", AISLERIOT / f"{name}.svgz", "aisleriot", "GPL-3+", held_out)
+
+
+def _k(folder: str, file: str, licence: str, held_out: bool = False) -> Design:
+    return Design(f"kde-{folder}", "kdegames-card-data-kf5", KDE / f"svg-{folder}" / file, "kde", licence, held_out)
+
+
+DESIGNS: tuple[Design, ...] = (
+    _a("anglo_poker"),
+    _a("bellot"),
+    _a("berlin"),
+    _a("neoclassical"),
+    _a("ornamental"),
+    _a("rheinland"),
+    _a("simplistic"),
+    _a("tigullio"),
+    _k("tigullio-international", "tigullio-international.svgz", "LGPL-2+"),
+    # never seen in training: the benchmark and tests report them apart
+    _a("lattmann", held_out=True),
+    _k("standard", "standard.svgz", "GPL-2+", held_out=True),
+)
+
+
+def ensure_packages() -> None:
+    """Install the Debian packages that ship the designs and the SVG renderer, if any is missing."""
+    missing = [d.path for d in DESIGNS if not d.path.exists()]
+    if not missing and shutil.which("rsvg-convert"):
+        return
+    command = ["apt-get", "install", "-y", "--no-install-recommends", *PACKAGES]
+    if os.geteuid() != 0:
+        raise SystemExit("card designs missing; install them with: sudo " + " ".join(command))
+    subprocess.run(["apt-get", "update"], check=True)
+    subprocess.run(command, check=True, env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+
+
+def _flatten(png: Path) -> np.ndarray:
+    """A BGRA face cropped to its card (the alpha channel marks the card)."""
+    image = cv2.imread(str(png), cv2.IMREAD_UNCHANGED)
+    if image is None or image.ndim != 3 or image.shape[2] != 4:
+        raise ValueError(f"{png}: not an RGBA render")
+    ys, xs = np.nonzero(image[:, :, 3] > 0)
+    return np.ascontiguousarray(image[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1])
+
+
+def render_design(design: Design) -> list[np.ndarray]:
+    """The 32 faces (BGRA, about FACE_HEIGHT pixels tall), in card order, rendered once into the cache."""
+    folder = CACHE / design.name
+    faces: list[np.ndarray] = []
+    svg = folder / "deck.svg"
+    for card in range(32):
+        png = folder / f"{card:02d}.png"
+        if not png.exists():
+            folder.mkdir(parents=True, exist_ok=True)
+            if not svg.exists():
+                svg.write_bytes(gzip.decompress(design.path.read_bytes()))
+            element = f"--export-id={design.element(card)}"
+            subprocess.run(["rsvg-convert", element, "-h", str(FACE_HEIGHT), str(svg), "-o", str(png)], check=True)
+        face = _flatten(png)
+        ratio = face.shape[0] / face.shape[1]
+        if not 1.25 < ratio < 1.65:
+            raise ValueError(f"{design.name}: card {card} renders as {face.shape[1]}x{face.shape[0]}, not a card")
+        faces.append(face)
+    return faces
+
+
+Box = tuple[int, int, int, int]
+
+
+def design_index_boxes(faces: list[np.ndarray]) -> list[Box]:
+    """Each face's corner index; a face whose corner cannot be read takes the design's median box."""
+    found = [index_box(face) for face in faces]
+    known = np.array([b for b in found if b is not None])
+    median = tuple(int(v) for v in np.median(known, axis=0))
+    return [b if b is not None else median for b in found]  # type: ignore[misc]
+
+
+def index_box(face: np.ndarray) -> Box | None:
+    """The top-left corner index of a face (x0, y0, x1, y1): the ink found in its corner, the frame left out."""
+    h, w = face.shape[:2]
+    alpha = face[:, :, 3:4] / 255.0
+    gray = cv2.cvtColor((face[:, :, :3] * alpha + 255 * (1 - alpha)).astype(np.uint8), cv2.COLOR_BGR2GRAY)
+    ink = (gray < 170).astype(np.uint8)
+    x_max, y_max = int(0.26 * w), int(0.36 * h)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(ink[:y_max, :x_max])
+    boxes = []
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        touches = x <= 1 or y <= 1 or x + bw >= x_max - 1 or y + bh >= y_max - 1
+        if not touches and area >= 6 and max(bw, bh) >= 0.03 * w:
+            boxes.append((x, y, x + bw, y + bh))
+    if not boxes:
+        return None
+    top = min(b[1] for b in boxes)
+    # the rank and the suit under it: what starts within the corner's top index height
+    keep = [b for b in boxes if b[1] < top + 0.2 * h]
+    return (min(b[0] for b in keep), top, max(b[2] for b in keep), max(b[3] for b in keep))

@@ -1,0 +1,55 @@
+"""Write the small fixed set of photos that tests/test_scan_accuracy.py reads: a few photos of a held-out design and
+of trained ones, with the truth beside them (tests/data/scan/truth.json). Run again only when the synthesiser or
+the designs change; the tests' floors then need the new figures.
+
+    python -m training.make_test_photos
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from bot.engine.cards import card_str
+from training.designs import DESIGNS, design_index_boxes, ensure_packages, render_design
+from training.synth import photo
+
+OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "scan"
+# (design, cards, seed): held-out photos first
+PHOTOS = (
+    ("kde-standard", 24, 101),
+    ("lattmann", 16, 102),
+    ("kde-standard", 32, 103),
+    ("berlin", 20, 104),
+    ("anglo_poker", 28, 105),
+    ("simplistic", 12, 106),
+)
+
+
+def main() -> None:
+    ensure_packages()
+    OUT.mkdir(parents=True, exist_ok=True)
+    truth = []
+    for k, (name, n, seed) in enumerate(PHOTOS):
+        design = next(d for d in DESIGNS if d.name == name)
+        faces = render_design(design)
+        image, placed = photo(np.random.default_rng(seed), faces, design_index_boxes(faces), n, size=(800, 600))
+        file = f"photo{k}.jpg"
+        cv2.imwrite(str(OUT / file), image, [cv2.IMWRITE_JPEG_QUALITY, 70])
+        truth.append(
+            {
+                "file": file,
+                "design": name,
+                "held_out": design.held_out,
+                "present": sorted(card_str(p.card) for p in placed),
+                "visible": sorted(card_str(p.card) for p in placed if p.seen),
+            }
+        )
+    (OUT / "truth.json").write_text("[\n" + ",\n".join(json.dumps(t) for t in truth) + "\n]\n")
+
+
+if __name__ == "__main__":
+    main()
