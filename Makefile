@@ -18,7 +18,7 @@ run: $(STAMP)
 	$(BIN)/belote-bot run
 
 lint: $(STAMP)
-	$(BIN)/ruff check bot tests bench tools
+	$(BIN)/ruff check bot tests bench tools training
 	$(BIN)/mypy --strict bot
 
 test: $(STAMP) lint
