@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from .calls import PASS, Call
 from .cards import HIGHER_PLAIN, HIGHER_TRUMP, SUIT_MASK, Card, CardMask
 from .combos import carre_rank
-from .deal import DONE
+from .deal import DONE, PLAY
 from .declarations import Combination
 from .familymatch import FamilyMatch
 from .play import trick_winner
@@ -58,13 +58,46 @@ def deal_bela(deck: Sequence[Card], dealer: int) -> list[list[Card]]:
     return hands
 
 
-class BelaDeal(TrumpDeal):
+class BelaTrickDeal(TrumpDeal):
+    """What every Bela deal plays by: the duties of family §2.1 and the contest keys of §2.3. Only with four
+    players can the card now winning be the partner's."""
+
+    def _duties(self, hand: CardMask, seat: int) -> CardMask:
+        partner = self.SEATS == 4 and len(self.trick) - self.trick_winner_pos == 2
+        return bela_duties(hand, self.trick[0] >> 3, self.trick_winner_card, partner, self.contract, self.opts)
+
+    def _rank(self, combo: Combination, pos: int) -> tuple[int, ...]:
+        return bela_key(combo, self.contract, pos, self.opts)
+
+
+class BelotDeal(BelaTrickDeal):
+    """A Bela deal played with announcements, where a belot ends the deal as soon as the play would begin (family
+    §2.6)."""
+
+    SHARING_OPTION = "declaration_card_sharing"
+    BELOT = True
+
+    def __init__(self, rules: BaseModel, dealer: int, hands: Sequence[Sequence[Card]], hanging_in: int = 0) -> None:
+        super().__init__(rules, dealer, hands, hanging_in)
+        self.belot_seat = -1  # the seat holding all eight cards of a suit (family §2.6)
+
+    def _lead_off(self) -> None:
+        """The play begins with the dealer's right leading, unless a belot ends the deal now."""
+        self.phase = PLAY
+        self.to_act = self.trick_leader = (self.dealer + 1) % self.n
+        self._check_belot()
+
+    def _check_belot(self) -> None:
+        self.belot_seat = find_belot(self.held, self.dealer, self.contract, self.opts.belot_suit)
+        if self.belot_seat >= 0:
+            self.phase = DONE
+
+
+class BelaDeal(BelotDeal):
     variant = "bela"
     CALL_CARDS = 6
-    SHARING_OPTION = "declaration_card_sharing"
     RECORD_HANDS_TEXT = "8 cards (6, then the talon)"
     NAME = "Bela"
-    BELOT = True
 
     def __init__(
         self,
@@ -79,7 +112,6 @@ class BelaDeal(TrumpDeal):
         super().__init__(rules, dealer, hands, hanging_in)
         self.opts: BelaRules = rules
         self.match_score = tuple(match_score)
-        self.belot_seat = -1  # the seat holding all eight cards of a suit (family §2.6)
         self.dosta_side = -1  # the pair that reached the target during the deal under "na dosta" (family §3.8)
 
     # --- the call (family §3.3) ---
@@ -100,20 +132,6 @@ class BelaDeal(TrumpDeal):
             return
         self._start_play(call, self.to_act)
         self._check_belot()
-
-    def _check_belot(self) -> None:
-        self.belot_seat = find_belot(self.held, self.dealer, self.contract, self.opts.belot_suit)
-        if self.belot_seat >= 0:
-            self.phase = DONE
-
-    # --- the play (family §2.1) ---
-
-    def _duties(self, hand: CardMask, seat: int) -> CardMask:
-        partner = len(self.trick) - self.trick_winner_pos == 2
-        return bela_duties(hand, self.trick[0] >> 3, self.trick_winner_card, partner, self.contract, self.opts)
-
-    def _rank(self, combo: Combination, pos: int) -> tuple[int, ...]:
-        return bela_key(combo, self.contract, pos, self.opts)
 
     # --- "na dosta" and scoring (family §3.7, §3.8) ---
 
@@ -249,7 +267,28 @@ def bela_verdict(totals: Sequence[int], target: int) -> int | None:
     return list(totals).index(best)
 
 
-class BelaMatch(FamilyMatch):
+class BelotMatch(FamilyMatch):
+    """A match of a Bela game with the belot: it wins the match at once (family §2.6), else na prolaz."""
+
+    def _verdict(self, deal: TrumpDeal) -> None:
+        assert isinstance(deal, BelotDeal)
+        if deal.belot_seat >= 0:
+            self.winner = deal.side_of[deal.belot_seat]
+        else:
+            self.winner = bela_verdict(self.totals, self.rules.target_score)
+
+    def _named_field(self, extra: dict[str, Any], field: str, what: str) -> Any:
+        """The one extra field a record's deal gives with its hands (``turned``, ``extra``), checked."""
+        name = self.DEAL.NAME
+        unknown = set(extra) - {field}
+        if unknown:
+            raise ValueError(f"a {name} deal has no {', '.join(sorted(unknown))}")
+        if field not in extra:
+            raise ValueError(f"a {name} deal names its {what}")
+        return extra[field]
+
+
+class BelaMatch(BelotMatch):
     variant = "bela"
     DEAL = BelaDeal
 
@@ -267,9 +306,7 @@ class BelaMatch(FamilyMatch):
 
     def _verdict(self, deal: TrumpDeal) -> None:
         assert isinstance(deal, BelaDeal)
-        if deal.belot_seat >= 0:
-            self.winner = deal.belot_seat & 1
-        elif deal.dosta_side >= 0:
+        if deal.belot_seat < 0 and deal.dosta_side >= 0:
             self.winner = deal.dosta_side
         else:
-            self.winner = bela_verdict(self.totals, self.rules.target_score)
+            super()._verdict(deal)
