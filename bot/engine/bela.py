@@ -69,6 +69,17 @@ class BelaTrickDeal(TrumpDeal):
     def _rank(self, combo: Combination, pos: int) -> tuple[int, ...]:
         return bela_key(combo, self.contract, pos, self.opts)
 
+    def _score(
+        self,
+        points: tuple[int, int],
+        valat: int | None,
+        declared: tuple[int, int],
+        contest: int | None,
+        belas: tuple[int, int],
+    ) -> DealScore:
+        # family §3.7; the two-player games have no ``tie`` option, so a tie falls (§5.7, §6.6)
+        return score_bela(self.opts, self.declarer, points, valat, declared, contest, belas, self.hanging_in)
+
 
 class BelotDeal(BelaTrickDeal):
     """A Bela deal played with announcements, where a belot ends the deal as soon as the play would begin (family
@@ -151,16 +162,6 @@ class BelaDeal(BelotDeal):
                 self.dosta_side = side
                 self.phase = DONE
 
-    def _score(
-        self,
-        points: tuple[int, int],
-        valat: int | None,
-        declared: tuple[int, int],
-        contest: int | None,
-        belas: tuple[int, int],
-    ) -> DealScore:
-        return score_bela(self.opts, self.declarer, points, valat, declared, contest, belas, self.hanging_in)
-
 
 def find_belot(held: Sequence[CardMask], dealer: int, trump: int, belot_suit: str) -> int:
     """The seat holding all eight cards of a suit (of trumps only, with belot_suit "trumps"), or -1 (family §2.6).
@@ -180,12 +181,17 @@ def bela_legal_cards(hand: CardMask, trick: list[Card] | tuple[Card, ...], trump
     return bela_duties(hand, trick[0] >> 3, trick[win_pos], len(trick) - win_pos == 2, trump, opts)
 
 
+def bela_option(opts: Any, name: str) -> Any:
+    """A table option of the game ``opts`` belongs to; one the game does not have takes its `bela` default (family
+    §10), so the Bela games with fewer options share the rules below."""
+    return getattr(opts, name, BelaRules.model_fields[name].default)
+
+
 def bela_duties(hand: CardMask, led: int, winning: Card, partner_wins: bool, trump: int, opts: BaseModel) -> CardMask:
-    """family §2.1, given the led suit, the card now winning and whether the partner plays it. An option the game
-    does not have takes its `bela` default (family §10)."""
-    iber = getattr(opts, "iber", True)
-    partner_exemption = getattr(opts, "partner_exemption", False)
-    must_undertrump = getattr(opts, "must_undertrump", True)
+    """family §2.1, given the led suit, the card now winning and whether the partner plays it."""
+    iber = bela_option(opts, "iber")
+    partner_exemption = bela_option(opts, "partner_exemption")
+    must_undertrump = bela_option(opts, "must_undertrump")
     of_led = hand & SUIT_MASK[led]
     if of_led:
         if led == trump:
@@ -215,9 +221,9 @@ def bela_key(combo: Combination, trump: int, pos: int, opts: Any) -> tuple[int, 
         combo.value,
         0 if is_seq else 1,
         carre_rank(combo),
-        combo.length if is_seq and opts.sequence_tiebreak == "length" else 0,
+        combo.length if is_seq and bela_option(opts, "sequence_tiebreak") == "length" else 0,
         combo.top,
-        1 if is_seq and opts.equal_declaration_priority == "trump_first" and combo.suit == trump else 0,
+        1 if is_seq and bela_option(opts, "equal_declaration_priority") == "trump_first" and combo.suit == trump else 0,
         -pos,
     )
 
@@ -240,17 +246,17 @@ def score_bela(
     decl = [declared[t] if contest == t and took[t] else 0 for t in (0, 1)]
     bela = [belas[t] if took[t] else 0 for t in (0, 1)]
     total = [card[t] + decl[t] + bela[t] for t in (0, 1)]
-    if valat is not None and opts.swept_declarations == "transfer":
+    if valat is not None and bela_option(opts, "swept_declarations") == "transfer":
         other = 1 - valat
         total[valat] += (declared[other] if contest == other else 0) + belas[other]
     c, o = caller_side, 1 - caller_side
     held = hanging_in
-    keep = bela[c] if opts.bela_always_counts else 0
+    keep = bela[c] if bela_option(opts, "bela_always_counts") else 0
     written = [0, 0]
     if total[c] > total[o]:  # prošao
         outcome, fell = "passed", False
         written[c], written[o], held = total[c] + held, total[o], 0
-    elif total[c] < total[o] or getattr(opts, "tie", "pad") == "pad":  # pao: the opponents write everything
+    elif total[c] < total[o] or bela_option(opts, "tie") == "pad":  # pao: the opponents write everything
         outcome, fell = "fell", True
         written[c], written[o], held = keep, total[0] + total[1] - keep + held, 0
     else:  # an exact tie under "visi": the callers' half is held for the next decided deal

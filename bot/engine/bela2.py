@@ -9,11 +9,11 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .bela import SUITS, BelotDeal, BelotMatch, score_bela
+from .bela import SUITS, BelotDeal, BelotMatch
 from .calls import PASS, Call
 from .cards import Card, card_str, mask_of
 from .deal import AUCTION, EXCHANGE
-from .trumpdeal import DealScore, TrumpDeal
+from .trumpdeal import TrumpDeal
 
 SEATS: Final = 2
 SIDES: Final = ("0", "1")
@@ -159,18 +159,6 @@ class BelaTwoDeal(BelotDeal):
             return ()  # the talons are taken after the exchange
         talon = super().talon_of(seat)
         return (*talon, self.turned) if self.exchanged and seat == self.exchanger else talon
-
-    # --- scoring (family §5.7: §3.7 between two players, a tie falls) ---
-
-    def _score(
-        self,
-        points: tuple[int, int],
-        valat: int | None,
-        declared: tuple[int, int],
-        contest: int | None,
-        belas: tuple[int, int],
-    ) -> DealScore:
-        return score_bela(self.opts, self.bidder, points, valat, declared, contest, belas)
 
 
 class BelaTwoMatch(BelotMatch):
