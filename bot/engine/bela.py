@@ -16,7 +16,7 @@ from .deal import DONE, PLAY
 from .declarations import Combination
 from .familymatch import FamilyMatch
 from .play import trick_winner
-from .trumpdeal import DealScore, TrumpDeal
+from .trumpdeal import DealScore, Scoring, TrumpDeal
 
 SUITS: Final = (0, 1, 2, 3)
 
@@ -69,16 +69,8 @@ class BelaTrickDeal(TrumpDeal):
     def _rank(self, combo: Combination, pos: int) -> tuple[int, ...]:
         return bela_key(combo, self.contract, pos, self.opts)
 
-    def _score(
-        self,
-        points: tuple[int, int],
-        valat: int | None,
-        declared: tuple[int, int],
-        contest: int | None,
-        belas: tuple[int, int],
-    ) -> DealScore:
-        # family §3.7; the two-player games have no ``tie`` option, so a tie falls (§5.7, §6.6)
-        return score_bela(self.opts, self.declarer, points, valat, declared, contest, belas, self.hanging_in)
+    def _scoring(self) -> Scoring:
+        return score_bela  # family §3.7; the two-player games have no ``tie`` option, so a tie falls (§5.7, §6.6)
 
 
 class BelotDeal(BelaTrickDeal):
