@@ -96,6 +96,20 @@ class BelotDeal(BelaTrickDeal):
             self.phase = DONE
 
 
+class TalonBelaDeal(BelotDeal):
+    """bela-2 and bela-3: 6 cards for the call, then each seat's 4-card talon, and ten tricks (family §4.2, §5.2)."""
+
+    CALL_CARDS = 6
+    TRICKS = 10
+    RECORD_HANDS = (10,)
+    RECORD_HANDS_TEXT = "10 cards (6, then the 4-card talon)"
+
+    @classmethod
+    def _check_hands(cls, hands: Sequence[Sequence[Card]]) -> None:
+        if len(hands) != cls.SEATS or any(len(h) != 10 for h in hands):
+            raise ValueError(f"a {cls.NAME} deal gives every seat 10 cards: 6, then the 4-card talon")
+
+
 class BelaDeal(BelotDeal):
     variant = "bela"
     CALL_CARDS = 6

@@ -9,7 +9,7 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .bela import SUITS, BelotDeal, BelotMatch
+from .bela import SUITS, BelotMatch, TalonBelaDeal
 from .calls import PASS, Call
 from .cards import Card, card_str, mask_of
 from .deal import AUCTION, EXCHANGE
@@ -60,16 +60,12 @@ def deal_bela2(deck: Sequence[Card], dealer: int) -> tuple[list[list[Card]], Car
     return hands, turned, list(deck[pos:])
 
 
-class BelaTwoDeal(BelotDeal):
+class BelaTwoDeal(TalonBelaDeal):
     variant = "bela-2"
     SEATS = SEATS
     SIDES = SIDES
-    CALL_CARDS = 6
-    TRICKS = 10
     VIEW_FIELDS = ("exchanged", "stock")
-    RECORD_HANDS = (10,)
     NAME = "2-player Bela"
-    RECORD_HANDS_TEXT = "10 cards (6, then the 4-card talon)"
     START_FIELDS = ("turned",)
     ACTION_FIELDS = ("exchange",)
 
@@ -81,8 +77,7 @@ class BelaTwoDeal(BelotDeal):
         turned: Card,
         hanging_in: int = 0,
     ) -> None:
-        if len(hands) != SEATS or any(len(h) != 10 for h in hands):
-            raise ValueError("a 2-player Bela deal gives every seat 10 cards: 6, then the 4-card talon")
+        self._check_hands(hands)
         super().__init__(rules, dealer, hands, hanging_in)
         if not (isinstance(turned, int) and 0 <= turned < 32) or any(turned in h for h in self.hands):
             raise ValueError("the turned card must be a card that is in no hand")

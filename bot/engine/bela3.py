@@ -10,7 +10,7 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .bela import SUITS, BelotDeal, BelotMatch
+from .bela import SUITS, BelotMatch, TalonBelaDeal
 from .calls import PASS, Call
 from .cards import Card, card_str, card_symbol, mask_of
 from .deal import AUCTION, DISCARD, DONE, IllegalAction
@@ -96,16 +96,12 @@ def score_bela3(
     return DealScore(tuple(total), tuple(written), 0, "fell", True)
 
 
-class BelaThreeDeal(BelotDeal):
+class BelaThreeDeal(TalonBelaDeal):
     variant = "bela-3"
     SEATS = SEATS
     SIDES = SIDES
-    CALL_CARDS = 6
-    TRICKS = 10
     VIEW_FIELDS = ("discard",)
-    RECORD_HANDS = (10,)
     NAME = "3-player Bela"
-    RECORD_HANDS_TEXT = "10 cards (6, then the 4-card talon)"
     START_FIELDS = ("extra",)
     ACTION_FIELDS = ("discard",)
 
@@ -117,8 +113,7 @@ class BelaThreeDeal(BelotDeal):
         extra: Sequence[Card],
         hanging_in: int = 0,
     ) -> None:
-        if len(hands) != SEATS or any(len(h) != 10 for h in hands):
-            raise ValueError("a 3-player Bela deal gives every seat 10 cards: 6, then the 4-card talon")
+        self._check_hands(hands)
         if len(extra) != 2:
             raise ValueError("a 3-player Bela deal sets 2 cards aside for the caller")
         super().__init__(rules, dealer, hands, hanging_in)
