@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from .calls import PASS, Call
 from .cards import HIGHER_PLAIN, HIGHER_TRUMP, SUIT_MASK, Card, CardMask
 from .combos import carre_rank
-from .deal import DONE, PLAY
+from .deal import DONE
 from .declarations import Combination
 from .familymatch import FamilyMatch
 from .play import trick_winner
@@ -85,12 +85,7 @@ class BelotDeal(BelaTrickDeal):
         self.belot_seat = -1  # the seat holding all eight cards of a suit (family §2.6)
 
     def _lead_off(self) -> None:
-        """The play begins with the dealer's right leading, unless a belot ends the deal now."""
-        self.phase = PLAY
-        self.to_act = self.trick_leader = (self.dealer + 1) % self.n
-        self._check_belot()
-
-    def _check_belot(self) -> None:
+        super()._lead_off()  # then a belot ends the deal before the first lead
         self.belot_seat = find_belot(self.held, self.dealer, self.contract, self.opts.belot_suit)
         if self.belot_seat >= 0:
             self.phase = DONE
@@ -148,7 +143,6 @@ class BelaDeal(BelotDeal):
             self.to_act = (self.to_act + 1) % 4
             return
         self._start_play(call, self.to_act)
-        self._check_belot()
 
     # --- "na dosta" and scoring (family §3.7, §3.8) ---
 

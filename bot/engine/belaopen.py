@@ -14,7 +14,7 @@ from .bela import SUITS, BelaTrickDeal, bela_verdict
 from .calls import PASS, Call
 from .cards import Card, CardMask, card_symbol, mask_of
 from .combos import every_combination
-from .deal import AUCTION, DONE, PLAY, Announcement
+from .deal import AUCTION, DONE, Announcement
 from .familymatch import FamilyMatch
 from .trumpdeal import BELA_POINTS, TrumpDeal
 
@@ -120,8 +120,7 @@ class BelaOpenDeal(BelaTrickDeal):
                 self.phase = DONE  # French choice: four passes, the next player deals
             return
         self.contract, self.bidder = call, self.to_act
-        self.phase = PLAY
-        self.to_act = self.trick_leader = (self.dealer + 1) % SEATS  # the non-dealer leads (family §6.4)
+        self._lead_off()  # the non-dealer leads (family §6.4); the layout stays as dealt
         if self.opts.open_declarations:  # the combinations of each player's 8 face-up cards, public (family §6.5)
             for i in range(1, SEATS + 1):
                 seat = (self.dealer + i) % SEATS

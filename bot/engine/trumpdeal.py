@@ -348,8 +348,12 @@ class TrumpDeal:
     def _start_play(self, trump: int, caller: int) -> None:
         self.contract, self.bidder = trump, caller
         self.held = [mask_of(h) for h in self.hands]
+        self._lead_off()
+
+    def _lead_off(self) -> None:
+        """The play begins: the dealer's right (with two players, the non-dealer) leads, whoever called."""
         self.phase = PLAY
-        self.to_act = self.trick_leader = (self.dealer + 1) % self.n  # the dealer's right leads, whoever called
+        self.to_act = self.trick_leader = (self.dealer + 1) % self.n
 
     def play(self, card: Card, declare: Sequence[str] = (), belote: bool = False) -> None:
         seat = self.to_act
