@@ -16,7 +16,7 @@ from .deal import DONE
 from .declarations import Combination
 from .familymatch import FamilyMatch
 from .play import trick_winner
-from .trumpdeal import DealScore, TrumpDeal
+from .trumpdeal import DealScore, Scoring, TrumpDeal
 
 SUITS: Final = (0, 1, 2, 3)
 
@@ -58,13 +58,58 @@ def deal_bela(deck: Sequence[Card], dealer: int) -> list[list[Card]]:
     return hands
 
 
-class BelaDeal(TrumpDeal):
+class BelaTrickDeal(TrumpDeal):
+    """What every Bela deal plays by: the duties of family §2.1 and the contest keys of §2.3. Only with four
+    players can the card now winning be the partner's."""
+
+    def _duties(self, hand: CardMask, seat: int) -> CardMask:
+        partner = self.SEATS == 4 and len(self.trick) - self.trick_winner_pos == 2
+        return bela_duties(hand, self.trick[0] >> 3, self.trick_winner_card, partner, self.contract, self.opts)
+
+    def _rank(self, combo: Combination, pos: int) -> tuple[int, ...]:
+        return bela_key(combo, self.contract, pos, self.opts)
+
+    def _scoring(self) -> Scoring:
+        return score_bela  # family §3.7; the two-player games have no ``tie`` option, so a tie falls (§5.7, §6.6)
+
+
+class BelotDeal(BelaTrickDeal):
+    """A Bela deal played with announcements, where a belot ends the deal as soon as the play would begin (family
+    §2.6)."""
+
+    SHARING_OPTION = "declaration_card_sharing"
+    BELOT = True
+
+    def __init__(self, rules: BaseModel, dealer: int, hands: Sequence[Sequence[Card]], hanging_in: int = 0) -> None:
+        super().__init__(rules, dealer, hands, hanging_in)
+        self.belot_seat = -1  # the seat holding all eight cards of a suit (family §2.6)
+
+    def _lead_off(self) -> None:
+        super()._lead_off()  # then a belot ends the deal before the first lead
+        self.belot_seat = find_belot(self.held, self.dealer, self.contract, self.opts.belot_suit)
+        if self.belot_seat >= 0:
+            self.phase = DONE
+
+
+class TalonBelaDeal(BelotDeal):
+    """bela-2 and bela-3: 6 cards for the call, then each seat's 4-card talon, and ten tricks (family §4.2, §5.2)."""
+
+    CALL_CARDS = 6
+    TRICKS = 10
+    RECORD_HANDS = (10,)
+    RECORD_HANDS_TEXT = "10 cards (6, then the 4-card talon)"
+
+    @classmethod
+    def _check_hands(cls, hands: Sequence[Sequence[Card]]) -> None:
+        if len(hands) != cls.SEATS or any(len(h) != 10 for h in hands):
+            raise ValueError(f"a {cls.NAME} deal gives every seat 10 cards: 6, then the 4-card talon")
+
+
+class BelaDeal(BelotDeal):
     variant = "bela"
     CALL_CARDS = 6
-    SHARING_OPTION = "declaration_card_sharing"
     RECORD_HANDS_TEXT = "8 cards (6, then the talon)"
     NAME = "Bela"
-    BELOT = True
 
     def __init__(
         self,
@@ -79,7 +124,6 @@ class BelaDeal(TrumpDeal):
         super().__init__(rules, dealer, hands, hanging_in)
         self.opts: BelaRules = rules
         self.match_score = tuple(match_score)
-        self.belot_seat = -1  # the seat holding all eight cards of a suit (family §2.6)
         self.dosta_side = -1  # the pair that reached the target during the deal under "na dosta" (family §3.8)
 
     # --- the call (family §3.3) ---
@@ -99,21 +143,6 @@ class BelaDeal(TrumpDeal):
             self.to_act = (self.to_act + 1) % 4
             return
         self._start_play(call, self.to_act)
-        self._check_belot()
-
-    def _check_belot(self) -> None:
-        self.belot_seat = find_belot(self.held, self.dealer, self.contract, self.opts.belot_suit)
-        if self.belot_seat >= 0:
-            self.phase = DONE
-
-    # --- the play (family §2.1) ---
-
-    def _duties(self, hand: CardMask, seat: int) -> CardMask:
-        partner = len(self.trick) - self.trick_winner_pos == 2
-        return bela_duties(hand, self.trick[0] >> 3, self.trick_winner_card, partner, self.contract, self.opts)
-
-    def _rank(self, combo: Combination, pos: int) -> tuple[int, ...]:
-        return bela_key(combo, self.contract, pos, self.opts)
 
     # --- "na dosta" and scoring (family §3.7, §3.8) ---
 
@@ -132,16 +161,6 @@ class BelaDeal(TrumpDeal):
             if self._proven(side) >= self.opts.target_score:
                 self.dosta_side = side
                 self.phase = DONE
-
-    def _score(
-        self,
-        points: tuple[int, int],
-        valat: int | None,
-        declared: tuple[int, int],
-        contest: int | None,
-        belas: tuple[int, int],
-    ) -> DealScore:
-        return score_bela(self.opts, self.declarer, points, valat, declared, contest, belas, self.hanging_in)
 
 
 def find_belot(held: Sequence[CardMask], dealer: int, trump: int, belot_suit: str) -> int:
@@ -162,12 +181,17 @@ def bela_legal_cards(hand: CardMask, trick: list[Card] | tuple[Card, ...], trump
     return bela_duties(hand, trick[0] >> 3, trick[win_pos], len(trick) - win_pos == 2, trump, opts)
 
 
+def bela_option(opts: Any, name: str) -> Any:
+    """A table option of the game ``opts`` belongs to; one the game does not have takes its `bela` default (family
+    §10), so the Bela games with fewer options share the rules below."""
+    return getattr(opts, name, BelaRules.model_fields[name].default)
+
+
 def bela_duties(hand: CardMask, led: int, winning: Card, partner_wins: bool, trump: int, opts: BaseModel) -> CardMask:
-    """family §2.1, given the led suit, the card now winning and whether the partner plays it. An option the game
-    does not have takes its `bela` default (family §10)."""
-    iber = getattr(opts, "iber", True)
-    partner_exemption = getattr(opts, "partner_exemption", False)
-    must_undertrump = getattr(opts, "must_undertrump", True)
+    """family §2.1, given the led suit, the card now winning and whether the partner plays it."""
+    iber = bela_option(opts, "iber")
+    partner_exemption = bela_option(opts, "partner_exemption")
+    must_undertrump = bela_option(opts, "must_undertrump")
     of_led = hand & SUIT_MASK[led]
     if of_led:
         if led == trump:
@@ -197,9 +221,9 @@ def bela_key(combo: Combination, trump: int, pos: int, opts: Any) -> tuple[int, 
         combo.value,
         0 if is_seq else 1,
         carre_rank(combo),
-        combo.length if is_seq and opts.sequence_tiebreak == "length" else 0,
+        combo.length if is_seq and bela_option(opts, "sequence_tiebreak") == "length" else 0,
         combo.top,
-        1 if is_seq and opts.equal_declaration_priority == "trump_first" and combo.suit == trump else 0,
+        1 if is_seq and bela_option(opts, "equal_declaration_priority") == "trump_first" and combo.suit == trump else 0,
         -pos,
     )
 
@@ -222,17 +246,17 @@ def score_bela(
     decl = [declared[t] if contest == t and took[t] else 0 for t in (0, 1)]
     bela = [belas[t] if took[t] else 0 for t in (0, 1)]
     total = [card[t] + decl[t] + bela[t] for t in (0, 1)]
-    if valat is not None and opts.swept_declarations == "transfer":
+    if valat is not None and bela_option(opts, "swept_declarations") == "transfer":
         other = 1 - valat
         total[valat] += (declared[other] if contest == other else 0) + belas[other]
     c, o = caller_side, 1 - caller_side
     held = hanging_in
-    keep = bela[c] if opts.bela_always_counts else 0
+    keep = bela[c] if bela_option(opts, "bela_always_counts") else 0
     written = [0, 0]
     if total[c] > total[o]:  # prošao
         outcome, fell = "passed", False
         written[c], written[o], held = total[c] + held, total[o], 0
-    elif total[c] < total[o] or getattr(opts, "tie", "pad") == "pad":  # pao: the opponents write everything
+    elif total[c] < total[o] or bela_option(opts, "tie") == "pad":  # pao: the opponents write everything
         outcome, fell = "fell", True
         written[c], written[o], held = keep, total[0] + total[1] - keep + held, 0
     else:  # an exact tie under "visi": the callers' half is held for the next decided deal
@@ -249,7 +273,28 @@ def bela_verdict(totals: Sequence[int], target: int) -> int | None:
     return list(totals).index(best)
 
 
-class BelaMatch(FamilyMatch):
+class BelotMatch(FamilyMatch):
+    """A match of a Bela game with the belot: it wins the match at once (family §2.6), else na prolaz."""
+
+    def _verdict(self, deal: TrumpDeal) -> None:
+        assert isinstance(deal, BelotDeal)
+        if deal.belot_seat >= 0:
+            self.winner = deal.side_of[deal.belot_seat]
+        else:
+            self.winner = bela_verdict(self.totals, self.rules.target_score)
+
+    def _named_field(self, extra: dict[str, Any], field: str, what: str) -> Any:
+        """The one extra field a record's deal gives with its hands (``turned``, ``extra``), checked."""
+        name = self.DEAL.NAME
+        unknown = set(extra) - {field}
+        if unknown:
+            raise ValueError(f"a {name} deal has no {', '.join(sorted(unknown))}")
+        if field not in extra:
+            raise ValueError(f"a {name} deal names its {what}")
+        return extra[field]
+
+
+class BelaMatch(BelotMatch):
     variant = "bela"
     DEAL = BelaDeal
 
@@ -267,9 +312,7 @@ class BelaMatch(FamilyMatch):
 
     def _verdict(self, deal: TrumpDeal) -> None:
         assert isinstance(deal, BelaDeal)
-        if deal.belot_seat >= 0:
-            self.winner = deal.belot_seat & 1
-        elif deal.dosta_side >= 0:
+        if deal.belot_seat < 0 and deal.dosta_side >= 0:
             self.winner = deal.dosta_side
         else:
-            self.winner = bela_verdict(self.totals, self.rules.target_score)
+            super()._verdict(deal)

@@ -9,13 +9,11 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .bela import SUITS, bela_duties, bela_key, bela_verdict, find_belot, score_bela
+from .bela import SUITS, BelotMatch, TalonBelaDeal
 from .calls import PASS, Call
-from .cards import Card, CardMask, card_str, mask_of
-from .deal import AUCTION, DONE, EXCHANGE, PLAY
-from .declarations import Combination
-from .familymatch import FamilyMatch
-from .trumpdeal import DealScore, TrumpDeal
+from .cards import Card, card_str, mask_of
+from .deal import AUCTION, EXCHANGE
+from .trumpdeal import TrumpDeal
 
 SEATS: Final = 2
 SIDES: Final = ("0", "1")
@@ -62,20 +60,14 @@ def deal_bela2(deck: Sequence[Card], dealer: int) -> tuple[list[list[Card]], Car
     return hands, turned, list(deck[pos:])
 
 
-class BelaTwoDeal(TrumpDeal):
+class BelaTwoDeal(TalonBelaDeal):
     variant = "bela-2"
     SEATS = SEATS
     SIDES = SIDES
-    CALL_CARDS = 6
-    TRICKS = 10
-    SHARING_OPTION = "declaration_card_sharing"
     VIEW_FIELDS = ("exchanged", "stock")
-    RECORD_HANDS = (10,)
     NAME = "2-player Bela"
-    RECORD_HANDS_TEXT = "10 cards (6, then the 4-card talon)"
     START_FIELDS = ("turned",)
     ACTION_FIELDS = ("exchange",)
-    BELOT = True
 
     def __init__(
         self,
@@ -85,8 +77,7 @@ class BelaTwoDeal(TrumpDeal):
         turned: Card,
         hanging_in: int = 0,
     ) -> None:
-        if len(hands) != SEATS or any(len(h) != 10 for h in hands):
-            raise ValueError("a 2-player Bela deal gives every seat 10 cards: 6, then the 4-card talon")
+        self._check_hands(hands)
         super().__init__(rules, dealer, hands, hanging_in)
         if not (isinstance(turned, int) and 0 <= turned < 32) or any(turned in h for h in self.hands):
             raise ValueError("the turned card must be a card that is in no hand")
@@ -97,7 +88,6 @@ class BelaTwoDeal(TrumpDeal):
         self.seven = (turned >> 3) * 8  # the 7 of the turned suit (rank index 0)
         self.exchanger = -1  # the seat asked about the seven exchange
         self.exchanged: bool | None = None
-        self.belot_seat = -1
 
     # --- the call (family §5.3) ---
 
@@ -141,11 +131,7 @@ class BelaTwoDeal(TrumpDeal):
         self.held = [mask_of(h) for h in self.hands]
         if self.exchanged:
             self.held[self.exchanger] = self.held[self.exchanger] & ~(1 << self.seven) | 1 << self.turned
-        self.phase = PLAY
-        self.to_act = self.trick_leader = (self.dealer + 1) % SEATS  # the non-dealer leads (family §5.5)
-        self.belot_seat = find_belot(self.held, self.dealer, self.contract, self.opts.belot_suit)
-        if self.belot_seat >= 0:
-            self.phase = DONE
+        self._lead_off()  # the non-dealer leads (family §5.5)
 
     def in_play(self) -> tuple[Card, ...]:
         """The 20 cards of the deal's play: the hands, with the turned card for the 7 after an exchange."""
@@ -169,28 +155,8 @@ class BelaTwoDeal(TrumpDeal):
         talon = super().talon_of(seat)
         return (*talon, self.turned) if self.exchanged and seat == self.exchanger else talon
 
-    # --- the play (family §2.1, §5.5) ---
 
-    def _duties(self, hand: CardMask, seat: int) -> CardMask:
-        return bela_duties(hand, self.trick[0] >> 3, self.trick_winner_card, False, self.contract, self.opts)
-
-    def _rank(self, combo: Combination, pos: int) -> tuple[int, ...]:
-        return bela_key(combo, self.contract, pos, self.opts)
-
-    # --- scoring (family §5.7: §3.7 between two players, a tie falls) ---
-
-    def _score(
-        self,
-        points: tuple[int, int],
-        valat: int | None,
-        declared: tuple[int, int],
-        contest: int | None,
-        belas: tuple[int, int],
-    ) -> DealScore:
-        return score_bela(self.opts, self.bidder, points, valat, declared, contest, belas)
-
-
-class BelaTwoMatch(FamilyMatch):
+class BelaTwoMatch(BelotMatch):
     variant = "bela-2"
     SEATS = SEATS
     DEAL = BelaTwoDeal
@@ -204,19 +170,7 @@ class BelaTwoMatch(FamilyMatch):
         return BelaTwoDeal(self.rules, dealer, hands, turned)
 
     def _deal_with(self, dealer: int, hands: Sequence[Sequence[Card]], extra: dict[str, Any]) -> TrumpDeal:
-        unknown = set(extra) - {"turned"}
-        if unknown:
-            raise ValueError(f"a 2-player Bela deal has no {', '.join(sorted(unknown))}")
-        if "turned" not in extra:
-            raise ValueError("a 2-player Bela deal names its turned card")
-        return BelaTwoDeal(self.rules, dealer, hands, extra["turned"])
-
-    def _verdict(self, deal: TrumpDeal) -> None:
-        assert isinstance(deal, BelaTwoDeal)
-        if deal.belot_seat >= 0:
-            self.winner = deal.belot_seat
-        else:
-            self.winner = bela_verdict(self.totals, self.rules.target_score)
+        return BelaTwoDeal(self.rules, dealer, hands, self._named_field(extra, "turned", "turned card"))
 
 
 __all__ = ["BelaTwoDeal", "BelaTwoMatch", "BelaTwoRules", "deal_bela2"]

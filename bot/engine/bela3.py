@@ -10,12 +10,10 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .bela import SUITS, bela_duties, bela_key, bela_verdict, find_belot
+from .bela import SUITS, BelotMatch, TalonBelaDeal
 from .calls import PASS, Call
-from .cards import Card, CardMask, card_str, card_symbol, mask_of
-from .deal import AUCTION, DISCARD, DONE, PLAY, IllegalAction
-from .declarations import Combination
-from .familymatch import FamilyMatch
+from .cards import Card, card_str, card_symbol, mask_of
+from .deal import AUCTION, DISCARD, DONE, IllegalAction
 from .play import CARD_POINTS
 from .trumpdeal import BELA_POINTS, DealScore, FamilyResult, TrumpDeal
 
@@ -98,20 +96,14 @@ def score_bela3(
     return DealScore(tuple(total), tuple(written), 0, "fell", True)
 
 
-class BelaThreeDeal(TrumpDeal):
+class BelaThreeDeal(TalonBelaDeal):
     variant = "bela-3"
     SEATS = SEATS
     SIDES = SIDES
-    CALL_CARDS = 6
-    TRICKS = 10
-    SHARING_OPTION = "declaration_card_sharing"
     VIEW_FIELDS = ("discard",)
-    RECORD_HANDS = (10,)
     NAME = "3-player Bela"
-    RECORD_HANDS_TEXT = "10 cards (6, then the 4-card talon)"
     START_FIELDS = ("extra",)
     ACTION_FIELDS = ("discard",)
-    BELOT = True
 
     def __init__(
         self,
@@ -121,8 +113,7 @@ class BelaThreeDeal(TrumpDeal):
         extra: Sequence[Card],
         hanging_in: int = 0,
     ) -> None:
-        if len(hands) != SEATS or any(len(h) != 10 for h in hands):
-            raise ValueError("a 3-player Bela deal gives every seat 10 cards: 6, then the 4-card talon")
+        self._check_hands(hands)
         if len(extra) != 2:
             raise ValueError("a 3-player Bela deal sets 2 cards aside for the caller")
         super().__init__(rules, dealer, hands, hanging_in)
@@ -132,7 +123,6 @@ class BelaThreeDeal(TrumpDeal):
         self.extra: tuple[Card, ...] = tuple(extra)
         self.discarded: tuple[Card, ...] = ()
         self.discard_points = 0
-        self.belot_seat = -1
 
     # --- the call (family §4.3) ---
 
@@ -174,11 +164,7 @@ class BelaThreeDeal(TrumpDeal):
         self.discarded = tuple(cards)
         self.discard_points = sum(CARD_POINTS[self.contract][c] for c in cards)
         self.held[seat] = mask & ~mask_of(cards)
-        self.phase = PLAY
-        self.to_act = self.trick_leader = (self.dealer + 1) % SEATS  # the dealer's right leads (family §4.5)
-        self.belot_seat = find_belot(self.held, self.dealer, self.contract, self.opts.belot_suit)
-        if self.belot_seat >= 0:
-            self.phase = DONE
+        self._lead_off()  # the dealer's right leads (family §4.5)
 
     def record_fields(self) -> dict[str, Any]:
         out: dict[str, Any] = {"extra": [card_str(c) for c in self.extra]}
@@ -193,14 +179,6 @@ class BelaThreeDeal(TrumpDeal):
     def talon_of(self, seat: int) -> tuple[Card, ...]:
         talon = super().talon_of(seat)
         return talon + self.extra if talon and seat == self.bidder else talon
-
-    # --- the play (family §2.1, §4.5: no partner anywhere) ---
-
-    def _duties(self, hand: CardMask, seat: int) -> CardMask:
-        return bela_duties(hand, self.trick[0] >> 3, self.trick_winner_card, False, self.contract, self.opts)
-
-    def _rank(self, combo: Combination, pos: int) -> tuple[int, ...]:
-        return bela_key(combo, self.contract, pos, self.opts)
 
     # --- scoring (family §4.7) ---
 
@@ -218,7 +196,7 @@ class BelaThreeDeal(TrumpDeal):
         )
 
 
-class BelaThreeMatch(FamilyMatch):
+class BelaThreeMatch(BelotMatch):
     variant = "bela-3"
     SEATS = SEATS
     DEAL = BelaThreeDeal
@@ -232,19 +210,7 @@ class BelaThreeMatch(FamilyMatch):
         return BelaThreeDeal(self.rules, dealer, hands, extra)
 
     def _deal_with(self, dealer: int, hands: Sequence[Sequence[Card]], extra: dict[str, Any]) -> TrumpDeal:
-        unknown = set(extra) - {"extra"}
-        if unknown:
-            raise ValueError(f"a 3-player Bela deal has no {', '.join(sorted(unknown))}")
-        if "extra" not in extra:
-            raise ValueError("a 3-player Bela deal names its 2 extra cards")
-        return BelaThreeDeal(self.rules, dealer, hands, extra["extra"])
-
-    def _verdict(self, deal: TrumpDeal) -> None:
-        assert isinstance(deal, BelaThreeDeal)
-        if deal.belot_seat >= 0:
-            self.winner = deal.belot_seat
-        else:
-            self.winner = bela_verdict(self.totals, self.rules.target_score)
+        return BelaThreeDeal(self.rules, dealer, hands, self._named_field(extra, "extra", "2 extra cards"))
 
 
 __all__ = ["BelaThreeDeal", "BelaThreeMatch", "BelaThreeRules", "deal_bela3", "score_bela3"]

@@ -10,14 +10,13 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .bela import SUITS, BelaRules, bela_duties, bela_key, bela_verdict, score_bela
+from .bela import SUITS, BelaTrickDeal, bela_verdict
 from .calls import PASS, Call
 from .cards import Card, CardMask, card_symbol, mask_of
 from .combos import every_combination
-from .deal import AUCTION, DONE, PLAY, Announcement
-from .declarations import Combination
+from .deal import AUCTION, DONE, Announcement
 from .familymatch import FamilyMatch
-from .trumpdeal import BELA_POINTS, DealScore, TrumpDeal
+from .trumpdeal import BELA_POINTS, TrumpDeal
 
 SEATS: Final = 2
 SIDES: Final = ("0", "1")
@@ -66,7 +65,7 @@ def deal_open(deck: Sequence[Card], dealer: int) -> list[list[Card]]:
     return [down[s] + up[s] for s in range(SEATS)]
 
 
-class BelaOpenDeal(TrumpDeal):
+class BelaOpenDeal(BelaTrickDeal):
     variant = "bela-open"
     SEATS = SEATS
     SIDES = SIDES
@@ -89,7 +88,6 @@ class BelaOpenDeal(TrumpDeal):
         self.held = [mask_of(h[PILES:]) for h in self.hands]
         self.proposing = self.hands[dealer][2 * PILES - 1]  # the face-up card of the dealer's pile 7 (family §6.3)
         self.played_kq = [0, 0]  # K and Q of trumps played by each seat (open_bela)
-        self._key_opts = BelaRules()  # the contest's default keys (family §6.5)
 
     @property
     def turned(self) -> Card | None:
@@ -122,8 +120,7 @@ class BelaOpenDeal(TrumpDeal):
                 self.phase = DONE  # French choice: four passes, the next player deals
             return
         self.contract, self.bidder = call, self.to_act
-        self.phase = PLAY
-        self.to_act = self.trick_leader = (self.dealer + 1) % SEATS  # the non-dealer leads (family §6.4)
+        self._lead_off()  # the non-dealer leads (family §6.4); the layout stays as dealt
         if self.opts.open_declarations:  # the combinations of each player's 8 face-up cards, public (family §6.5)
             for i in range(1, SEATS + 1):
                 seat = (self.dealer + i) % SEATS
@@ -181,12 +178,6 @@ class BelaOpenDeal(TrumpDeal):
 
     # --- the play (family §2.1, §6.4: the uncovered face-up cards are the hand) ---
 
-    def _duties(self, hand: CardMask, seat: int) -> CardMask:
-        return bela_duties(hand, self.trick[0] >> 3, self.trick_winner_card, False, self.contract, self.opts)
-
-    def _rank(self, combo: Combination, pos: int) -> tuple[int, ...]:
-        return bela_key(combo, self.contract, pos, self._key_opts)
-
     def _illegal_reason(self, card: Card, hand: CardMask) -> str:
         if not hand >> card & 1:
             return f"{card_symbol(card)} is not an uncovered face-up card of the player's layout"
@@ -199,17 +190,6 @@ class BelaOpenDeal(TrumpDeal):
 
     def side_belas(self, side: int) -> int:
         return BELA_POINTS if self.opts.open_bela and self.played_kq[side] == 2 else 0
-
-    def _score(
-        self,
-        points: tuple[int, int],
-        valat: int | None,
-        declared: tuple[int, int],
-        contest: int | None,
-        belas: tuple[int, int],
-    ) -> DealScore:
-        shim = BelaRules(stiglja_value=self.opts.stiglja_value)
-        return score_bela(shim, self.bidder, points, valat, declared, contest, belas)
 
 
 class BelaOpenMatch(FamilyMatch):

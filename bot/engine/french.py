@@ -17,7 +17,7 @@ from .declarations import Combination
 from .familymatch import FamilyMatch
 from .play import trick_winner
 from .shuffle import shuffle_and_cut
-from .trumpdeal import DealScore, TrumpDeal, round_to
+from .trumpdeal import DealScore, Scoring, TrumpDeal, round_to
 
 SUITS: Final = (0, 1, 2, 3)
 
@@ -158,15 +158,8 @@ class FrenchDeal(TrumpDeal):
 
     # --- scoring (family §7.7, §7.8) ---
 
-    def _score(
-        self,
-        points: tuple[int, int],
-        valat: int | None,
-        declared: tuple[int, int],
-        contest: int | None,
-        belas: tuple[int, int],
-    ) -> DealScore:
-        return score_french(self.opts, self.declarer, points, valat, declared, contest, belas, self.hanging_in)
+    def _scoring(self) -> Scoring:
+        return score_french
 
 
 def french_legal_cards(

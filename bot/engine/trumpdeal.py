@@ -2,13 +2,13 @@
 
 A game module (bela.py, french.py) subclasses ``TrumpDeal`` and supplies only what differs: how trump is chosen
 (``legal_calls``, ``_take_call``), the play duties (``_duties``), the declaration rules (``SHARING``, ``_rank``) and
-the scoring (``_finish``). Cards, card points and the trick winner are those of cards.py and play.py, written once for
-every game, the Bulgarian one included.
+the scoring (``_scoring``, or all of ``_finish``). Cards, card points and the trick winner are those of cards.py and
+play.py, written once for every game, the Bulgarian one included.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, NamedTuple
 
@@ -64,6 +64,11 @@ class FamilyResult:
     hanging: int
     outcome: str  # passed / fell / visi (Bela); made / failed / litige (French)
     fell: bool
+
+
+# A game's scoring: (options, calling side, points, valat, declared, contest, belas, held points in) -> DealScore.
+Pair = tuple[int, int]
+Scoring = Callable[[Any, int, Pair, int | None, Pair, int | None, Pair, int], DealScore]
 
 
 class TrumpDeal:
@@ -153,6 +158,10 @@ class TrumpDeal:
         belas: tuple[int, int],
     ) -> DealScore:
         """What each side writes, by the game's scoring (the arguments of ``bela.score_bela``)."""
+        return self._scoring()(self.opts, self.declarer, points, valat, declared, contest, belas, self.hanging_in)
+
+    def _scoring(self) -> Scoring:
+        """The game's scoring function, called as ``bela.score_bela`` is (``french.score_french`` alike)."""
         raise NotImplementedError
 
     def _finish(self) -> None:
@@ -339,8 +348,12 @@ class TrumpDeal:
     def _start_play(self, trump: int, caller: int) -> None:
         self.contract, self.bidder = trump, caller
         self.held = [mask_of(h) for h in self.hands]
+        self._lead_off()
+
+    def _lead_off(self) -> None:
+        """The play begins: the dealer's right (with two players, the non-dealer) leads, whoever called."""
         self.phase = PLAY
-        self.to_act = self.trick_leader = (self.dealer + 1) % self.n  # the dealer's right leads, whoever called
+        self.to_act = self.trick_leader = (self.dealer + 1) % self.n
 
     def play(self, card: Card, declare: Sequence[str] = (), belote: bool = False) -> None:
         seat = self.to_act
@@ -462,4 +475,4 @@ def round_to(value: int, step: int) -> int:
     return (2 * value + step) // (2 * step) * step
 
 
-__all__ = ["BELA_POINTS", "LAST_TRICK", "DealScore", "FamilyResult", "TrumpDeal", "round_to"]
+__all__ = ["BELA_POINTS", "LAST_TRICK", "DealScore", "FamilyResult", "Scoring", "TrumpDeal", "round_to"]
