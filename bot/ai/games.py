@@ -39,6 +39,8 @@ class FamilyGame:
     # The value (``familycalls.hand_value``, in tricks) at which the medium bot names a suit: measured best in the
     # arena, medium against itself with other values (docs/strength.md).
     take: float = 2.9
+    # The engine's pure scoring of a deal from its facts (score_bela, score_french).
+    scoring: Callable[..., DealScore]
 
     def __init__(self, opts: Any) -> None:
         self.opts = opts
@@ -84,7 +86,7 @@ class FamilyGame:
         belas: tuple[int, int],
         hanging: int,
     ) -> DealScore:
-        raise NotImplementedError
+        return self.scoring(self.opts, caller_side, points, valat, declared, contest, belas, hanging)
 
     # --- the call ---
 
@@ -128,6 +130,7 @@ def _passed(w: list[list[float]], who: int, suit: int, factor: float) -> None:
 
 class BelaGame(FamilyGame):
     variant = "bela"
+    scoring = staticmethod(score_bela)
 
     def __init__(self, opts: BelaRules) -> None:
         super().__init__(opts)
@@ -140,18 +143,6 @@ class BelaGame(FamilyGame):
 
     def key(self, combo: Combination, trump: int, pos: int) -> tuple[int, ...]:
         return bela_key(combo, trump, pos, self.opts)
-
-    def score(
-        self,
-        caller_side: int,
-        points: tuple[int, int],
-        valat: int | None,
-        declared: tuple[int, int],
-        contest: int | None,
-        belas: tuple[int, int],
-        hanging: int,
-    ) -> DealScore:
-        return score_bela(self.opts, caller_side, points, valat, declared, contest, belas, hanging)
 
     def call_weights(self, view: SeatView) -> list[list[float]]:
         w = [[1.0] * 32 for _ in range(4)]
@@ -176,6 +167,7 @@ class BelaGame(FamilyGame):
 
 class FrenchGame(FamilyGame):
     variant = "french"
+    scoring = staticmethod(score_french)
     take = 2.5
 
     def __init__(self, opts: FrenchRules) -> None:
@@ -188,18 +180,6 @@ class FrenchGame(FamilyGame):
 
     def key(self, combo: Combination, trump: int, pos: int) -> tuple[int, ...]:
         return french_key(combo, trump, pos)
-
-    def score(
-        self,
-        caller_side: int,
-        points: tuple[int, int],
-        valat: int | None,
-        declared: tuple[int, int],
-        contest: int | None,
-        belas: tuple[int, int],
-        hanging: int,
-    ) -> DealScore:
-        return score_french(self.opts, caller_side, points, valat, declared, contest, belas, hanging)
 
     def call_cards(self, view: SeatView) -> CardMask:
         return mask_of(view.hand) | self.turned_mask(view)
