@@ -19,7 +19,18 @@ from bot.i18n import Translator
 from . import names
 from .messages import Button, OutMessage
 from .table import Table
-from .viewparts import call_code, hand_text, payload, play_buttons, score_before, seat_name, trick_text
+from .viewparts import (
+    away_parts,
+    call_code,
+    call_rows,
+    hand_text,
+    payload,
+    play_buttons,
+    score_before,
+    seat_name,
+    trick_line,
+    trick_text,
+)
 
 DASH = "—"  # what a side that fell writes (family §3.7: "C writes '–'")
 
@@ -137,12 +148,10 @@ def hand_parts(
         else:
             lines.append(tr.gettext("New in your hand: {cards}", cards=text))
     if v.trick:
-        seat_names = [seat_name(table, i, tr) for i in range(4)]
-        lines.append(tr.gettext("Trick: {cards}", cards=trick_text(seat_names, v.trick_leader, v.trick)))
-    me = table.seats[seat]
-    if me.away:
-        lines.append(tr.gettext("A bot is playing for you."))
-        buttons.append((Button(tr.gettext("I'm back"), payload(table, "back")),))
+        lines.append(trick_line(table, v.trick_leader, v.trick, tr))
+    if away := away_parts(table, seat, tr):
+        lines.extend(away[0])
+        buttons.extend(away[1])
     elif v.my_turn and v.legal_calls:
         if v.variant == "bela" and PASS not in v.legal_calls:
             lines.append(tr.gettext("You deal and everyone passed: you must name trump (mus)."))
@@ -156,7 +165,7 @@ def hand_parts(
         call_buttons = [
             Button(call_label(v.variant, offset, c, tr), payload(table, f"c:{call_code(c)}")) for c in v.legal_calls
         ]
-        buttons.extend(tuple(call_buttons[i : i + 3]) for i in range(0, len(call_buttons), 3))
+        buttons.extend(call_rows(call_buttons))
     elif v.my_turn and v.legal_cards:
         more, rows = play_buttons(table, seat, v.legal_cards, v.declarable, v.belote_cards, v.contract, tr)
         lines.extend(more)

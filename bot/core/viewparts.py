@@ -69,6 +69,24 @@ def trick_text(seat_names: list[str], leader: int, cards: tuple[int, ...] | list
     return ", ".join(f"{seat_names[(leader + i) % 4]} {names.card_label(c)}" for i, c in enumerate(cards))
 
 
+def trick_line(table: Table, leader: int, cards: tuple[int, ...], tr: Translator) -> str:
+    """The trick on the table, each card by its player's name."""
+    seat_names = [seat_name(table, i, tr) for i in range(len(table.seats))]
+    return tr.gettext("Trick: {cards}", cards=trick_text(seat_names, leader, cards))
+
+
+def away_parts(table: Table, seat: int, tr: Translator) -> tuple[list[str], list[tuple[Button, ...]]] | None:
+    """For a seat a bot plays while its person is away: the line saying so and the "I'm back" button; else None."""
+    if not table.seats[seat].away:
+        return None
+    return [tr.gettext("A bot is playing for you.")], [(Button(tr.gettext("I'm back"), payload(table, "back")),)]
+
+
+def call_rows(buttons: list[Button]) -> list[tuple[Button, ...]]:
+    """Call buttons three to a row."""
+    return [tuple(buttons[i : i + 3]) for i in range(0, len(buttons), 3)]
+
+
 def where(table: Table, tr: Translator) -> str:
     if table.chat.title:
         return tr.gettext("**Table {table}** · {chat}", table=table.table_id, chat=table.chat.title)

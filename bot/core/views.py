@@ -34,7 +34,9 @@ from .review import review_button
 from .table import Table
 from .viewparts import (
     CALL_BY_CODE,
+    away_parts,
     call_code,
+    call_rows,
     dealing_lines,
     hand_text,
     payload,
@@ -42,6 +44,7 @@ from .viewparts import (
     score_before,
     seat_name,
     sort_hand,
+    trick_line,
     trick_text,
     where,
 )
@@ -264,18 +267,16 @@ def hand_view(table: Table, seat: int, user: UserRef, tr: Translator) -> OutMess
             lines.append(tr.gettext("Auction: {calls}", calls=calls))
         lines.append(tr.gettext("Your hand: {cards}", cards=hand_text(list(obs.hand), contract)))
         if obs.trick:
-            seat_names = [seat_name(table, i, tr) for i in range(4)]
-            lines.append(tr.gettext("Trick: {cards}", cards=trick_text(seat_names, obs.trick_leader, obs.trick)))
-        me = table.seats[seat]
-        if me.away:
-            lines.append(tr.gettext("A bot is playing for you."))
-            buttons.append((Button(tr.gettext("I'm back"), payload(table, "back")),))
+            lines.append(trick_line(table, obs.trick_leader, obs.trick, tr))
+        if away := away_parts(table, seat, tr):
+            lines.extend(away[0])
+            buttons.extend(away[1])
         elif obs.my_turn and obs.legal_calls:
             lines.append(tr.gettext("Your turn: make a call."))
             call_buttons = [
                 Button(names.call_name(c, tr), payload(table, f"c:{call_code(c)}")) for c in obs.legal_calls
             ]
-            buttons.extend(tuple(call_buttons[i : i + 3]) for i in range(0, len(call_buttons), 3))
+            buttons.extend(call_rows(call_buttons))
         elif obs.my_turn and obs.legal_cards:
             more, rows = play_buttons(table, seat, tuple(obs.legal_cards), tuple(obs.declarable),
                                       tuple(obs.belote_cards), contract, tr)
