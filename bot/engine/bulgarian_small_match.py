@@ -255,7 +255,7 @@ class BulgarianThreeDeal(SmallDeal):
             self.bidder,
             raw,
             self.hanging_in,
-            self.belotes[self.bidder],
+            self.belotes[self.bidder] if self._keeps(self.bidder) else 0,
             self.valat,
         )
 
