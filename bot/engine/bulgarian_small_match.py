@@ -71,6 +71,8 @@ class SmallDeal(TrumpDeal):
     CALL_CARDS = CALL_CARDS
     RECORD_HANDS = (5, 8)
     RECORD_HANDS_TEXT = "8 cards (5 for a passed-out deal)"
+    PACK = sum(1 << c for c in range(32) if c & 7 not in LOW_RANKS)
+    PACK_TEXT = "24 cards, 9 to A: no 7s or 8s"
     SHOWN = False  # declarations are contested per category, not shown by one winner (formats §7.6)
     FELL = False
     SCORE_SEATS: ClassVar[int]

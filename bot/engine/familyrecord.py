@@ -210,6 +210,9 @@ def _cards(hands: list[list[str]], where: str, deal_type: type[TrumpDeal]) -> li
         cards = []
         for k, text in enumerate(hand):
             c = _card(text, f"{where}[{s}][{k}]")
+            if not deal_type.PACK >> c & 1:
+                why = f"{card_str(c)} is not in the pack: {deal_type.variant} plays {deal_type.PACK_TEXT}"
+                raise RecordError(f"{where}[{s}][{k}]", why)
             if c in seen:
                 raise RecordError(f"{where}[{s}][{k}]", f"{card_str(c)} is dealt twice (also at {seen[c]})")
             seen[c] = f"hands[{s}][{k}]"

@@ -92,6 +92,8 @@ class TrumpDeal:
     ANNOUNCES: ClassVar[bool] = True  # do players announce declarations and bela with a card (not in the open game)
     NAME: ClassVar[str] = ""  # the game in a sentence: "a Bela deal", "a 3-player Bela deal"
     BELOT: ClassVar[bool] = False  # the replay report's ``belot`` field (the Bela games, formats §7.4)
+    PACK: ClassVar[CardMask] = (1 << 32) - 1  # the cards of the game's pack (the Bulgarian games for 3 and 2: 24)
+    PACK_TEXT: ClassVar[str] = "32 cards"
     SHOWN: ClassVar[bool] = True  # does the ``act`` message carry ``shown`` (the one-winner contest, formats §7.6)
     FELL: ClassVar[bool] = True  # does the replay report carry ``fell`` (the Bela and French games, formats §7.4)
 
