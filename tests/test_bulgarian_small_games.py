@@ -202,6 +202,7 @@ def test_a_whole_match_record_round_trips(variant: str) -> None:
         (lambda r: r["seats"].append("Goran"), "seats", "3 seats"),
         (lambda r: r["deals"][0]["hands"][1].pop(), "deals[0].hands[1]", "8 cards (5 for a passed-out deal)"),
         (lambda r: r.__setitem__("rules", {"made_rule": "most"}), "rules.made_rule", "must be"),
+        (lambda r: r["deals"][0].__setitem__("bids", ["pass"] * 3), "deals[0].hands", "lists the 5 cards"),
     ],
 )
 def test_a_malformed_record_says_where_and_why(change: Any, where: str, why: str) -> None:
