@@ -315,3 +315,21 @@ def test_an_all_trumps_player_announces_a_belote_in_each_suit() -> None:
     assert family_match_to_record(replay_family_record(record), ["A", "B", "C"]) == record
     with pytest.raises(IllegalAction, match="announced with the king or queen"):
         match.apply(Play(parse_card("JS"), (), True))
+
+
+def test_the_end_of_the_match_with_players() -> None:
+    """family §8.8: the target and more than each other player; a shared top, a valat deal (capot_blocks_finish), a
+    leader who wrote nothing (winner_must_score_last_deal) or a pot (no_finish_while_hanging) play on."""
+    from bot.engine.bulgarian_small import small_verdict
+
+    rules = BulgarianThreeRules()
+    assert small_verdict(rules, [151, 150, 20], [9, 4, 3], 0, None) == 0
+    assert small_verdict(rules, [160, 160, 20], [9, 4, 3], 0, None) is None  # shared top: play on
+    assert small_verdict(rules, [140, 150, 20], [9, 4, 3], 0, None) is None  # below the target
+    assert small_verdict(rules, [40, 20, 170], [0, 0, 25], 0, 2) is None  # a valat deal cannot end it
+    assert small_verdict(BulgarianThreeRules(capot_blocks_finish=False), [40, 20, 170], [0, 0, 25], 0, 2) == 2
+    late = BulgarianThreeRules(winner_must_score_last_deal=True)
+    assert small_verdict(late, [160, 150, 20], [0, 13, 3], 0, None) is None
+    held = BulgarianTwoRules(no_finish_while_hanging=True)
+    assert small_verdict(held, [160, 150], [9, 4], 7, None) is None
+    assert small_verdict(BulgarianTwoRules(), [160, 150], [9, 4], 7, None) == 0
