@@ -15,7 +15,7 @@ from bot.engine.trumpdeal import DealScore
 
 from .errors import Msg
 from .family_request import DEAL_POINTS, FamilyRequest, parse_family_request
-from .score import DEFAULT_TEAM_NAMES, DealAnswer, ExplainedAnswer
+from .score import DEFAULT_TEAM_NAMES, ExplainedAnswer
 from .vocabulary import declared_name
 
 FALL_MARK: Final = "—"  # what a fallen calling side writes on the sheet instead of 0
@@ -260,5 +260,3 @@ def _verdict_steps(request: FamilyRequest, result: DealScore, names: tuple[Name,
     return steps
 
 
-# What the calculator answers for any game it scores.
-Answer = DealAnswer | FamilyAnswer

@@ -19,6 +19,7 @@ from .request import rules_problems
 from .score import DealAnswer
 from .sheet import ScoreSheet, SheetError, SheetLine
 from .sheet_base import sheet_rules
+from .small_score import SmallAnswer
 from .text import score_text
 from .written import plain_points
 
@@ -60,7 +61,10 @@ def score_on(sheet: Sheet, line: str, lang: str = "en") -> DealAnswer | FamilyAn
     named = family_game(line)
     if named is not None:
         raise wrong_game("bulgarian", named)
-    return score_text(line, sheet.teams)
+    answer = score_text(line, sheet.teams)
+    if isinstance(answer, SmallAnswer):
+        raise wrong_game("bulgarian", answer.variant)
+    return answer
 
 
 Entry = tuple[int, int] | Written | DealAnswer | FamilyAnswer | dict[str, Any]

@@ -39,7 +39,7 @@ from .vocabulary import (
 )
 
 if TYPE_CHECKING:
-    from .family_score import Answer
+    from .small_score import Answer
 
 TEAM_WORDS: Final[dict[str, int]] = {
     "ние": 0, "нас": 0, "ний": 0, "наши": 0, "we": 0, "us": 0, "a": 0,

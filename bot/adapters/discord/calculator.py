@@ -17,11 +17,12 @@ from discord.app_commands import locale_str as _
 
 from bot.calculator.book import HISTORY_HEAD, NO_HISTORY, NOTHING_LOST, RESTORED, WHO_MAY, NotAllowed, SheetBook, Writer
 from bot.calculator.errors import CalculatorError
-from bot.calculator.family_score import Answer, FamilyAnswer
+from bot.calculator.family_score import FamilyAnswer
 from bot.calculator.family_text import family_game
 from bot.calculator.score import DealAnswer, score
 from bot.calculator.sheet import SheetError
 from bot.calculator.sheets import Entry, Line, Sheet, entry_on, sheet_game, write_entry
+from bot.calculator.small_score import Answer
 from bot.calculator.text import parse_text, score_text
 from bot.core.messages import DISCORD
 from bot.i18n import Translator, translator

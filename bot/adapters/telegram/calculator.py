@@ -26,11 +26,12 @@ from bot.calculator.book import (
     Writer,
 )
 from bot.calculator.errors import CalculatorError
-from bot.calculator.family_score import GAME_NAMES, Answer
+from bot.calculator.family_score import GAME_NAMES
 from bot.calculator.family_text import family_game
 from bot.calculator.family_words import EXAMPLES
 from bot.calculator.score import score
 from bot.calculator.sheet import SheetError
+from bot.calculator.small_score import Answer
 from bot.calculator.text import score_text
 from bot.calculator.written import whole_number
 from bot.core import names
