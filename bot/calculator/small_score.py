@@ -20,7 +20,7 @@ from bot.engine.scoring import VALAT_BONUS
 from bot.engine.trumpdeal import DealScore
 
 from .errors import Msg
-from .family_score import FALL_MARK, GAME_NAMES, OUTCOMES, FamilyAnswer
+from .family_score import FALL_MARK, GAME_NAMES, FamilyAnswer
 from .request import deal_total
 from .score import OUTCOME_NAMES, DealAnswer, render_name
 from .small_contest import count_players
@@ -36,6 +36,7 @@ SMALL_GAME_NAMES: Final = {
     "bulgarian-2": Msg("Bulgarian belote for two (house rules)"),
 }
 GAME_NAMES.update(SMALL_GAME_NAMES)
+SMALL_OUTCOMES: Final = {"passed": Msg("the caller passes"), "fell": Msg("the caller falls")}
 
 
 def default_names(seats: int) -> tuple[Msg, ...]:
@@ -88,7 +89,7 @@ class SmallAnswer:
         return data
 
     def summary(self, lang: str) -> str:
-        outcome = OUTCOMES[self.result.outcome] if self.request.is_bela else OUTCOME_NAMES[self.result.outcome]
+        outcome = SMALL_OUTCOMES[self.result.outcome] if self.request.is_bela else OUTCOME_NAMES[self.result.outcome]
         written = ", ".join(f"{n} {s}" for n, s in zip(self.names(lang), self.shown(), strict=True))
         line = Msg("{game}: {written} ({outcome})", {"game": SMALL_GAME_NAMES[self.variant], "written": written,
                                                       "outcome": outcome}).render(lang)
@@ -157,8 +158,8 @@ def _head(request: SmallRequest, names: tuple[Name, ...]) -> list[Msg]:
         m = missing[0]
         total = FULL_DEAL if request.is_bela else deal_total(request.contract or 0)
         known = " − ".join(str(p[s]) for s in range(request.seats) if s != m)
-        steps.append(Msg("{team} took {total} − {known} = {rest}.",
-                         {"team": names[m], "total": total, "known": known, "rest": p[m]}))
+        steps.append(Msg("{player} has {total} − {known} = {rest}.",
+                         {"player": names[m], "total": total, "known": known, "rest": p[m]}))
     elif request.valat is None:
         steps.append(Msg("Card points with the last trick: {items}.", {"items": _each(names, p)}))
     return steps
@@ -174,13 +175,13 @@ def _bela_contest_steps(request: SmallRequest, names: tuple[Name, ...]) -> list[
         return []
     seats, d = request.seats, request.declarer
     side = [s for s in range(seats) if (w == 0 and s == d) or (w == 1 and s != d)] if seats == 3 else [w]
-    winners = tuple(names[s] for s in side)
-    losers = tuple(names[s] for s in range(seats) if s not in side)
+    winners = tuple(names[s] for s in side if request.combos(s))
+    losers = tuple(names[s] for s in range(seats) if s not in side and request.combos(s))
     items = tuple(declared_name(x) for s in side for x in request.combos(s))
     lost = tuple(declared_name(x) for s in range(seats) if s not in side for x in request.combos(s))
     points = sum(request.declared_points(s) for s in side)
-    params = {"winner": _joined(winners), "items": items, "points": points, "loser": _joined(losers),
-              "lost": lost}
+    params = {"winner": _joined(winners), "items": items, "points": points,
+              "loser": _joined(losers) if losers else "", "lost": lost}
     if not lost:
         return [Msg("{winner} declared {items}: {points}.", params)]
     if request.declarations_winner is not None:

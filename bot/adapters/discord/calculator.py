@@ -22,7 +22,7 @@ from bot.calculator.family_text import family_game
 from bot.calculator.score import DealAnswer, score
 from bot.calculator.sheet import SheetError
 from bot.calculator.sheets import Entry, Line, Sheet, entry_on, sheet_game, write_entry
-from bot.calculator.small_score import Answer
+from bot.calculator.small_score import Answer, SmallAnswer
 from bot.calculator.text import parse_text, score_text
 from bot.core.messages import DISCORD
 from bot.i18n import Translator, translator
@@ -48,6 +48,8 @@ def compact(request: dict[str, Any]) -> str | None:
     """The request in a button's custom_id (at most 100 characters), or None if it does not fit."""
     if request.get("variant") in FAMILY_CODES:
         return _compact_family(request)
+    if request.get("variant", "bulgarian") != "bulgarian":
+        return None  # a game of three or two: no sheet button yet
     try:
         contract = CONTRACTS.index(request["contract"])
         points = request.get("points") or {}
@@ -207,7 +209,7 @@ class Calculator:
         try:
             if isinstance(request, str) and family_game(request) is not None:
                 answer = score_text(request, lang=mine)
-                assert isinstance(answer, FamilyAnswer)
+                assert isinstance(answer, FamilyAnswer | SmallAnswer)
                 data = answer.request.to_json()
             else:
                 data = parse_text(request) if isinstance(request, str) else request
