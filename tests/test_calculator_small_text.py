@@ -172,7 +172,8 @@ async def test_discord_scores_a_deal_of_three_in_the_players_words(fake: FakeDis
     assert not answer["flags"] & EPHEMERAL
     title = answer["embeds"][0]["title"]
     assert title.replace("\u00a0", " ") == "Bela à trois : Joueur 0 —, Joueur 1 80, Joueur 2 22 (le preneur chute)"
-    assert not list(button_ids(answer))  # no sheet keeps a game of three yet
+    (add,) = list(button_ids(answer))  # "Add to the sheet", the request in its custom_id
+    assert add.startswith("s:x")
     bad = fake.reply(await fake.command(luc, channel, "score", line="belote à trois moi 60 toi 60 toi 20"))
     assert bad["flags"] & EPHEMERAL and "deux nombres pour le même joueur (1)" in bad["content"]
     assert not fake.errors

@@ -31,7 +31,7 @@ from bot.calculator.family_text import family_game
 from bot.calculator.family_words import EXAMPLES
 from bot.calculator.score import score
 from bot.calculator.sheet import SheetError
-from bot.calculator.small_score import Answer, SmallAnswer
+from bot.calculator.small_score import Answer
 from bot.calculator.small_text import EXAMPLES as SMALL_EXAMPLES
 from bot.calculator.small_text import small_game
 from bot.calculator.text import score_text
@@ -187,9 +187,6 @@ class CalculatorCommands:
         return "\n".join([head, *(f"• {p}" for p in problems), hint])
 
     async def _reply_answer(self, message: Message, answer: Answer, lang: str) -> None:
-        if isinstance(answer, SmallAnswer):  # a game of three or two: no sheet keeps it yet
-            self.adapter.reply(message, answer.render(lang))
-            return
         answer_id = await self._keep(answer)
         t = translator(lang)
         markup = InlineKeyboardMarkup(
