@@ -27,7 +27,12 @@ OUTCOMES: Final = {
     "failed": Msg("the takers are dedans"),
     "litige": Msg("litige"),
 }
-GAME_NAMES: Final = {"bela": Msg("Bela"), "french": Msg("French belote"), "bulgarian": Msg("Bulgarian belote")}
+GAME_NAMES: Final = {
+    "bela": Msg("Bela"), "french": Msg("French belote"), "bulgarian": Msg("Bulgarian belote"),
+    "bela-3": Msg("Bela for three"), "bela-2": Msg("Bela for two"), "bela-open": Msg("Open-card Bela"),
+    "bulgarian-3": Msg("Bulgarian belote for three (house rules)"),
+    "bulgarian-2": Msg("Bulgarian belote for two (house rules)"),
+}
 
 Name = str | Msg
 

@@ -28,14 +28,8 @@ from .small_request import FULL_DEAL, SEAT_KEYS, SmallRequest, parse_small_reque
 from .vocabulary import contract_name, declared_name
 
 Name = str | Msg
-SMALL_GAME_NAMES: Final = {
-    "bela-3": Msg("Bela for three"),
-    "bela-2": Msg("Bela for two"),
-    "bela-open": Msg("Open-card Bela"),
-    "bulgarian-3": Msg("Bulgarian belote for three (house rules)"),
-    "bulgarian-2": Msg("Bulgarian belote for two (house rules)"),
-}
-GAME_NAMES.update(SMALL_GAME_NAMES)
+SMALL_GAME_NAMES: Final = {name: GAME_NAMES[name] for name in ("bela-3", "bela-2", "bela-open", "bulgarian-3",
+                                                                 "bulgarian-2")}
 SMALL_OUTCOMES: Final = {"passed": Msg("the caller passes"), "fell": Msg("the caller falls")}
 
 
