@@ -84,7 +84,7 @@ def _bela2_lines(v: SeatView, tr: Translator) -> list[str]:
     if v.exchanged is True:
         lines.append(tr.gettext("The seven of the turned suit was exchanged for the turned card."))
     if v.stock is not None:  # only with the stock_visible option: the 11 cards lie face up for both
-        lines.append(tr.gettext("Stock (out of play): {cards}", cards=" ".join(names.card_label(c) for c in v.stock)))
+        lines.append(tr.gettext("Stock (out of play): {cards}", cards=", ".join(names.card_label(c) for c in v.stock)))
     return lines
 
 

@@ -161,7 +161,7 @@ def hand_parts(
         lines.append(piece.talon_line(hand_text(new, v.contract), tr))
     if v.discard:  # the caller's own discard: his alone to see
         lines.append(tr.gettext("Your discard (counts for you): {cards}",
-                                cards=" ".join(names.card_label(c) for c in v.discard)))
+                                cards=", ".join(names.card_label(c) for c in v.discard)))
     if v.trick:
         lines.append(trick_line(table, v.trick_leader, v.trick, tr))
     if away := away_parts(table, seat, tr):
@@ -199,7 +199,7 @@ def discard_parts(table: Table, seat: int, v: SeatView, tr: Translator) -> tuple
     picks = [c for c in table.picks.get(seat, ()) if c in v.legal_cards]
     lines = [tr.gettext("Choose two cards to discard: they count as your points, and nobody else sees them.")]
     if picks:
-        lines.append(tr.gettext("Picked: {cards}", cards=" ".join(names.card_label(c) for c in picks)))
+        lines.append(tr.gettext("Picked: {cards}", cards=", ".join(names.card_label(c) for c in picks)))
     cards = [
         Button(f"✓ {names.card_label(c)}", payload(table, f"du:{card_code(c)}"))
         if c in picks

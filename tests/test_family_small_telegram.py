@@ -1,0 +1,70 @@
+"""Tables of three and two at Telegram, end to end: `bela-3` (Alice and Bob with one bot; the caller's discard is
+picked, changed and confirmed with buttons), `bela-2` (the seven exchange) and `bela-open` (both layouts as piles),
+each played to its end through python-telegram-bot and the fake Bot API server. Every private and group message is
+judged the instant the server receives it: no other seat's hand, discard, stock or face-down card, ever."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from tests.fake_telegram import FakeTelegram
+from tests.telegram.family import (
+    ALICE,
+    GROUP,
+    PEOPLE,
+    POLICY,
+    PrivacyWatch,
+    check_finished,
+    group_deal,
+    open_family_table,
+    play_to_the_end,
+)
+from tests.telegram.harness import Harness, limits_of
+
+
+@pytest.fixture
+async def tg() -> FakeTelegram:
+    async with FakeTelegram(limits_of(POLICY)) as server:
+        for p in PEOPLE:
+            server.add_user(p.user_id, p.name, p.language)
+        server.add_group(GROUP, "Bela club", admins={ALICE.user_id})
+        yield server
+
+
+@pytest.mark.parametrize(
+    ("command", "game", "name", "bots", "bob"),
+    [
+        ("/belot bela utroje", "bela-3", "Bela for three", 1, True),
+        ("/belot udvoje", "bela-2", "Bela for two", 1, False),
+        ("/belot otvorena bela", "bela-open", "Open Bela for two", 0, True),
+    ],
+)
+async def test_a_whole_match_of_a_game_for_three_or_two(
+    tg: FakeTelegram, tmp_path: Path, command: str, game: str, name: str, bots: int, bob: bool
+) -> None:
+    h = Harness(tg, tmp_path / "belote.sqlite3", POLICY)
+    watch = PrivacyWatch()
+    tg.watchers.append(watch)
+    await h.start()
+    try:
+        table_id = await open_family_table(h, tg, command, name, bots=bots, bob=bob)
+        table = h.host.table(table_id)
+        assert table is not None and table.game == game and len(table.seats) == (3 if game == "bela-3" else 2)
+        lobby = next(m for m in tg.in_chat(GROUP) if m.text.startswith("**Belote table") or "players, each" in m.text)
+        assert "players, each on their own" in lobby.text and "(A)" not in lobby.text, lobby.text
+        counts = await play_to_the_end(h, table_id, random.Random(game), watch)
+        await check_finished(h, tg, table_id, game)
+        assert not watch.problems, "\n\n".join(watch.problems[:3])
+        assert watch.checked > counts["presses"] and watch.group_checked > 0
+        assert counts["calls"] >= 1 and counts["presses"] > 10
+        if game == "bela-3":
+            assert counts["discards"] >= 1, "a person discarded with the buttons at least once"
+        if game == "bela-open":
+            last = await group_deal(h, table_id, 1)
+            assert last is not None and "Alice's piles" in last.text and "Bob's piles" in last.text
+        tg.assert_within_limits()
+    finally:
+        await h.stop()
