@@ -1,0 +1,118 @@
+"""Tables of three and two in the core: the game's words after /belot, the seats its row gives, a lobby switch
+that would leave someone without a seat, and a discard press that is not the caller's or not his picks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.core.games import game_at
+from bot.core.payload import decode
+from bot.engine.game import VARIANTS
+from tests.core_helpers import ANA, BORIS, CHAT, VERA, make_host, shut
+
+
+@pytest.mark.parametrize(
+    ("words", "game"),
+    [
+        (["bela", "utroje"], "bela-3"),
+        (["Bela", "UTROJE", "target_score=501"], "bela-3"),
+        (["бела", "за", "трима"], "bela-3"),
+        (["udvoje"], "bela-2"),
+        (["otvorena", "bela"], "bela-open"),
+        (["bela-open"], "bela-open"),
+        (["bela"], "bela"),
+    ],
+)
+async def test_words_people_type_open_a_table_of_three_or_two(tmp_path: Path, words: list[str], game: str) -> None:
+    host, storage, _ = await make_host(tmp_path / "db.sqlite3")
+    try:
+        opened = await host.command(CHAT, ANA, "new", words)
+        assert opened.ok, opened.text
+        table = host.table(opened.table_id)
+        assert table is not None and table.game == game and len(table.seats) == VARIANTS[game].seats
+        await host.command(CHAT, ANA, "start")
+        assert table.match is not None and all(s.kind != "empty" for s in table.seats)  # bots filled the rest
+    finally:
+        await shut(host, storage)
+
+
+def test_a_phrase_naming_a_game_the_engine_lacks_names_nothing() -> None:
+    # "белот за трима" is the Bulgarian game for three once the engine has it; until then only "белот" is a game.
+    expected = ("bulgarian-3", 3) if "bulgarian-3" in VARIANTS else ("bulgarian", 1)
+    assert game_at(["белот", "за", "трима"], 0) == expected
+    assert game_at(["chess"], 0) is None
+
+
+async def test_a_switch_that_would_unseat_someone_is_refused(tmp_path: Path) -> None:
+    host, storage, outbox = await make_host(tmp_path / "db.sqlite3")
+    try:
+        opened = await host.command(CHAT, ANA, "new", ["bela"])
+        await host.command(CHAT, BORIS, "join")
+        await host.command(CHAT, VERA, "join")
+        refused = await host.command(CHAT, ANA, "set", ["game", "bela-2"])
+        assert not refused.ok and "3 seats are taken" in refused.text, refused.text
+        switched = await host.command(CHAT, ANA, "set", ["game", "bela-3"])
+        assert switched.ok, switched.text
+        table = host.table(opened.table_id)
+        assert table is not None and [s.name for s in table.seats] == ["Ana", "Boris", "Vera"]
+        lobby = outbox.latest[f"{opened.table_id}:lobby"]
+        assert "(A)" not in lobby.text and "3 players, each on their own." in lobby.text
+        # The lobby's Game button passes over the games for two while three sit.
+        game = next(b.payload for row in lobby.buttons for b in row if decode(b.payload).action == "g")
+        await host.press(ANA, game)
+        assert VARIANTS[table.game].seats >= 3
+    finally:
+        await shut(host, storage)
+
+
+async def test_discard_presses_that_are_not_the_callers_change_nothing(tmp_path: Path) -> None:
+    """A forged Confirm of cards never picked, a pick of a card the caller does not hold, and a pick by the
+    other person are refused; the log does not move until the caller's own Confirm."""
+    host, storage, outbox = await make_host(tmp_path / "db.sqlite3")
+    try:
+        opened = await host.command(CHAT, ANA, "new", ["bela-3"])
+        await host.command(CHAT, BORIS, "join")
+        table = host.table(opened.table_id)
+        assert table is not None
+        await host.command(CHAT, ANA, "start")
+        await host.idle()
+        while table.match is not None and table.match.deal.phase != "discard":
+            seat = table.to_act
+            assert seat is not None
+            if table.seats[seat].kind != "human":
+                await host.idle()
+                continue
+            who = ANA if table.seats[seat].user_id == ANA.user_id else BORIS
+            hand = outbox.latest[f"{table.table_id}:h{seat}:{who.user_id}"]
+            move = next(b.payload for row in hand.buttons for b in row if decode(b.payload).action[:2] in ("c:", "p:"))
+            await host.press(who, move)
+            await host.idle()
+        seat = table.to_act
+        assert seat is not None and table.match is not None
+        caller = ANA if table.seats[seat].user_id == ANA.user_id else BORIS
+        other = BORIS if caller is ANA else ANA
+        hand = outbox.latest[f"{table.table_id}:h{seat}:{caller.user_id}"]
+        picks = [b.payload for row in hand.buttons for b in row if decode(b.payload).action.startswith("dp:")]
+        events = len(await storage.events(table.table_id))
+        prefix = picks[0].rsplit(":", 2)[0]
+        held = set(table.match.deal.legal_cards())
+        foreign = next(c for c in range(32) if c not in held)
+        code = "789TJQKA"[foreign & 7] + "CDHS"[foreign >> 3]
+        for user, action in [(other, picks[0].split(":", 3)[3]), (caller, f"dp:{code}"),
+                             (caller, "dc:" + picks[0][-2:] + picks[1][-2:])]:
+            answer = await host.press(user, f"{prefix}:{action}")
+            assert not answer.ok and answer.text, (user, action)
+        assert not table.picks and len(await storage.events(table.table_id)) == events
+        await host.press(caller, picks[0])
+        await host.press(caller, picks[1])
+        assert len(await storage.events(table.table_id)) == events
+        hand = outbox.latest[f"{table.table_id}:h{seat}:{caller.user_id}"]
+        [confirm] = [b.payload for row in hand.buttons for b in row if decode(b.payload).action.startswith("dc:")]
+        assert (await host.press(caller, confirm)).ok
+        logged = [e.data for e in await storage.events(table.table_id)]
+        assert logged[events]["e"] == "discard" and logged[events]["seat"] == seat
+        assert table.match.deal.phase != "discard" or len(table.match.deals) > 1
+    finally:
+        await shut(host, storage)
