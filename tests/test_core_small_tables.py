@@ -116,3 +116,86 @@ async def test_discard_presses_that_are_not_the_callers_change_nothing(tmp_path:
         assert table.match.deal.phase != "discard" or len(table.match.deals) > 1
     finally:
         await shut(host, storage)
+
+
+@pytest.mark.parametrize("visible", [False, True])
+async def test_the_bela2_stock_is_shown_only_with_stock_visible(tmp_path: Path, visible: bool) -> None:
+    """The eleven cards out of play: never in any message by default; face up for both players (in the group's
+    deal and each hand while trump is chosen) with ``stock_visible``."""
+    from bot.engine.bela2 import BelaTwoDeal
+    from tests.core_helpers import cards_in_text
+
+    host, storage, outbox = await make_host(tmp_path / "db.sqlite3")
+    try:
+        words = ["bela-2"] + (["stock_visible=true"] if visible else [])
+        opened = await host.command(CHAT, ANA, "new", words)
+        assert opened.ok, opened.text
+        await host.command(CHAT, ANA, "start")
+        await host.idle()
+        table = host.table(opened.table_id)
+        assert table is not None and table.match is not None
+        deal = table.match.deal
+        assert isinstance(deal, BelaTwoDeal)
+        stock = set(deal.stock)
+        group = outbox.latest[f"{table.table_id}:d1"].text
+        hand = outbox.latest[f"{table.table_id}:h0:{ANA.user_id}"].text
+        if visible:
+            assert "Stock (out of play)" in group and stock <= cards_in_text(group)
+            assert stock <= cards_in_text(hand)
+        else:
+            for text in (group, hand):
+                assert "Stock" not in text and not stock & cards_in_text(text)
+    finally:
+        await shut(host, storage)
+
+
+async def test_the_open_games_layouts_are_piles_with_backs(tmp_path: Path) -> None:
+    """The group's deal of `bela-open` shows each player's eight piles: the face-up card on top, a back for the
+    face-down card under it, and never the face-down card's identity."""
+    from bot.core.familypieces import BACK
+    from bot.engine.belaopen import BelaOpenDeal
+    from tests.core_helpers import cards_in_text
+
+    host, storage, outbox = await make_host(tmp_path / "db.sqlite3")
+    try:
+        opened = await host.command(CHAT, ANA, "new", ["bela-open"])
+        await host.command(CHAT, ANA, "start")
+        await host.idle()
+        table = host.table(opened.table_id)
+        assert table is not None and table.match is not None
+        deal = table.match.deal
+        assert isinstance(deal, BelaOpenDeal)
+        group = outbox.latest[f"{table.table_id}:d{len(table.match.deals)}"].text
+        piles = [ln for ln in group.splitlines() if "'s piles: " in ln]
+        assert len(piles) == 2 and piles[0].startswith("Ana's piles: ")
+        face_down = {c for s in range(2) for pile in deal.piles[s] for c in pile[:1] if len(pile) == 2}
+        assert not face_down & cards_in_text(group)
+        if not deal.tricks and not deal.trick:  # before the first card: 8 piles of two on each side
+            assert all(ln.count(BACK) == 8 for ln in piles), piles
+    finally:
+        await shut(host, storage)
+
+
+async def test_a_house_game_says_so_wherever_it_is_chosen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A row with ``house_rules`` (the Bulgarian games for three and two) is labelled on the lobby's Game button,
+    in the list of games, and in the answer to the /belot that opens it."""
+    import dataclasses
+
+    from bot.core.games import games_list
+    from bot.engine.game import VARIANTS as ROWS
+    from bot.i18n import translator
+
+    monkeypatch.setitem(ROWS, "bela-3", dataclasses.replace(ROWS["bela-3"], house_rules=True))  # type: ignore[index]
+    host, storage, outbox = await make_host(tmp_path / "db.sqlite3")
+    try:
+        opened = await host.command(CHAT, ANA, "new", ["bela-3"])
+        assert opened.ok and "house rules" in opened.text, opened.text
+        lobby = outbox.latest[f"{opened.table_id}:lobby"]
+        labels = [b.label for row in lobby.buttons for b in row]
+        assert "Game: Bela for three (utroje), house rules" in labels, labels
+        assert "Bela for three (utroje), house rules" in games_list(translator("en"))
+        assert "домашни правила" in games_list(translator("bg"))
+        switched = await host.command(CHAT, ANA, "set", ["game", "bela"])
+        assert "house rules" not in switched.text
+    finally:
+        await shut(host, storage)

@@ -29,6 +29,10 @@ def moves_of(message: dict[str, object]) -> list[str]:
 async def test_a_match_for_three_or_two_on_discord(
     fake: FakeDiscord, tmp_path: Path, game: str, humans: int, bots: int
 ) -> None:
+    from bot.adapters.discord.commands import GAMES
+    from bot.engine.game import VARIANTS
+
+    assert {c.value for c in GAMES} == set(VARIANTS)  # /belot new game: offers every game the engine has
     running = await start_bot(fake, tmp_path / "belote.sqlite3")
     users = people(fake)[:humans]
     channel = fake.add_channel()

@@ -43,6 +43,7 @@ from .viewparts import (
     play_buttons,
     score_before,
     seat_name,
+    seat_names,
     side_scores,
     sort_hand,
     trick_line,
@@ -84,7 +85,7 @@ def _contract_line(table: Table, deal: Deal, tr: Translator) -> str:
 def deal_lines(table: Table, deal: Deal | TrumpDeal, number: int, tr: Translator) -> list[str]:
     if isinstance(deal, TrumpDeal):
         return familyviews.deal_lines(table, deal, number, tr)
-    names4 = [seat_name(table, i, tr) for i in range(4)]
+    names4 = seat_names(table, tr)
     lines = [
         tr.gettext("**Deal {n}** · dealer: {name}", n=number, name=names4[deal.dealer]),
         tr.gettext("A: {a1} & {a2} · B: {b1} & {b2}", a1=names4[0], a2=names4[2], b1=names4[1], b2=names4[3]),
@@ -95,7 +96,7 @@ def deal_lines(table: Table, deal: Deal | TrumpDeal, number: int, tr: Translator
         lines.append(tr.gettext("Hanging points: {n}", n=deal.hanging_in))
     if deal.calls:
         calls = ", ".join(
-            f"{names4[(deal.dealer + 1 + i) % 4]}: {names.call_name(c, tr)}"
+            f"{names4[(deal.dealer + 1 + i) % len(names4)]}: {names.call_name(c, tr)}"
             for i, c in enumerate(deal.calls)
         )
         lines.append(tr.gettext("Auction: {calls}", calls=calls))
@@ -277,7 +278,7 @@ def hand_view(table: Table, seat: int, user: UserRef, tr: Translator) -> OutMess
             lines.append(_contract_line(table, deal, tr))
         elif obs.calls:
             calls = ", ".join(
-                f"{seat_name(table, (obs.dealer + 1 + i) % 4, tr)}: {names.call_name(c, tr)}"
+                f"{seat_name(table, (obs.dealer + 1 + i) % len(table.seats), tr)}: {names.call_name(c, tr)}"
                 for i, c in enumerate(obs.calls)
             )
             lines.append(tr.gettext("Auction: {calls}", calls=calls))
