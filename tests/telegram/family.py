@@ -358,4 +358,5 @@ async def check_finished(h: Harness, tg: FakeTelegram, table_id: str, game: str)
     assert stats is not None and stats.matches == 1
     alice = record["seats"].index(ALICE.name) % len(replayed.totals)
     assert stats.points == replayed.totals[alice], "a player of a game for three or two keeps his own points"
+    assert stats.wins == int(replayed.winner == alice)
     assert await h.storage.player_stats("telegram", str(ALICE.user_id), game="bulgarian") is None
