@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.engine.game import VARIANTS
 from tests.fake_telegram import FakeTelegram
 from tests.telegram.family import (
     ALICE,
@@ -34,12 +35,20 @@ async def tg() -> FakeTelegram:
         yield server
 
 
+def when_present(*values: object) -> object:
+    """A case for a game the engine may not have yet (the Bulgarian house games): skipped until its row lands."""
+    game = str(values[1])
+    return pytest.param(*values, marks=pytest.mark.skipif(game not in VARIANTS, reason=f"no {game} in VARIANTS"))
+
+
 @pytest.mark.parametrize(
     ("command", "game", "name", "bots", "bob"),
     [
         ("/belot bela utroje", "bela-3", "Bela for three", 1, True),
         ("/belot udvoje", "bela-2", "Bela for two", 1, False),
         ("/belot otvorena bela", "bela-open", "Open Bela for two", 0, True),
+        when_present("/belot белот за трима", "bulgarian-3", "Bridge-Belote for three, house rules", 1, True),
+        when_present("/belot bulgarian-2", "bulgarian-2", "Bridge-Belote for two, house rules", 0, True),
     ],
 )
 async def test_a_whole_match_of_a_game_for_three_or_two(
@@ -52,7 +61,7 @@ async def test_a_whole_match_of_a_game_for_three_or_two(
     try:
         table_id = await open_family_table(h, tg, command, name, bots=bots, bob=bob)
         table = h.host.table(table_id)
-        assert table is not None and table.game == game and len(table.seats) == (3 if game == "bela-3" else 2)
+        assert table is not None and table.game == game and len(table.seats) == VARIANTS[game].seats
         lobby = next(m for m in tg.in_chat(GROUP) if m.text.startswith("**Belote table") or "players, each" in m.text)
         assert "players, each on their own" in lobby.text and "(A)" not in lobby.text, lobby.text
         counts = await play_to_the_end(h, table_id, random.Random(game), watch)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.engine.calls import PASS
+from bot.engine.calls import CONTRA, PASS, RECONTRA
 from bot.engine.cards import Card
 from bot.engine.seatview import SeatView
 from bot.i18n import Translator
@@ -111,6 +111,32 @@ def _new_cards(cards: str, tr: Translator) -> str:
     return tr.gettext("New in your hand: {cards}", cards=cards)
 
 
+def _trump_by(v: SeatView, name: str, tr: Translator) -> str:
+    assert v.contract is not None
+    return tr.gettext("Trump: {suit}, named by {name}", suit=names.call_name(v.contract, tr), name=name)
+
+
+def _contract_by(v: SeatView, name: str, tr: Translator) -> str:
+    """A Bulgarian contract (a suit, no trumps, all trumps) and its contra or recontra."""
+    assert v.contract is not None
+    text = tr.gettext("Contract: {contract} by {name}", contract=names.call_name(v.contract, tr), name=name)
+    multiplier = int(getattr(v, "multiplier", 1))  # the contra multiplier, where the game has contra
+    if multiplier == 2:
+        text += " · " + names.call_name(CONTRA, tr)
+    elif multiplier == 4:
+        text += " · " + names.call_name(RECONTRA, tr)
+    return text
+
+
+def _fell_trump(name: str, tr: Translator) -> str:
+    return tr.gettext("{name} named trump and did not get enough points: the caller writes no points of his own.",
+                      name=name)
+
+
+def _fell_contract(name: str, tr: Translator) -> str:
+    return tr.gettext("{name} did not make the contract: the caller writes no points of his own.", name=name)
+
+
 @dataclass(frozen=True, slots=True)
 class GameView:
     """How one game's views differ: the wording of a call and its prompt, the name of the cards a seat receives
@@ -121,6 +147,8 @@ class GameView:
     public_lines: Callable[[SeatView, Translator], list[str]] = _no_lines
     talon_line: Callable[[str, Translator], str] = _new_cards
     layouts: bool = False  # the open game: both layouts are public, shown pile by pile
+    contract_line: Callable[[SeatView, str, Translator], str] = _trump_by  # of a game for three or two
+    fell_line: Callable[[str, Translator], str] = _fell_trump  # a caller who fell, in a game for three or two
     sweep: str = "stiglja"  # what taking every trick is called in the result: štiglja (Bela games) or capot
     belas_need_trick: bool = True  # a bela counts only for a side with a trick (Bela), or always (French belote)
 
@@ -138,6 +166,9 @@ GAME_VIEWS: dict[str, GameView] = {
                        talon_line=_talon),
     "bela-open": GameView(call_label=_take_label(2), call_prompt=_turned_prompt(2), public_lines=_turned_line,
                           layouts=True),
+    # The Bulgarian games for three and two (house rules): an auction of contracts with contra, like the main game.
+    "bulgarian-3": GameView(contract_line=_contract_by, fell_line=_fell_contract, sweep="capot"),
+    "bulgarian-2": GameView(contract_line=_contract_by, fell_line=_fell_contract, sweep="capot"),
 }
 DEFAULT = GameView()
 

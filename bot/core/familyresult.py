@@ -23,6 +23,8 @@ def _outcome(result: FamilyResult, tr: Translator) -> str:
         "made": tr.gettext("made"),
         "failed": tr.gettext("inside"),
         "litige": tr.gettext("tie, held over (litige)"),
+        "inside": tr.gettext("inside"),  # the Bulgarian games' words
+        "hanging": tr.gettext("hanging"),
     }
     return words.get(result.outcome, result.outcome)
 
@@ -152,8 +154,7 @@ def per_player_result(table: Table, deal: TrumpDeal, index: int, tr: Translator)
         tr.gettext("Total of the deal: {scores}", scores=side_scores(table, result.raw, tr)),
     ]
     if result.fell:
-        lines.append(tr.gettext("{name} named trump and did not get enough points: the caller writes no points of "
-                                "his own.", name=named[caller]))
+        lines.append(game_view(deal.variant).fell_line(named[caller], tr))
     if result.hanging_in and result.outcome != "visi":
         lines.append(tr.gettext("Held points collected: {n}.", n=result.hanging_in))
     if result.outcome == "visi":

@@ -49,8 +49,7 @@ def _calls_line(table: Table, v: SeatView, tr: Translator) -> str:
 def _trump_line(table: Table, v: SeatView, tr: Translator) -> str:
     assert v.contract is not None and v.caller is not None
     if not table.teams:
-        return tr.gettext("Trump: {suit}, named by {name}", suit=names.call_name(v.contract, tr),
-                          name=seat_name(table, v.caller, tr))
+        return game_view(v.variant).contract_line(v, seat_name(table, v.caller, tr), tr)
     return tr.gettext(
         "Trump: {suit}, named by {name} ({team})",
         suit=names.call_name(v.contract, tr),
