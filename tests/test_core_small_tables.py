@@ -200,3 +200,50 @@ async def test_a_house_game_says_so_wherever_it_is_chosen(tmp_path: Path, monkey
         assert "house rules" not in switched.text
     finally:
         await shut(host, storage)
+
+
+async def test_the_seven_exchange_is_a_button_of_its_holder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`bela-2` with ``seven_exchange=always``: Ana holds the 7 of the turned suit among her first six, calls, and
+    is asked to exchange it; the other person's press and a second press change nothing; her Exchange puts the
+    turned card into her hand and tells the group, never which seven-less cards anyone holds."""
+    import secrets
+
+    from bot.engine.bela2 import BelaTwoDeal, BelaTwoMatch, BelaTwoRules
+    from bot.engine.shuffle import SCHEME
+
+    rules = BelaTwoRules(seven_exchange="always")
+    seed = next(
+        s for s in (f"{i:064x}" for i in range(1, 500))
+        if (d := BelaTwoMatch(rules, seed=s, first_dealer=1, scheme=SCHEME).deal)
+        and isinstance(d, BelaTwoDeal) and d.seven in d.hands[0][:6]
+    )
+    monkeypatch.setattr(secrets, "token_hex", lambda n=32: seed)  # the deal's seed and dealer, chosen
+    monkeypatch.setattr(secrets, "randbelow", lambda n: 1)
+    host, storage, outbox = await make_host(tmp_path / "db.sqlite3")
+    try:
+        opened = await host.command(CHAT, ANA, "new", ["bela-2", "seven_exchange=always"])
+        await host.command(CHAT, BORIS, "join")
+        await host.command(CHAT, ANA, "start")
+        table = host.table(opened.table_id)
+        assert table is not None and table.match is not None and table.match.deal.dealer == 1
+        hand = outbox.latest[f"{table.table_id}:h0:{ANA.user_id}"]
+        call = next(b.payload for row in hand.buttons for b in row if decode(b.payload).action.startswith("c:"))
+        await host.press(ANA, call)
+        deal = table.match.deal
+        assert isinstance(deal, BelaTwoDeal) and deal.phase == "exchange" and table.to_act == 0
+        hand = outbox.latest[f"{table.table_id}:h0:{ANA.user_id}"]
+        actions = {decode(b.payload).action: b.payload for row in hand.buttons for b in row}
+        assert {"e:1", "e:0"} <= set(actions) and "exchange it for the turned card" in hand.text
+        events = len(await storage.events(table.table_id))
+        assert not (await host.press(BORIS, actions["e:1"])).ok  # not his seven
+        assert len(await storage.events(table.table_id)) == events
+        assert (await host.press(ANA, actions["e:1"])).ok
+        assert not (await host.press(ANA, actions["e:1"])).ok  # a double tap
+        logged = [e.data for e in await storage.events(table.table_id)]
+        assert len(logged) == events + 1 and logged[events] == {"e": "exchange", "seat": 0, "take": True,
+                                                                "by": "human", "at": logged[events]["at"]}
+        assert deal.turned in deal.hand_of(0) and deal.seven not in deal.hand_of(0)
+        group = outbox.latest[f"{table.table_id}:d1"].text
+        assert "The seven of the turned suit was exchanged for the turned card." in group
+    finally:
+        await shut(host, storage)
