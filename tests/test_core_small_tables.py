@@ -3,6 +3,7 @@ that would leave someone without a seat, and a discard press that is not the cal
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -110,9 +111,11 @@ async def test_discard_presses_that_are_not_the_callers_change_nothing(tmp_path:
         assert len(await storage.events(table.table_id)) == events
         hand = outbox.latest[f"{table.table_id}:h{seat}:{caller.user_id}"]
         [confirm] = [b.payload for row in hand.buttons for b in row if decode(b.payload).action.startswith("dc:")]
-        assert (await host.press(caller, confirm)).ok
+        both = await asyncio.gather(host.press(caller, confirm), host.press(caller, confirm))  # the same instant
+        assert sorted(a.ok for a in both) == [False, True]
         logged = [e.data for e in await storage.events(table.table_id)]
         assert logged[events]["e"] == "discard" and logged[events]["seat"] == seat
+        assert [e["e"] for e in logged[events:]].count("discard") == 1
         assert table.match.deal.phase != "discard" or len(table.match.deals) > 1
     finally:
         await shut(host, storage)

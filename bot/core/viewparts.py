@@ -156,7 +156,8 @@ def play_buttons(
     cards = [
         Button(names.card_label(c), payload(table, f"p:{card_code(c)}")) for c in sort_hand(list(legal_cards), contract)
     ]
-    buttons.extend(tuple(cards[i : i + 4]) for i in range(0, len(cards), 4))
+    per_row = 4 if len(cards) <= 8 else 5  # ten cards (Bela for three or two) in two rows: room for the switches
+    buttons.extend(tuple(cards[i : i + per_row]) for i in range(0, len(cards), per_row))
     if not table.rules.auto_declarations:
         toggles = []
         for i, kind in enumerate(declarable):
