@@ -74,6 +74,11 @@ async def test_a_whole_match_of_a_game_for_three_or_two(
         if game == "bela-open":
             last = await group_deal(h, table_id, 1)
             assert last is not None and "Alice's piles" in last.text and "Bob's piles" in last.text
+        # As quiet as the four-player game: a group gets the lobby, each deal's view (edited in place) and its
+        # result, the end, and the answers to the commands typed there; everything else is an edit.
+        match_deals = len((await h.storage.match_record(table_id) or {}).get("deals", []))
+        posts = sum(1 for method, p in tg.calls if method == "sendMessage" and p.get("chat_id") == GROUP)
+        assert posts <= 2 * match_deals + 4, (posts, match_deals)
         tg.assert_within_limits()
     finally:
         await h.stop()

@@ -282,6 +282,11 @@ async def discard_twice(
         assert shown is not None
         return shown
 
+    def group_calls() -> int:
+        return sum(1 for _, params in h.tg.calls if params.get("chat_id") == GROUP)
+
+    await h.settle()  # the group's view has caught up: the picks below must not touch it
+    quiet = group_calls()
     first = await hand()
     picks = buttons_with(first, "dp:")
     assert sorted(parse_card(action_of(d)[3:]) for _, d in picks) == sorted(deal.legal_cards())
@@ -305,6 +310,8 @@ async def discard_twice(
     await h.press(person, now, c[1])
     now = await hand()
     assert len(await h.storage.events(table_id)) == before, "nothing is logged before Confirm"
+    await h.settle()
+    assert group_calls() == quiet, "the picks are private: the group's messages are not touched before Confirm"
     [(_, data)] = buttons_with(now, "dc:")
     assert (await h.press(other, now, data)).text  # someone else's Confirm
     picked = {parse_card(action_of(d)[3:]) for _, d in buttons_with(now, "du:")}
