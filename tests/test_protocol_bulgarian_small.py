@@ -145,6 +145,16 @@ def test_a_bulgarian_two_play_under_recontra_written_by_hand() -> None:
     assert caught.value.kind == "illegal"
 
 
+def test_the_first_lead_without_phase_contract_or_trick_follows_from_the_bids() -> None:
+    # bulgarian-3, dealer 0: seat 1 bid spades, seats 2 and 0 passed; seat 1 leads. Only the bids say it is the play.
+    message = {"type": "act", "variant": "bulgarian-3", "seat": 1, "dealer": 0, "bids": ["spades", "pass", "pass"],
+               "hand": ["9S", "JS", "QH", "KH", "AD", "TD", "9C", "AC"],
+               "legal": ["9S", "JS", "QH", "KH", "AD", "TD", "9C", "AC"], "declarable": []}
+    view = seatview_from_json(message)
+    assert (view.phase, view.contract, view.caller, view.multiplier) == ("play", SPADES, 1, 1)
+    assert (view.trick_leader, view.trick, view.belote_cards) == (1, (), ())
+
+
 @pytest.mark.parametrize(("base", "change", "says"), [
     (BID, {"multiplier": 4, "phase": "play", "contract": "hearts"}, "act.bids"),
     (BID, {"hand": ["9S", "JS", "QH", "KH", "AD", "AS"]}, "5 cards"),
@@ -155,7 +165,8 @@ def test_a_bulgarian_two_play_under_recontra_written_by_hand() -> None:
     (PLAY, {"contract": "no-trumps"}, "act.contract"),
     (PLAY, {"caller": 1}, "act.caller"),
     (PLAY, {"declarer": "1"}, "act.declarer"),
-    (PLAY, {"bids": ["all-trumps", "contra"]}, "the auction goes on"),
+    (PLAY, {"bids": ["all-trumps", "contra"], "phase": "play"}, "the auction goes on, so the phase is bid"),
+    (PLAY, {"bids": ["all-trumps", "contra"]}, "no contract is in force yet"),
     (PLAY, {"legal": ["AH"]}, "act.legal"),
 ])
 def test_a_bulgarian_message_that_makes_no_sense_is_malformed_naming_the_field(base: dict[str, Any],

@@ -168,13 +168,18 @@ def seatview_from_json(message: dict[str, Any]) -> SeatView:
         multiplier = state.multiplier
         done = (state.over and not state.redeal) or bool(
             calls and calls[-1] == RECONTRA and getattr(opts, "recontra_ends_auction", False))
+        if act.phase is None:  # absent: the bids say whether the auction is over
+            phase = PLAY if done else AUCTION
         if state.redeal or (phase == AUCTION) == done:
             raise ProtocolError(
                 "malformed", f"act.bids: after these bids the auction {'is over' if done else 'goes on'}"
                 + (" with no contract: the deal is passed out" if state.redeal else "")
                 + f", so the phase is {'play' if done else 'bid'}")
     if phase == AUCTION:
-        if (named and not bidding) or tricks or current or act.contract is not None:
+        if bidding and (tricks or current or act.contract is not None):
+            raise ProtocolError("malformed", "act: while the auction goes on no contract is in force yet, and "
+                                "tricks and trick are empty")
+        if not bidding and (named or tricks or current or act.contract is not None):
             raise ProtocolError(
                 "malformed", "act: while trump is chosen no suit is named yet, and tricks and trick are empty"
             )
