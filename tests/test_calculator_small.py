@@ -248,3 +248,27 @@ def test_errors_through_the_command_name_the_field_and_exit_1(capsys: pytest.Cap
                               monkeypatch=monkeypatch)
     assert status == 1
     assert answer["errors"][0]["field"] == "points.0"
+
+
+@pytest.mark.parametrize(("multiplied", "times"), [(True, 2), (False, 1)])
+def test_contra_valat_follows_valat_multiplied(multiplied: bool, times: int) -> None:
+    # Hearts with contra, bulgarian-3. A valat of the declarer: 162 card points + 90 = 252 raw, the others 0; the
+    # deal is made and W = roundInd(252) = 25 (remainder 2 rounds down), written W·mult (family §8.7) — 50 under
+    # contra, or 25 once when `valat_multiplied` is false (bulgarian-belote §6, option 12).
+    rules = {"valat_multiplied": multiplied}
+    made = score({"variant": "bulgarian-3", "contract": "hearts", "declarer": "0", "multiplier": 2, "valat": "0",
+                  "rules": rules})
+    assert made.result.raw == (252, 0, 0)
+    assert (made.result.outcome, made.result.score) == ("made", (25 * times, 0, 0))
+    # The opponent right after the declarer takes every trick: inside, he alone writes W·mult.
+    inside = score({"variant": "bulgarian-3", "contract": "hearts", "declarer": "0", "multiplier": 2, "valat": "1",
+                    "rules": rules})
+    assert (inside.result.outcome, inside.result.score) == ("inside", (0, 25 * times, 0))
+    # bulgarian-2, all trumps with recontra, the opponent's valat: 200 card points + 90 = 290 → 29 (family §9.4),
+    # ×4 when multiplied, once when not.
+    two = score({"variant": "bulgarian-2", "contract": "all-trumps", "declarer": "0", "multiplier": 4,
+                 "valat": "1", "points": {"1": 200}, "rules": rules})
+    assert two.result.raw == (0, 290)
+    assert (two.result.outcome, two.result.score) == ("inside", (0, 29 * (4 if multiplied else 1)))
+    said = "A valat is not multiplied by contra (table option)."
+    assert (said in made.explanation("en")) is not multiplied

@@ -234,3 +234,27 @@ async def test_discord_keeps_a_bulgarian_three_sheet_and_two_presses_add_once(fa
     assert "2. 0 \\| 13 \\| 3  (total 9 \\| 17 \\| 6; written by hand)" in shown
     assert not fake.errors
     await running.stop()
+
+
+def test_the_bulgarian_sheet_ends_exactly_where_the_engines_verdict_does() -> None:
+    # The sheet asks the engine's small_verdict; every end option and the capot lock, over many lines.
+    import random
+
+    from bot.calculator.players_sheet import players_verdict
+    from bot.engine.bulgarian_small import BulgarianThreeRules, small_verdict
+
+    rng = random.Random(17)
+    reasons = set()
+    for _ in range(3000):
+        seats = rng.choice((2, 3))
+        rules = BulgarianThreeRules(target_score=rng.choice((20, 151)), capot_blocks_finish=rng.random() < .5,
+                                    winner_must_score_last_deal=rng.random() < .5,
+                                    no_finish_while_hanging=rng.random() < .5)
+        totals = tuple(rng.choice((0, 18, 20, 25, 151, 160)) for _ in range(seats))
+        line = tuple(rng.choice((0, 0, 5, 26)) for _ in range(seats))
+        pot, valat = rng.choice((0, 0, 7)), rng.choice((None, None, *range(seats)))
+        winner, reason = players_verdict(f"bulgarian-{seats}", rules, totals, line, valat, pot)
+        assert winner == small_verdict(rules, totals, line, pot, valat)
+        assert (reason == "target") == (winner is not None)
+        reasons.add(reason)
+    assert reasons == {"target", "capot_lock", "below", "tie", "no_score", "hanging"}

@@ -189,7 +189,8 @@ def test_the_runner_answers_family_messages_and_the_unreadable_with_their_first_
     stdout, stderr = io.StringIO(), io.StringIO()
     assert run_agent(make_agent("random", "r"), stdin, stdout, stderr) == 0
     answers = [json.loads(line) for line in stdout.getvalue().splitlines()]
-    assert answers[0]["variants"] == ["bulgarian", "bela", "french", "bela-3", "bela-2", "bela-open"]
+    assert answers[0]["variants"] == ["bulgarian", "bela", "french", "bela-3", "bela-2", "bela-open", "bulgarian-3",
+                                      "bulgarian-2"]
     assert answers[1]["call"] in ("clubs", "diamonds", "hearts", "spades")
     assert answers[2]["call"] in ("clubs", "diamonds", "spades", "pass")
     assert answers[3]["card"] in ("KH", "QH")

@@ -19,6 +19,7 @@ from typing import Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.engine.bela import bela_verdict
+from bot.engine.bulgarian_small import small_verdict
 from bot.engine.rules import Rules
 
 from .errors import CalculatorError, Msg
@@ -79,28 +80,30 @@ def written_numbers(words: Sequence[str], seats: int) -> tuple[tuple[int, ...], 
     return tuple(numbers), tuple(w in DASHES for w in words)
 
 
-def players_verdict(variant: str, rules: Any, totals: tuple[int, ...], line_score: tuple[int, ...], valat: bool,
-                    hanging: int) -> tuple[int | None, str]:
-    """Who won after a line, or why the match goes on: Bela family §2.9; the Bulgarian games family §8.8 (the
-    capot lock and the end options of `bulgarian-belote.md` §9 read with "player" for "team")."""
+def players_verdict(variant: str, rules: Any, totals: tuple[int, ...], line_score: tuple[int, ...],
+                    valat: int | None, hanging: int) -> tuple[int | None, str]:
+    """Who won after a line, or why the match goes on: Bela family §2.9; the Bulgarian games family §8.8 decided by
+    the engine's ``small_verdict`` (``valat``: the player who took every trick), the reason only told for the
+    sheet."""
     target = rules.target_score
     best = max(totals)
     if variant in BELA_SMALL:
         winner = bela_verdict(totals, target)
         return winner, "target" if winner is not None else "tie" if best >= target else "below"
     assert isinstance(rules, Rules)
-    if valat and rules.capot_blocks_finish:
+    winner = small_verdict(rules, totals, line_score, hanging, valat)
+    if winner is not None:
+        return winner, "target"
+    # Why the engine's verdict lets the match go on, in the order it asks.
+    if valat is not None and rules.capot_blocks_finish:
         return None, "capot_lock"
     if best < target:
         return None, "below"
     if totals.count(best) > 1:
         return None, "tie"
-    leader = totals.index(best)
-    if rules.winner_must_score_last_deal and line_score[leader] <= 0:
+    if rules.winner_must_score_last_deal and line_score[totals.index(best)] <= 0:
         return None, "no_score"
-    if rules.no_finish_while_hanging and hanging > 0:
-        return None, "hanging"
-    return leader, "target"
+    return None, "hanging"
 
 
 class PlayersSheet:
@@ -263,6 +266,7 @@ class PlayersSheet:
                 entry.request
             answer = score_small_request(request)
             score, hanging, shown, valat = answer.result.score, answer.result.hanging, answer.shown(), answer.valat
+            swept = answer.request.valat
             if self.variant in BELA_SMALL:
                 hanging = hanging_in  # Bela of three or two never holds points; a written pot stays
         else:
@@ -270,9 +274,9 @@ class PlayersSheet:
             score = entry.points
             hanging = hanging_in if entry.pot is None else entry.pot
             shown = tuple(FALL_MARK if entry.dash[s] else str(score[s]) for s in range(self.seats))
-            valat = False
+            valat, swept = False, None
         new = tuple(t + s for t, s in zip(totals, score, strict=True))
-        winner, reason = players_verdict(self.variant, self.rules, new, score, valat, hanging)
+        winner, reason = players_verdict(self.variant, self.rules, new, score, swept, hanging)
         return PlayersLine(number, entry, score, shown, hanging_in, hanging, new, winner, reason, answer, valat)
 
     # --- showing ---

@@ -3,20 +3,19 @@
 Bela (family §4.6, §5.6, §6.5): one contest; in `bela-3` the caller against the two opponents together, whose
 players then each write their own. Bulgarian with 3 or 2 players (family §8.6, §9.3): `bulgarian-belote.md` §5 with
 each player a side: per category the single best player scores all of his, and a best held exactly alike by two
-players cancels the category for everyone. ``compare_players`` is that rule; the engine's ``compare_declarations``
-compares two teams only.
+players cancels the category for everyone: the engine's ``compare_players``, the very rule its games play.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Final
 
 from pydantic import BaseModel
 
 from bot.engine.cards import ACE
-from bot.engine.declarations import QUINT, Combination, _key
+from bot.engine.declarations import Combination, compare_players
 from bot.engine.rules import Rules
 
 from .compare import _MAX_TRIALS, _raise_missing, combination, value_of
@@ -78,47 +77,6 @@ def _quoted(seat: int) -> str:
 
 
 # --- Bulgarian with each player a side ---
-
-
-def _winner(entries: Sequence[Sequence[Combination]], key: Callable[[Combination], tuple[int, ...]]) -> int | None:
-    """The one player whose best combination by ``key`` is higher than every other's; None on a shared best."""
-    best = [max(map(key, e)) if e else None for e in entries]
-    present = [b for b in best if b is not None]
-    if not present:
-        return None
-    top = max(present)
-    holders = [p for p, b in enumerate(best) if b == top]
-    return holders[0] if len(holders) == 1 else None
-
-
-def compare_players(declared: Sequence[Sequence[Combination]], rules: Rules) -> tuple[tuple[Combination, ...], ...]:
-    """The combinations each player scores (family §8.6) under ``rules.declaration_comparison``, read with "team"
-    as "player"."""
-    hands = [list(d) for d in declared]
-    n = len(hands)
-    counted: list[list[Combination]] = [[] for _ in range(n)]
-    mode = rules.declaration_comparison
-    if mode in ("separate", "carre_kills_quint"):
-        if mode == "carre_kills_quint":
-            carre = [any(c.is_carre for c in h) for h in hands]
-            hands = [[c for c in h if not (c.kind == QUINT and any(carre[q] for q in range(n) if q != p))]
-                     for p, h in enumerate(hands)]
-        for is_carre in (False, True):
-            part = [[c for c in h if c.is_carre == is_carre] for h in hands]
-            w = _winner(part, lambda c: _key(c, rules))
-            if w is not None:
-                counted[w].extend(part[w])
-    else:
-        if mode == "single_contest":
-            def key(c: Combination) -> tuple[int, ...]:
-                return (c.value, int(c.is_carre), *_key(c, rules))
-        else:  # carre_beats_sequence
-            def key(c: Combination) -> tuple[int, ...]:
-                return (int(c.is_carre), *_key(c, rules))
-        w = _winner(hands, key)
-        if w is not None:
-            counted[w].extend(hands[w])
-    return tuple(tuple(c) for c in counted)
 
 
 def count_players(declared: Sequence[Sequence[Declared]], rules: Rules,

@@ -310,10 +310,10 @@ def _score_bulgarian(request: SmallRequest, names: tuple[Name, ...]) -> SmallAns
     d = request.declarer
     if seats == 3:
         s3 = score_three(rules, "both_together" if request.made_rule == "both_together" else "each", c,
-                         request.multiplier, d, raw, request.hanging_in, request.belotes(d))
+                         request.multiplier, d, raw, request.hanging_in, request.belotes(d), request.valat)
         small = s3
     else:
-        small = score_two(rules, c, request.multiplier, d, raw, request.hanging_in)
+        small = score_two(rules, c, request.multiplier, d, raw, request.hanging_in, request.valat)
     result = DealScore(tuple(raw), small.score, small.pot, small.outcome, small.outcome == "inside")
     steps += _bulgarian_verdict(request, result, names)
     return SmallAnswer(request, result, tuple(steps))
@@ -335,8 +335,12 @@ def _bulgarian_verdict(request: SmallRequest, result: DealScore, names: tuple[Na
     else:
         steps.append(Msg("{declarer} has {d}, less than {o}: the game is inside.", params))
     if request.multiplier > 1:
+        # `valat_multiplied` false writes a valat deal once, as the engine does.
+        once = request.valat is not None and not getattr(request.rules, "valat_multiplied", True)
+        if once:
+            steps.append(Msg("A valat is not multiplied by contra (table option)."))
         steps.append(Msg("With contra or recontra the whole deal, {total} → {rounded}, × {m}, goes to one side.", {
-            "total": sum(raw), "rounded": round_ind(c, sum(raw)), "m": request.multiplier}))
+            "total": sum(raw), "rounded": round_ind(c, sum(raw)), "m": 1 if once else request.multiplier}))
     elif result.outcome == "inside":
         steps.append(Msg("The declarer's points go to the opponent with more raw points (shared when they are "
                          "equal); each number is rounded alone."))

@@ -1,5 +1,6 @@
 """Rebuilding a family seat's ``SeatView`` from an ``act`` message (formats §7.6.2): Bela for four, three and two,
-open-card Bela and French belote, with the 3-player discard, the 2-player seven exchange and the open layouts.
+open-card Bela, French belote and Bulgarian for three and two, with the 3-player discard, the 2-player seven exchange,
+the open layouts and the Bulgarian auction (six contracts, contra and recontra, the multiplier, no ``shown``).
 
 The reader is liberal as formats §6 asks: fields come in any order, a field with no value yet may be null or absent
 (``caller`` and ``contract`` then follow from the public bids, ``phase`` from whether trump is named), and fields it
@@ -16,7 +17,9 @@ from typing import Any, Literal
 from pydantic import Field
 
 from bot.engine import Announcement, Call, Card, Trick, mask_of
-from bot.engine.calls import CALL_NAMES, PASS
+from bot.engine.bulgarian_small import auction
+from bot.engine.bulgarian_small_match import SmallDeal
+from bot.engine.calls import CALL_NAMES, PASS, RECONTRA
 from bot.engine.deal import AUCTION, DISCARD, EXCHANGE, PLAY, Phase
 from bot.engine.declarations import KINDS, belote_allowed
 from bot.engine.familymatch import FamilyMatch
@@ -78,6 +81,7 @@ class FamilyActMessage(ActModel):
     bids: list[str] | None = None
     caller: int | None = Field(default=None, ge=0)
     contract: str | None = None
+    multiplier: int | None = Field(default=None, ge=1)
     declarer: str | None = None
     turned: str | None = None
     tricks: list[_TrickModel] | None = Field(default=None, max_length=15)
@@ -106,11 +110,12 @@ def _deal_type(variant: str) -> type[TrumpDeal]:
 
 @cache
 def family_variants() -> tuple[str, ...]:
-    """The variants whose act messages this module reads: every one-trump game of the table (Bela for four, three
-    and two, open-card Bela, French belote); the Bulgarian games have their own reader."""
+    """The variants whose act messages this module reads: every family game of the table (Bela for four, three and
+    two, open-card Bela, French belote, Bulgarian for three and two); the four-player Bulgarian game has its own
+    reader (observation_json)."""
     found = []
     for name in VARIANTS:
-        if name.startswith("bulgarian"):
+        if name == "bulgarian":
             continue
         try:
             found.append((name, issubclass(_deal_type(name), TrumpDeal)))
@@ -140,7 +145,8 @@ def seatview_from_json(message: dict[str, Any]) -> SeatView:
             raise ProtocolError("malformed", f"act.{field}: {act.variant} has seats 0 to {n - 1}, not {seat}")
 
     hand = cards(act.hand, "hand")
-    calls = tuple(_call(text, f"bids[{i}]") for i, text in enumerate(act.bids or ()))
+    bidding = issubclass(deal_type, SmallDeal)  # contracts, contra and recontra rather than one trump suit
+    calls = tuple(_call(text, f"bids[{i}]", bidding) for i, text in enumerate(act.bids or ()))
     turned = None if act.turned is None else card(act.turned, "turned")
     tricks = tuple(_trick(t, i, n) for i, t in enumerate(act.tricks or ()))
     trick = act.trick or _TrickInProgress(leader=tricks[-1].winner if tricks else (act.dealer + 1) % n, cards=[])
@@ -156,8 +162,24 @@ def seatview_from_json(message: dict[str, Any]) -> SeatView:
     legal_exchange: tuple[bool, ...] = ()
     legal_cards: tuple[Card, ...] = ()
     legal_calls: tuple[Call, ...] = ()
+    multiplier = 1
+    if bidding:
+        state = auction(n, act.dealer, calls)
+        multiplier = state.multiplier
+        done = (state.over and not state.redeal) or bool(
+            calls and calls[-1] == RECONTRA and getattr(opts, "recontra_ends_auction", False))
+        if act.phase is None:  # absent: the bids say whether the auction is over
+            phase = PLAY if done else AUCTION
+        if state.redeal or (phase == AUCTION) == done:
+            raise ProtocolError(
+                "malformed", f"act.bids: after these bids the auction {'is over' if done else 'goes on'}"
+                + (" with no contract: the deal is passed out" if state.redeal else "")
+                + f", so the phase is {'play' if done else 'bid'}")
     if phase == AUCTION:
-        if named or tricks or current or act.contract is not None:
+        if bidding and (tricks or current or act.contract is not None):
+            raise ProtocolError("malformed", "act: while the auction goes on no contract is in force yet, and "
+                                "tricks and trick are empty")
+        if not bidding and (named or tricks or current or act.contract is not None):
             raise ProtocolError(
                 "malformed", "act: while trump is chosen no suit is named yet, and tricks and trick are empty"
             )
@@ -168,9 +190,12 @@ def seatview_from_json(message: dict[str, Any]) -> SeatView:
             )
         check_calling_seat(act.seat, act.dealer, calls, n)
         contract, caller = None, None
-        legal_calls = tuple(_call(_text(text, f"legal[{i}]"), f"legal[{i}]") for i, text in enumerate(act.legal))
+        legal_calls = tuple(_call(_text(text, f"legal[{i}]"), f"legal[{i}]", bidding)
+                            for i, text in enumerate(act.legal))
     else:
-        contract, caller = _trump(act, calls, named, n)
+        contract, caller = _contract(act, calls, n) if bidding else _trump(act, calls, named, n)
+        if act.multiplier is not None and act.multiplier != multiplier:
+            raise ProtocolError("malformed", f"act.multiplier: the bids make it {multiplier}, not {act.multiplier}")
         if phase in (DISCARD, EXCHANGE) and (tricks or current):
             raise ProtocolError("malformed", f"act: the {act.phase} comes before the first trick; tricks and "
                                 "trick are empty")
@@ -189,8 +214,9 @@ def seatview_from_json(message: dict[str, Any]) -> SeatView:
     if act.belote and contract is not None:
         king_only = bool(deal_type.KING_FIRST_OPTION and getattr(opts, deal_type.KING_FIRST_OPTION))
         held = mask_of(hand)
+        led = current[0] >> 3 if current else None  # in all trumps a belote goes with a lead or following suit
         belote_cards = tuple(
-            c for c in legal_cards if belote_allowed(c, held, contract, None) and not (king_only and c & 7 != 6)
+            c for c in legal_cards if belote_allowed(c, held, contract, led) and not (king_only and c & 7 != 6)
         )
         if not belote_cards:
             raise ProtocolError("malformed", "act.belote: true, but no legal card can carry a belote")
@@ -213,7 +239,8 @@ def seatview_from_json(message: dict[str, Any]) -> SeatView:
         trick_leader=trick.leader,
         trick=current,
         announced=tuple(_announcement(a, i, n) for i, a in enumerate(act.announced or ())),
-        shown=tuple(_shown(s, i, n) for i, s in enumerate(act.shown or ())),
+        # A game where no single winner shows his declarations reads no "shown" (formats §7.6.2).
+        shown=tuple(_shown(s, i, n) for i, s in enumerate(act.shown or ())) if deal_type.SHOWN else (),
         score=tuple(score.get(side, 0) for side in sides),
         hanging=act.hanging or 0,
         sides=sides,
@@ -223,6 +250,8 @@ def seatview_from_json(message: dict[str, Any]) -> SeatView:
         belote_cards=belote_cards,
         fields=deal_type.VIEW_FIELDS,
         announces=deal_type.ANNOUNCES,
+        shows=deal_type.SHOWN,
+        multiplier=multiplier,
         legal_exchange=legal_exchange,
         **_extra_fields(act, deal_type, layout),
     )
@@ -328,8 +357,25 @@ def _trump(act: FamilyActMessage, calls: tuple[Call, ...], named: list[int], n: 
     return trump, caller
 
 
-def _call(text: str, where: str) -> Call:
+def _contract(act: FamilyActMessage, calls: tuple[Call, ...], n: int) -> tuple[int, int]:
+    """The contract in force and the seat that bid it, from a finished Bulgarian auction (family §8.4, §9.2)."""
+    state = auction(n, act.dealer, calls)
+    if act.contract is not None and _call(act.contract, "contract", True) != state.contract:
+        raise ProtocolError("malformed", f"act.contract: the bids make it {CALL_NAMES[state.contract]}, not "
+                            f"{act.contract}")
+    if act.caller is not None and act.caller != state.bidder:
+        raise ProtocolError("malformed", f"act.caller: the bids make seat {state.bidder} the bidder, not "
+                            f"{act.caller}")
+    sides = VARIANTS[act.variant].sides
+    if act.declarer is not None and act.declarer != sides[state.bidder]:
+        raise ProtocolError("malformed", f"act.declarer: the bids make {sides[state.bidder]} the declarer")
+    return state.contract, state.bidder
+
+
+def _call(text: str, where: str, bidding: bool = False) -> Call:
     call = act_json.call(text, where)
+    if bidding:
+        return call  # every contract, contra, recontra and pass
     if call > 3 and call != PASS:
         raise ProtocolError("malformed", f"act.{where}: {text!r} is not a call of this game; it names a suit or pass")
     return call
