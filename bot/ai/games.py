@@ -149,6 +149,21 @@ class FamilyGame:
         """Does the holder of the seven take the turned card (2-player Bela, ``smallgames``)?"""
         raise ValueError(f"{self.variant} has no seven exchange")
 
+    def written(
+        self,
+        view: SeatView,
+        caller: int,
+        card: list[int],
+        tricks: list[int],
+        declared: list[int],
+        contest: int | None,
+        belas: list[int],
+    ) -> tuple[int, ...]:
+        """What each player writes for a deal of a game of three or two players, by the engine's scoring, from each
+        player's card points (the last trick and the 3-player discard included, no štiglja), tricks, declarations,
+        the contest's winning side and belas (``smallhard``)."""
+        raise ValueError(f"{self.variant} is scored by pairs (``score``)")
+
     # --- a real deal to replay on ---
 
     def deal_for(self, dealer: int, hands: Sequence[CardMask], caller: int, turned: Card | None) -> TrumpDeal:

@@ -11,8 +11,9 @@ cards worth most in tricks and banks points it would likely lose: a ten without 
 alone. The seven exchange swaps the weakest trump for the turned one; it is declined only when the seven makes a
 declaration worth more.
 
-Adding a game of this family is a row of ``SMALL_GAMES`` (and of ``smallhard.SEARCHES`` for the hard bot): a piece
-naming the seats, the cards per seat, the sides and what the seat knows.
+Adding a game of three or two players is a piece here and a row of ``SMALL_GAMES``: its seats and cards per seat, the
+sides, what the seat knows, its duties and its ``written`` scoring (the engine's function); the hard bot needs a row
+of ``smallhard.SCHEDULES`` only for a number of tricks it has not met.
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ from typing import Any, Final
 
 from pydantic import BaseModel
 
+from bot.engine.bela import score_bela
 from bot.engine.bela2 import BelaTwoRules
-from bot.engine.bela3 import BelaThreeRules
+from bot.engine.bela3 import BelaThreeRules, score_bela3
 from bot.engine.belaopen import BelaOpenRules
 from bot.engine.calls import PASS
 from bot.engine.cards import Card, CardMask, card_list, mask_of
@@ -68,6 +70,12 @@ class BelaThreeGame(BelaGame):
     # A caller passes only with more than both opponents together, so a hand must promise more than in Bela for four.
     take = 3.4
 
+    def __init__(self, opts: BelaThreeRules) -> None:
+        FamilyGame.__init__(self, opts)
+        self.opts: Any = opts
+        self.sharing = opts.declaration_card_sharing
+        self.sweep_bonus = opts.stiglja_value
+
     def sides(self, view: SeatView) -> tuple[int, ...]:
         if view.caller is None:
             return (0, 1, 2)
@@ -79,6 +87,35 @@ class BelaThreeGame(BelaGame):
     def discard(self, view: SeatView) -> tuple[Card, Card]:
         assert view.contract is not None
         return best_discard(mask_of(view.legal_cards), view.contract)
+
+    def written(
+        self,
+        view: SeatView,
+        caller: int,
+        card: list[int],
+        tricks: list[int],
+        declared: list[int],
+        contest: int | None,
+        belas: list[int],
+    ) -> tuple[int, ...]:
+        return score_bela3(self.opts, caller, view.dealer, card, tricks, declared, contest, belas).score
+
+
+def written_two(
+    game: FamilyGame,
+    view: SeatView,
+    caller: int,
+    card: list[int],
+    tricks: list[int],
+    declared: list[int],
+    contest: int | None,
+    belas: list[int],
+) -> tuple[int, ...]:
+    """What each of two Bela players writes (family §5.7, §6.6): ``bela.score_bela`` with each player a side."""
+    total = sum(tricks)
+    valat = next((p for p in range(2) if tricks[p] == total), None)
+    points, decl, bela = (card[0], card[1]), (declared[0], declared[1]), (belas[0], belas[1])
+    return score_bela(game.opts, caller, points, valat, decl, contest, bela, view.hanging).score
 
 
 class BelaTwoGame(BelaGame):
@@ -141,6 +178,8 @@ class BelaTwoGame(BelaGame):
         swapped = hand & ~(1 << self._seven(view)) | 1 << view.turned
         return keep_value(swapped, view.contract) >= keep_value(hand, view.contract)
 
+    written = written_two
+
     def call_weights(self, view: SeatView) -> list[list[float]]:
         w = [[1.0] * 32 for _ in range(4)]
         t = view.turned >> 3 if view.turned is not None else -1
@@ -181,6 +220,8 @@ class BelaOpenGame(BelaGame):
 
     def call_against(self, view: SeatView) -> CardMask:
         return self.visible(view, 1 - view.seat) or 0
+
+    written = written_two
 
     def call_weights(self, view: SeatView) -> list[list[float]]:
         return [[1.0] * 32 for _ in range(4)]  # nobody knows a face-down card: a call says nothing about them

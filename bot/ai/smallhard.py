@@ -23,8 +23,6 @@ import random
 from collections.abc import Callable
 from typing import Final
 
-from bot.engine.bela import score_bela
-from bot.engine.bela3 import score_bela3
 from bot.engine.cards import KING, QUEEN, Card, CardMask, card_list
 from bot.engine.combos import contest_winner
 from bot.engine.declarations import Combination
@@ -238,23 +236,7 @@ class SmallScorer:
                 share = rest // len(opponents) + (rest % len(opponents) if i == 0 else 0)
                 card[p] += share
                 tricks[p] += 1 if share > 0 else 0
-        if n == 3:
-            s = score_bela3(self.game.opts, caller, self.view.dealer, card, tricks, decl, contest, belas)
-            written = s.score
-        else:
-            total = sum(tricks)
-            valat = next((p for p in range(2) if tricks[p] == total), None)
-            s2 = score_bela(
-                self.game.opts,
-                caller,
-                (card[0], card[1]),
-                valat,
-                (decl[0], decl[1]),
-                contest,
-                (belas[0], belas[1]),
-                self.view.hanging,
-            )
-            written = s2.score
+        written = self.game.written(self.view, caller, card, tricks, decl, contest, belas)
         others = [written[p] for p in range(n) if p != me]
         return written[me] - sum(others) / len(others) + card[me] / 1000.0
 

@@ -22,6 +22,8 @@ from typing import Final
 from bot.engine.cards import PLAIN_STRENGTH, SUIT_MASK, TRUMP_STRENGTH, Card, CardMask, card_list
 from bot.engine.play import CARD_POINTS, beats
 
+from .knowledge import is_trump
+
 INF: Final = 10_000
 EXACT, LOWER, UPPER = 0, 1, 2
 LAST_TEN: Final = 10
@@ -50,10 +52,10 @@ class SmallSolver:
         self.bonus = sweep_bonus
         self.covers = [list(c) for c in covers] if covers is not None else None
         self.points = CARD_POINTS[trump]
-        self.strength = [
-            10 + TRUMP_STRENGTH[c & 7] if c >> 3 == trump else PLAIN_STRENGTH[c & 7] for c in range(32)
-        ]  # fmt: skip
-        self.power = [(2.0 + s / 4.0 if c >> 3 == trump else 0.4 + s / 6.0) for c, s in enumerate(self.strength)]
+        # Any contract of the engine (a suit, all trumps, no trumps), for the games of three and two still to come.
+        trumps = [is_trump(c, trump) for c in range(32)]
+        self.strength = [10 + TRUMP_STRENGTH[c & 7] if trumps[c] else PLAIN_STRENGTH[c & 7] for c in range(32)]
+        self.power = [(2.0 + s / 4.0 if trumps[c] else 0.4 + s / 6.0) for c, s in enumerate(self.strength)]
         self.tt: dict[tuple[int, ...], tuple[int, int]] = {}
         self.nodes = 0
 
