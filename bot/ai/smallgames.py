@@ -178,7 +178,17 @@ class BelaTwoGame(BelaGame):
         swapped = hand & ~(1 << self._seven(view)) | 1 << view.turned
         return keep_value(swapped, view.contract) >= keep_value(hand, view.contract)
 
-    written = written_two
+    def written(
+        self,
+        view: SeatView,
+        caller: int,
+        card: list[int],
+        tricks: list[int],
+        declared: list[int],
+        contest: int | None,
+        belas: list[int],
+    ) -> tuple[int, ...]:
+        return written_two(self, view, caller, card, tricks, declared, contest, belas)
 
     def call_weights(self, view: SeatView) -> list[list[float]]:
         w = [[1.0] * 32 for _ in range(4)]
@@ -221,7 +231,17 @@ class BelaOpenGame(BelaGame):
     def call_against(self, view: SeatView) -> CardMask:
         return self.visible(view, 1 - view.seat) or 0
 
-    written = written_two
+    def written(
+        self,
+        view: SeatView,
+        caller: int,
+        card: list[int],
+        tricks: list[int],
+        declared: list[int],
+        contest: int | None,
+        belas: list[int],
+    ) -> tuple[int, ...]:
+        return written_two(self, view, caller, card, tricks, declared, contest, belas)
 
     def call_weights(self, view: SeatView) -> list[list[float]]:
         return [[1.0] * 32 for _ in range(4)]  # nobody knows a face-down card: a call says nothing about them

@@ -55,7 +55,14 @@ class SmallSolver:
         # Any contract of the engine (a suit, all trumps, no trumps), for the games of three and two still to come.
         trumps = [is_trump(c, trump) for c in range(32)]
         self.strength = [10 + TRUMP_STRENGTH[c & 7] if trumps[c] else PLAIN_STRENGTH[c & 7] for c in range(32)]
-        self.power = [(2.0 + s / 4.0 if trumps[c] else 0.4 + s / 6.0) for c, s in enumerate(self.strength)]
+        # A card's weight in the evaluation of a cut-off search: trumps and high cards take tricks (the scale of the
+        # four-player solver's evaluation).
+        self.power = [
+            1.0 + TRUMP_STRENGTH[c & 7] / 2.5 + 1.5
+            if trumps[c]
+            else 0.3 + PLAIN_STRENGTH[c & 7] / 3.0 + (0.8 if c & 7 == 7 else 0.0)
+            for c in range(32)
+        ]
         self.tt: dict[tuple[int, ...], tuple[int, int]] = {}
         self.nodes = 0
 
