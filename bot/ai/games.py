@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
@@ -42,6 +42,8 @@ class FamilyGame:
     # The value (``familycalls.hand_value``, in tricks) at which the medium bot names a suit: measured best in the
     # arena, medium against itself with other values (docs/strength.md).
     take: float = 2.9
+    # The hard bot's search by tricks left in the games of three and two (``smallgames``, ``smallhard``).
+    search: ClassVar[dict[int, tuple[int, int]]] = {}
     # The engine's pure scoring of a deal from its facts (score_bela, score_french).
     scoring: Callable[..., DealScore]
 

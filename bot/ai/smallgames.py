@@ -12,8 +12,8 @@ alone. The seven exchange swaps the weakest trump for the turned one; it is decl
 declaration worth more.
 
 Adding a game of three or two players is a piece here and a row of ``SMALL_GAMES``: its seats and cards per seat, the
-sides, what the seat knows, its duties and its ``written`` scoring (the engine's function); the hard bot needs a row
-of ``smallhard.SCHEDULES`` only for a number of tricks it has not met.
+sides, what the seat knows, its duties, its ``written`` scoring (the engine's function) and the hard bot's
+``search`` plan.
 """
 
 from __future__ import annotations
@@ -43,6 +43,16 @@ POINTS_PER_TRICK: Final = 16.0
 DECLARATION_WEIGHT: Final = 0.5
 
 
+def _search(plan: list[tuple[int, int, int]], tricks: int) -> dict[int, tuple[int, int]]:
+    """The hard bot's search (``smallhard``) by tricks left: deals searched and tricks searched before the
+    evaluation, from rows (down to this many tricks left, deals, depth; depth 0 = to the end of the deal)."""
+    out: dict[int, tuple[int, int]] = {}
+    for left in range(tricks, 0, -1):
+        deals, depth = next((d, t) for lowest, d, t in plan if left >= lowest)
+        out[left] = (deals, depth or left)
+    return out
+
+
 def keep_value(kept: CardMask, trump: int) -> float:
     """The worth in points of keeping ``kept`` with ``trump``: tricks expected and declarations it holds."""
     from .familycalls import hand_value  # the call module builds on the pieces
@@ -69,6 +79,8 @@ class BelaThreeGame(BelaGame):
     cards = 10
     # A caller passes only with more than both opponents together, so a hand must promise more than in Bela for four.
     take = 3.4
+    # Tricks of three: an exact search pays from four tricks left (bench/ai.py --variant bela-3).
+    search = _search([(7, 20, 2), (5, 20, 3), (1, 24, 0)], 10)
 
     def __init__(self, opts: BelaThreeRules) -> None:
         FamilyGame.__init__(self, opts)
@@ -122,6 +134,8 @@ class BelaTwoGame(BelaGame):
     variant = "bela-2"
     seats = 2
     cards = 10
+    # Tricks of two search fast: three tricks deep at first, to the end from seven tricks left.
+    search = _search([(9, 16, 3), (8, 16, 4), (1, 20, 0)], 10)
 
     def __init__(self, opts: BelaTwoRules) -> None:
         FamilyGame.__init__(self, opts)
@@ -213,6 +227,8 @@ class BelaOpenGame(BelaGame):
     # The call compares the seat's face-up cards with the opponent's (``call_against``): a suit is named when the
     # seat's value in it is this many tricks above the opponent's.
     take = 0.6
+    # Sixteen tricks, the covered cards searched one by one (no equivalent cards): deeper only late.
+    search = _search([(9, 14, 2), (6, 16, 3), (1, 24, 0)], 16)
 
     def __init__(self, opts: BelaOpenRules) -> None:
         FamilyGame.__init__(self, opts)

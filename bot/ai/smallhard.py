@@ -37,19 +37,15 @@ from .medium import choose_card
 from .sampling import deal_unseen
 from .smallsolver import LAST_TEN, SmallSolver
 
-# tricks left -> (deals searched, tricks searched before the evaluation), per number of tricks in the deal.
-SCHEDULES: Final[dict[int, dict[int, tuple[int, int]]]] = {
-    10: {n: (20, 2) if n >= 7 else (20, 3) if n >= 5 else (24, n) for n in range(1, 11)},
-    16: {n: (14, 2) if n >= 9 else (16, 3) if n >= 6 else (24, n) for n in range(1, 17)},
-}
 ENUMERATE: Final = 24  # the open game's face-down cards are all arranged when there are at most this many ways
 
 
 def schedule_for(game: FamilyGame, given: dict[int, tuple[int, int]] | None) -> dict[int, tuple[int, int]]:
-    """The agent's schedule if it covers every trick of this game (a test's quick one), else the game's own."""
+    """The agent's schedule if it covers every trick of this game (a test's quick one), else the game's own
+    (``search`` of its piece in ``smallgames``)."""
     if given is not None and all(n in given for n in range(1, game.cards + 1)):
         return given
-    return SCHEDULES[game.cards]
+    return game.search
 
 
 class SmallSampler:
@@ -287,4 +283,4 @@ def small_hard_card(
     return max(legal, key=lambda c: (round(totals[c] / done, 6), c == fallback, -c))
 
 
-__all__ = ["SCHEDULES", "SmallSampler", "SmallScorer", "small_hard_card"]
+__all__ = ["SmallSampler", "SmallScorer", "small_hard_card"]
