@@ -486,3 +486,25 @@ def test_the_three_player_search_agrees_with_the_engine(game: str, rules: dict[s
                 checked += 1
             match.apply(agents[seat].act(view))
     assert checked >= 30, checked
+
+
+def test_the_forced_first_caller_names_his_best_suit_and_may_pass_only_by_option() -> None:
+    # A weak six: nothing worth naming. Forced (the default), seat 1 names a suit all the same, his best; with
+    # forced_first_caller off he passes, and the dealer in the mus names one.
+    weak = "7C 8C 9D 7H 8S 9S"
+    mine = cards(weak)
+    rest = [c for c in range(32) if c not in mine]
+    for forced in (True, False):
+        deal = BelaThreeDeal(
+            BelaThreeRules(forced_first_caller=forced), 0, [rest[:10], mine + rest[10:14], rest[14:24]], rest[24:26]
+        )
+        first = seat_view(deal, 1)
+        for agent in (MediumAgent(), EasyAgent(0), make("hard", "forced")):
+            action = agent.act(first)
+            assert isinstance(action, Bid)
+            assert (action.call != PASS) if forced else (action.call == PASS)
+        if not forced:
+            deal.call(PASS)
+            deal.call(PASS)
+            assert isinstance(MediumAgent().act(seat_view(deal, 0)), Bid)
+            assert MediumAgent().act(seat_view(deal, 0)) != Bid(PASS)
