@@ -29,7 +29,8 @@ test: $(STAMP) lint
 # run `make fast` again after changing those files, or `make pure` to go back to plain Python; without them
 # everything works as before.
 FAST := bot/ai/solver.py bot/ai/knowledge.py bot/ai/medium.py bot/ai/bidding.py bot/ai/sampling.py bot/ai/auction_sim.py \
-	bot/ai/games.py bot/ai/familyknowledge.py bot/ai/familycalls.py bot/ai/familyhard.py
+	bot/ai/games.py bot/ai/familyknowledge.py bot/ai/familycalls.py bot/ai/familyhard.py \
+	bot/ai/smallgames.py bot/ai/smallsolver.py bot/ai/smallhard.py
 
 fast: $(STAMP)
 	$(BIN)/python tools/build_fast.py $(FAST)

@@ -1,9 +1,10 @@
 """Decision time of each bot level: p50 and p99 over the decisions of a few seeded matches.
 
 Run: ``python bench/ai.py [--deals N] [--levels easy,medium,hard] [--seed S] [--cpu] [--variant GAME]``. Each level
-plays every seat against itself, in the Bulgarian game or in ``--variant bela|french|all``; only decisions with a
-real choice (two or more legal actions) are timed, and the hard level's decisions are also broken down into the
-auction (the call) and the play by the number of tricks left. ``--cpu`` times the
+plays every seat against itself, in the Bulgarian game or in ``--variant GAME`` (any game of the table of variants,
+``bela-3``, ``bela-2`` and ``bela-open`` included, or ``all``); only decisions with a real choice (two or more legal
+actions) are timed, and the hard level's decisions are also broken down into the auction (the call, and the 3-player
+discard or 2-player seven exchange) and the play by the number of tricks left. ``--cpu`` times the
 processor time of the deciding thread instead of the wall clock: the time a decision takes on one core of its own,
 whatever else the machine is doing.
 """
@@ -31,7 +32,7 @@ def bench(
     level: str, deals: int, seed: str, cpu: bool = False, variant: str = "bulgarian"
 ) -> tuple[list[float], dict[int, list[float]]]:
     clock = time.thread_time if cpu else time.perf_counter
-    agents = [make_agent(level, seed=f"{seed}/{i}") for i in range(4)]
+    agents = [make_agent(level, seed=f"{seed}/{i}") for i in range(VARIANTS[variant].seats)]
     times: list[float] = []
     by_tricks: dict[int, list[float]] = defaultdict(list)
     played = 0
@@ -43,6 +44,7 @@ def bench(
         game += 1
         while not match.over and played < deals:
             deal = match.start_deal()
+            tricks = getattr(deal, "TRICKS", 8)
             played += 1
             while deal.phase != DONE:
                 seat = deal.to_act
@@ -50,9 +52,11 @@ def bench(
                 start = clock()
                 action = agents[seat].act(obs)
                 elapsed = clock() - start
-                if len(obs.legal_calls) + len(obs.legal_cards) > 1:
+                if len(obs.legal_calls) + len(obs.legal_cards) + len(getattr(obs, "legal_exchange", ())) > 1:
                     times.append(elapsed)
-                    by_tricks[0 if obs.legal_calls else 8 - len(obs.tricks)].append(elapsed)
+                    # the call, the 3-player discard and the 2-player exchange come before the first trick
+                    before_play = bool(obs.legal_calls) or obs.phase in ("discard", "exchange")
+                    by_tricks[0 if before_play else tricks - len(obs.tricks)].append(elapsed)
                 match.apply(action)
     return times, by_tricks
 
@@ -83,7 +87,7 @@ def run(args: argparse.Namespace, variant: str) -> None:
         if level == "hard":
             for left in sorted(by_tricks, key=lambda n: (n != 0, -n)):
                 t = by_tricks[left]
-                what = "auction        " if left == 0 else f"{left} tricks left  "
+                what = "auction        " if left == 0 else f"{left:2d} tricks left "
                 print(
                     f"        {what}{len(t):4d} decisions, mean {1000 * statistics.mean(t):7.1f} ms, "
                     f"p99 {1000 * percentile(t, 0.99):7.1f} ms"

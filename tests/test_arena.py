@@ -14,6 +14,7 @@ from bot.ai.medium import MediumAgent
 from bot.ai.simple import RandomAgent
 from bot.cli.main import main
 from bot.engine import Action, Bid, Observation, Play
+from bot.engine.game import VARIANTS
 from bot.engine.record import replay_record
 
 
@@ -197,3 +198,43 @@ def test_cli_arena_explains_a_bad_variant_or_its_options(capsys: pytest.CaptureF
     assert main(["arena", "--variant", "bela", "--a", "easy", "--b", "random", "--rules", '{"capot_bonus": 90}']) == 2
     err = capsys.readouterr().err
     assert "capot_bonus" in err and "not a table option of bela" in err
+
+
+@pytest.mark.parametrize("game", ["bela-3", "bela-2", "bela-open"])
+def test_a_small_table_against_itself_scores_zero_and_its_records_replay(game: str, tmp_path: Path) -> None:
+    from bot.engine.familyrecord import replay_family_record
+
+    a, b = side("medium", MediumAgent), side("medium", MediumAgent)
+    result = run_arena(a, b, deals=10, seed="small", records=tmp_path, game=game)
+    assert len(result.pair_diffs) == 10 and all(d == 0 for d in result.pair_diffs)
+    seats = VARIANTS[game].seats
+    names = sorted(f.name for f in tmp_path.glob("*.json"))
+    # One match per place of A: three for three players (A alone against two B), two head to head.
+    expected = ["abb", "bab", "bba"] if seats == 3 else ["ab", "ba"]
+    assert names[: len(expected)] == [f"match-0000-{x}.json" for x in expected]
+    total = 0
+    for f in sorted(tmp_path.glob("*.json")):
+        data = json.loads(f.read_text(encoding="utf-8"))
+        assert data["variant"] == game
+        total += len(replay_family_record(data).deals)
+    assert total == result.deals_played
+
+
+@pytest.mark.parametrize("game", ["bela-3", "bela-2", "bela-open"])
+def test_cli_arena_plays_a_small_table(game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["arena", "--variant", game, "--a", "medium", "--b", "random", "--deals", "8", "--json", "--quiet"]
+    assert main(argv) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["deal_pairs"] == 8 and report["a_errors"] == {} and report["b_errors"] == {}
+    seats = VARIANTS[game].seats
+    # A sits once in every place of each deal; with three players B fills the other two places.
+    assert report["b_decisions"] > report["a_decisions"] if seats == 3 else report["a_decisions"] > 8 * 2 * 5
+    assert report["mean_diff_per_deal"] > 0
+
+
+def test_three_players_rotate_one_against_two() -> None:
+    from bot.ai.arena import layouts
+
+    assert layouts(3) == ["abb", "bab", "bba"]
+    assert layouts(2) == ["ab", "ba"]
+    assert layouts(4) == ["abab", "baba"]

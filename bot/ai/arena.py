@@ -6,6 +6,10 @@ the same way), so deal ``n`` of both matches has the same hands. For every deal 
 deal pair's difference is the mean, over the two orientations, of A's written score minus B's. Matches that both
 finished count towards the match win rates.
 
+With three players a set is three matches, one A against two B with A in each seat in turn, and a deal's difference
+is A's score minus the mean of the two B's; with two players it is two matches, head to head with the seats (and so
+the hands) swapped (``layouts``).
+
 The arena never lets an illegal action through: an agent that raises, answers later than ``move_time`` or answers
 with an illegal action has an error counted against it and the table plays the first legal action instead.
 """
@@ -152,10 +156,26 @@ def play_match(
     return match
 
 
-def _team_scores(match: Any, team: int, upto: int) -> list[int]:
-    out = []
+def layouts(seats: int) -> list[str]:
+    """Who sits where in each match of a set, seat by seat ("a" or "b"). Four seats: A's pair in seats 0 and 2, then
+    in 1 and 3. Three: one A against two B, A in each seat in turn. Two: head to head, then the seats swapped. Every
+    match of a set is dealt from the same seed, so each deal's cards are played once from every place."""
+    if seats == 4:
+        return ["abab", "baba"]
+    return ["".join("a" if s == i else "b" for s in range(seats)) for i in range(seats)]
+
+
+def _diffs(match: Any, layout: str, upto: int) -> list[float]:
+    """Per deal: the mean written score of A's sides minus that of B's (a passed-out deal 0)."""
+    out: list[float] = []
     for result in match.results[:upto]:
-        out.append(0 if result is None else result.score[team] - result.score[1 - team])
+        if result is None:
+            out.append(0.0)
+            continue
+        n = len(result.score)  # the scoring sides: a seat's side is its number modulo their count
+        a = sorted({s % n for s, who in enumerate(layout) if who == "a"})
+        b = sorted({s % n for s, who in enumerate(layout) if who == "b"})
+        out.append(sum(result.score[x] for x in a) / len(a) - sum(result.score[x] for x in b) / len(b))
     return out
 
 
@@ -170,43 +190,43 @@ def run_arena(
     progress: Callable[[ArenaResult], None] | None = None,
     game: str = "bulgarian",
 ) -> ArenaResult:
-    """Play match pairs of ``game`` (a name of ``bot.engine.game.VARIANTS``) until ``deals`` deal pairs have been
-    compared; ``rules``: that game's options (its defaults when None)."""
+    """Play sets of matches of ``game`` (a name of ``bot.engine.game.VARIANTS``, seated by ``layouts``) until
+    ``deals`` deals have been compared from every place; ``rules``: that game's options (its defaults when None)."""
     if rules is None:
         rules = variant(game).rules()
+    seating = layouts(variant(game).seats)
     result = ArenaResult()
     k = 0
     while len(result.pair_diffs) < deals:
         remaining = deals - len(result.pair_diffs)
         match_seed = f"{seed}/{k}"
         matches = []
-        for orientation in (0, 1):
-            # orientation 0: A in seats 0 and 2; orientation 1: A in seats 1 and 3.
-            first, second = (a, b) if orientation == 0 else (b, a)
-            seats = [
-                (first, first.agents[0]),
-                (second, second.agents[0]),
-                (first, first.agents[1]),
-                (second, second.agents[1]),
-            ]
+        for layout in seating:
+            used = {"a": 0, "b": 0}  # each side's seats take its agents in turn
+            seats = []
+            for who in layout:
+                side_ = a if who == "a" else b
+                seats.append((side_, side_.agents[used[who] % len(side_.agents)]))
+                used[who] += 1
             match = play_match(seats, rules, match_seed, remaining, move_time, game)
             matches.append(match)
             result.deals_played += len(match.deals)
             if records is not None:
                 names = [f"{s.label} ({'A' if s is a else 'B'})" for s, _ in seats]
-                path = records / f"match-{k:04d}-{'ab' if orientation == 0 else 'ba'}.json"
+                path = records / f"match-{k:04d}-{layout[:2] if len(layout) == 4 else layout}.json"
                 record = _match_record(match, names)
                 path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
-        paired = min(len(matches[0].results), len(matches[1].results))
-        d0 = _team_scores(matches[0], 0, paired)  # A is team 0 in orientation 0
-        d1 = _team_scores(matches[1], 1, paired)  # and team 1 in orientation 1
-        result.pair_diffs.extend((x + y) / 2 for x, y in zip(d0, d1, strict=True))
+        paired = min(len(m.results) for m in matches)
+        per_layout = [_diffs(m, layout, paired) for m, layout in zip(matches, seating, strict=True)]
+        result.pair_diffs.extend(sum(ds) / len(ds) for ds in zip(*per_layout, strict=True))
         result.match_pairs += 1
-        for orientation, match in enumerate(matches):
+        for layout, match in zip(seating, matches, strict=True):
             if match.over:
                 result.finished_matches += 1
-                a_team = orientation
-                if match.winner == a_team:
+                n = len(match.totals)
+                if match.winner is not None and any(
+                    layout[s] == "a" and s % n == match.winner for s in range(len(layout))
+                ):
                     result.a_match_wins += 1
                 else:
                     result.b_match_wins += 1

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from bot.engine import Action, Bid
+from bot.engine import Action, Bid, Discard, Exchange
 from bot.engine.calls import PASS, Call
 from bot.engine.cards import ACE, JACK, KING, NINE, QUEEN, SUIT_MASK, TEN, CardMask
+from bot.engine.deal import DISCARD
 from bot.engine.seatview import SeatView
 
 from .familyknowledge import family_knowledge
@@ -50,9 +51,25 @@ def hand_value(hand: CardMask, trump: int) -> float:
     return value
 
 
+def call_value(view: SeatView, game: FamilyGame, suit: int) -> float:
+    """The seat's value with ``suit`` as trump: of the cards it will hold (``FamilyGame.suit_cards``), less that of
+    the cards an opponent is seen to hold (the open game's layout, ``FamilyGame.call_against``)."""
+    against = game.call_against(view)
+    value = hand_value(game.suit_cards(view, suit), suit)
+    return value - hand_value(against, suit) if against else value
+
+
 def best_call(view: SeatView, game: FamilyGame, take: float | None = None) -> Call:
     """The legal suit of greatest value if it reaches ``take`` (the game's, by default) or pass is not allowed."""
-    return pick_call(game.call_cards(view), list(view.legal_calls), game.take if take is None else take)
+    legal = list(view.legal_calls)
+    suits = [c for c in legal if c != PASS]
+    if not suits:
+        return PASS
+    values = {s: call_value(view, game, s) for s in suits}
+    best = max(suits, key=lambda s: (values[s], -s))
+    if PASS in legal and values[best] < (game.take if take is None else take):
+        return PASS
+    return best
 
 
 def pick_call(cards: CardMask, legal: list[Call], take: float) -> Call:
@@ -67,8 +84,13 @@ def pick_call(cards: CardMask, legal: list[Call], take: float) -> Call:
 
 
 def medium_action(view: SeatView) -> Action:
-    """The medium bot's action in a family game: its call, or the rule-based card with every announcement."""
+    """The medium bot's action in a family game: its call, the 2-player seven exchange, the 3-player discard, or the
+    rule-based card with every announcement."""
     game = game_of(view)
     if view.legal_calls:
         return Bid(best_call(view, game))
-    return announce(view, choose_card(view, family_knowledge(view, game)))
+    if view.legal_exchange:
+        return Exchange(game.exchange(view))
+    if view.phase == DISCARD:
+        return Discard(game.discard(view))
+    return announce(view, choose_card(view, family_knowledge(view, game), game.sides(view)))

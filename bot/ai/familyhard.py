@@ -218,7 +218,12 @@ def hard_card(
     view: SeatView, game: FamilyGame, seed: str, schedule: dict[int, tuple[int, int]], budget: Budget, pool: int = 1
 ) -> int:
     """The card with the best average written result over sampled deals (``pool`` drawn per deal searched, the
-    searched ones picked by ``play_likelihood``)."""
+    searched ones picked by ``play_likelihood``). The games of three and two players have their own search
+    (``smallhard``)."""
+    if game.seats != 4:
+        from .smallhard import small_hard_card
+
+        return small_hard_card(view, game, seed, schedule, budget)
     legal = list(view.legal_cards)
     k = family_knowledge(view, game)
     fallback = choose_card(view, k)
@@ -320,6 +325,8 @@ class CallSimulator:
     def choose(self, samples: int, budget: Budget) -> Call:
         view, game = self.view, self.game
         prior = best_call(view, game)
+        if game.seats != 4:
+            return prior  # the games of three and two players call as the medium bot does (not simulated yet)
         cards = game.call_cards(view)
         suits = sorted((c for c in view.legal_calls if c != PASS), key=lambda s: -hand_value(cards, s))
         candidates = list(dict.fromkeys([prior, *suits[:2], *([PASS] if PASS in view.legal_calls else [])]))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
@@ -28,22 +28,45 @@ from bot.engine.trumpdeal import DealScore, TrumpDeal
 Duties = Callable[[CardMask, Card, Card, bool], CardMask]
 
 DECK_POINTS = 162  # card points of a deal with the last trick
+TEAMS: tuple[int, ...] = (0, 1, 0, 1)
 
 
 class FamilyGame:
     """What a bot needs to know of one family game under one set of table options."""
 
     variant: str = ""
+    seats: int = 4
+    cards: int = 8  # each seat's cards once play starts: the deal's tricks
     sharing: bool = False
     sweep_bonus: int = 90
     # The value (``familycalls.hand_value``, in tricks) at which the medium bot names a suit: measured best in the
     # arena, medium against itself with other values (docs/strength.md).
     take: float = 2.9
+    # The hard bot's search by tricks left in the games of three and two (``smallgames``, ``smallhard``).
+    search: ClassVar[dict[int, tuple[int, int]]] = {}
     # The engine's pure scoring of a deal from its facts (score_bela, score_french).
     scoring: Callable[..., DealScore]
 
     def __init__(self, opts: Any) -> None:
         self.opts = opts
+
+    # --- the table ---
+
+    def sides(self, view: SeatView) -> tuple[int, ...]:
+        """The side of each seat in this deal's play: two pairs at a table of four."""
+        return TEAMS
+
+    def out_of_play(self, view: SeatView) -> CardMask:
+        """Cards the seat knows take no part in the play (besides those played): none at a table of four."""
+        return 0
+
+    def holdings(self, view: SeatView) -> dict[int, CardMask]:
+        """Cards the seat knows another seat holds, by what the table saw (French: the taker's turned card)."""
+        return {}
+
+    def visible(self, view: SeatView, seat: int) -> CardMask | None:
+        """The cards ``seat`` may play as every seat sees them (the open game's layouts); None for a hidden hand."""
+        return None
 
     # --- the play ---
 
@@ -98,6 +121,15 @@ class FamilyGame:
         """The public card every seat counts on holding if it names trump (French: the turned card)."""
         return 0
 
+    def suit_cards(self, view: SeatView, suit: int) -> CardMask:
+        """The cards the seat counts on holding if it names ``suit`` (2-player Bela: the turned card for the seven)."""
+        return self.call_cards(view)
+
+    def call_against(self, view: SeatView) -> CardMask:
+        """Cards an opponent is seen to hold while trump is chosen (the open game's layout); their value for a suit
+        counts against naming it."""
+        return 0
+
     def call_weights(self, view: SeatView) -> list[list[float]]:
         """weights[seat][card]: how much more likely than evenly ``seat`` holds ``card``, judged from its calls."""
         raise NotImplementedError
@@ -108,6 +140,31 @@ class FamilyGame:
         """An engine deal before the call: the seats' cards of the call and the rest of the deck (``rest``) in the
         order the game deals it after the call."""
         raise NotImplementedError
+
+    # --- the decisions of the games of three and two ---
+
+    def discard(self, view: SeatView) -> tuple[Card, Card]:
+        """The 3-player caller's two cards laid aside (``smallgames``)."""
+        raise ValueError(f"{self.variant} has no discard")
+
+    def exchange(self, view: SeatView) -> bool:
+        """Does the holder of the seven take the turned card (2-player Bela, ``smallgames``)?"""
+        raise ValueError(f"{self.variant} has no seven exchange")
+
+    def written(
+        self,
+        view: SeatView,
+        caller: int,
+        card: list[int],
+        tricks: list[int],
+        declared: list[int],
+        contest: int | None,
+        belas: list[int],
+    ) -> tuple[int, ...]:
+        """What each player writes for a deal of a game of three or two players, by the engine's scoring, from each
+        player's card points (the last trick and the 3-player discard included, no štiglja), tricks, declarations,
+        the contest's winning side and belas (``smallhard``)."""
+        raise ValueError(f"{self.variant} is scored by pairs (``score``)")
 
     # --- a real deal to replay on ---
 
@@ -147,7 +204,7 @@ class BelaGame(FamilyGame):
     def call_weights(self, view: SeatView) -> list[list[float]]:
         w = [[1.0] * 32 for _ in range(4)]
         for i, call in enumerate(view.calls):
-            who = (view.dealer + 1 + i) % 4
+            who = (view.dealer + 1 + i) % self.seats
             if call == PASS:  # "dalje": no suit worth naming, so fewer jacks and nines
                 for s in range(4):
                     _passed(w, who, s, 0.7)
@@ -186,6 +243,9 @@ class FrenchGame(FamilyGame):
 
     def turned_mask(self, view: SeatView) -> CardMask:
         return 0 if view.turned is None else 1 << view.turned
+
+    def holdings(self, view: SeatView) -> dict[int, CardMask]:
+        return {} if view.turned is None or view.caller is None else {view.caller: 1 << view.turned}
 
     def call_deal(
         self, dealer: int, hands: Sequence[Sequence[Card]], rest: Sequence[Card], turned: Card | None
@@ -228,9 +288,12 @@ GAMES: dict[str, tuple[type[BaseModel], Callable[[Any], FamilyGame]]] = {
 
 @cache
 def _game(variant: str, rules: tuple[tuple[str, Any], ...]) -> FamilyGame:
-    found = GAMES.get(variant)
+    from .smallgames import SMALL_GAMES  # the games of three and two players build on the pieces above
+
+    found = GAMES.get(variant) or SMALL_GAMES.get(variant)
     if found is None:
-        raise ValueError(f"no bot plays the game {variant!r}; they play {', '.join(GAMES)} and bulgarian")
+        known = ", ".join([*GAMES, *SMALL_GAMES])
+        raise ValueError(f"no bot plays the game {variant!r}; they play {known} and bulgarian")
     model, piece = found
     return piece(model.model_validate(dict(rules)))
 

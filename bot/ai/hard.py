@@ -96,6 +96,10 @@ class HardAgent:
         game = game_of(view)
         budget = Budget(self.time_cap, self.wall_cap)
         seed = f"{self.seed}/{self.decisions}/{len(view.calls)}/{len(view.tricks)}/{len(view.trick)}"
+        if view.legal_exchange or view.phase == "discard":  # 2-player seven exchange, 3-player discard: as medium
+            from .familycalls import medium_action
+
+            return medium_action(view)
         if view.legal_calls:
             if self.auction_samples <= 0:
                 return Bid(best_call(view, game))

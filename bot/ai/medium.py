@@ -16,7 +16,7 @@ from bot.engine.play import CARD_POINTS, beats
 
 from .base import View
 from .bidding import BiddingStyle, choose_call
-from .knowledge import Knowledge, higher_in_suit, is_trump, knowledge_of, trick_state
+from .knowledge import Knowledge, higher_in_suit, is_trump, knowledge_of
 
 
 def strength(card: int, contract: int) -> int:
@@ -33,27 +33,59 @@ def announce(obs: View, card: int) -> Play:
     return Play(card, obs.declarable, card in obs.belote_cards)
 
 
-class TableReader:
-    """Play-phase questions about one observation, answered from its knowledge."""
+TEAMS: tuple[int, ...] = (0, 1, 0, 1)  # the side of each seat at a table of four in two pairs
 
-    def __init__(self, obs: View, k: Knowledge | None = None) -> None:
+
+def trick_state(obs: View, sides: tuple[int, ...] = TEAMS) -> tuple[int, int, bool]:
+    """(winning card, seat winning, a partner winning) of the trick in progress; (-1, -1, False) on a lead."""
+    trick = obs.trick
+    if not trick:
+        return -1, -1, False
+    contract = obs.contract if obs.contract is not None else NO_TRUMPS
+    win_pos, win = 0, trick[0]
+    for pos in range(1, len(trick)):
+        if beats(trick[pos], win, contract):
+            win_pos, win = pos, trick[pos]
+    winner = (obs.trick_leader + win_pos) % len(sides)
+    return win, winner, winner != obs.seat and sides[winner] == sides[obs.seat]
+
+
+class TableReader:
+    """Play-phase questions about one observation, answered from its knowledge. ``sides``: the side of each seat for
+    this deal (four seats in two pairs by default; with three players the caller against the other two, with two
+    each alone), so that partners and opponents are named once for every table."""
+
+    def __init__(self, obs: View, k: Knowledge | None = None, sides: tuple[int, ...] = TEAMS) -> None:
         self.obs = obs
+        self.sides = sides
+        self.n = len(sides)
         if k is None:
             assert isinstance(obs, Observation), "a family view brings its own knowledge"
             k = knowledge_of(obs)
         self.k: Knowledge = k
-        self.declarers = declaring_team(obs) == obs.seat & 1
+        if isinstance(obs, Observation):
+            self.declarers = obs.declarer == obs.seat & 1
+        else:
+            self.declarers = obs.caller is not None and sides[obs.caller] == sides[obs.seat]
         self.contract = obs.contract if obs.contract is not None else NO_TRUMPS
         self.points = CARD_POINTS[self.contract]
         self.trump = self.contract if self.contract < NO_TRUMPS else -1
         self.seat = obs.seat
-        self.team = obs.seat & 1
+        self.team = sides[obs.seat]
+        self.opponents = [s for s in range(self.n) if sides[s] != self.team]
+        self.partners = [s for s in range(self.n) if s != self.seat and sides[s] == self.team]
 
     def later_seats(self) -> list[int]:
-        return [(self.obs.trick_leader + i) & 3 for i in range(len(self.obs.trick) + 1, 4)]
+        return [(self.obs.trick_leader + i) % self.n for i in range(len(self.obs.trick) + 1, self.n)]
 
     def opponents_after(self) -> list[int]:
-        return [s for s in self.later_seats() if (s ^ self.seat) & 1]
+        return [s for s in self.later_seats() if self.sides[s] != self.team]
+
+    def trick_state(self) -> tuple[int, int, bool]:
+        return trick_state(self.obs, self.sides)
+
+    def last_to_play(self) -> bool:
+        return len(self.obs.trick) == self.n - 1
 
     def may_beat(self, card: int, seat: int, led_suit: int) -> bool:
         """Might ``seat`` (playing later in this trick) beat ``card`` with a card it may hold?"""
@@ -86,7 +118,7 @@ class TableReader:
     def opponents_may_trump(self) -> bool:
         if self.trump < 0:
             return False
-        return any(self.k.may_hold(s) & SUIT_MASK[self.trump] for s in range(4) if (s ^ self.seat) & 1)
+        return any(self.k.may_hold(s) & SUIT_MASK[self.trump] for s in self.opponents)
 
 
 class MediumAgent:
@@ -111,19 +143,13 @@ class MediumAgent:
         return None
 
 
-def declaring_team(obs: View) -> int | None:
-    """The team that named the contract (the Bulgarian declarer, the family caller's side)."""
-    if isinstance(obs, Observation):
-        return obs.declarer
-    return None if obs.caller is None else obs.caller & 1
-
-
-def choose_card(obs: View, k: Knowledge | None = None) -> int:
-    """The rule-based card; a family view passes its ``Knowledge`` (``familyknowledge``), a Bulgarian one may not."""
+def choose_card(obs: View, k: Knowledge | None = None, sides: tuple[int, ...] = TEAMS) -> int:
+    """The rule-based card; a family view passes its ``Knowledge`` (``familyknowledge``) and its deal's ``sides``
+    (``FamilyGame.sides``), a Bulgarian one may pass neither."""
     legal = list(obs.legal_cards)
     if len(legal) == 1:
         return legal[0]
-    t = TableReader(obs, k)
+    t = TableReader(obs, k, sides)
     if not obs.trick:
         return _lead(t, legal)
     return _follow(t, legal)
@@ -166,7 +192,7 @@ def _lead(t: TableReader, legal: list[int]) -> int:
     if contract == ALL_TRUMPS:
         masters = [c for c in legal if k.is_master(c) and k.outstanding_higher(c) == 0]
         # Cash masters in suits the opponents still hold (so they must follow and give points).
-        cashing = [c for c in masters if any(k.may_hold(s) & SUIT_MASK[c >> 3] for s in range(4) if (s ^ t.seat) & 1)]
+        cashing = [c for c in masters if any(k.may_hold(s) & SUIT_MASK[c >> 3] for s in t.opponents)]
         if cashing:
             return max(cashing, key=lambda c: (t.points[c], -t.suit_len(c >> 3)))
     # Side masters: safe when no opponent can trump them.
@@ -175,13 +201,14 @@ def _lead(t: TableReader, legal: list[int]) -> int:
     if masters:
         return max(masters, key=lambda c: (t.points[c], t.suit_len(c >> 3)))
     # Otherwise a low card, preferring a suit the partner may win and not leading away from a guarded ten.
-    partner = (t.seat + 2) & 3
 
     def lead_key(c: int) -> tuple[int, ...]:
         suit = c >> 3
         trump = int(is_trump(c, contract) and t.trump >= 0)
         guarded_ten = int(bool(k.hand >> (suit * 8 + TEN) & 1) and not k.is_master(suit * 8 + TEN))
-        partner_void = int(t.trump >= 0 and suit != t.trump and not k.may_hold(partner) & SUIT_MASK[suit])
+        partner_void = int(
+            t.trump >= 0 and suit != t.trump and any(not k.may_hold(p) & SUIT_MASK[suit] for p in t.partners)
+        )
         return (trump if not declarers else 0, guarded_ten, -partner_void, t.points[c], strength(c, contract))
 
     return min(legal, key=lead_key)
@@ -189,9 +216,9 @@ def _lead(t: TableReader, legal: list[int]) -> int:
 
 def _follow(t: TableReader, legal: list[int]) -> int:
     obs, k, contract = t.obs, t.k, t.contract
-    win, _, partner_wins = trick_state(obs)
+    win, _, partner_wins = t.trick_state()
     led_suit = obs.trick[0] >> 3
-    last = len(obs.trick) == 3
+    last = t.last_to_play()
     winners = [c for c in legal if beats(c, win, contract)]
     if partner_wins and (last or t.safe(win, led_suit)):
         # Feed the partner's trick: the most points, keeping masters and trumps when possible.

@@ -17,7 +17,8 @@ def register(subparsers: Any) -> None:
         "arena",
         help="play duplicate matches between two agents and report who is stronger",
         description=(
-            "Play every deal twice with the teams' seats swapped (duplicate), so card luck cancels out. "
+            "Play every deal twice with the teams' seats swapped (duplicate), so card luck cancels out; with three "
+            "players three times, one A against two B with A in each seat; with two, head to head and swapped. "
             "An agent is a level (random, easy, medium, hard) or the command line of a program speaking "
             "belote-agent/1."
         ),
@@ -38,7 +39,7 @@ def register(subparsers: Any) -> None:
         "--variant",
         default="bulgarian",
         metavar="GAME",
-        help="the game played: bulgarian (default), bela or french",
+        help=f"the game played: {', '.join(VARIANTS)} (default bulgarian)",
     )
     parser.add_argument("--rules", default=None, metavar="JSON", help="table options of the game as JSON")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
