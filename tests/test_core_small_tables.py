@@ -39,10 +39,11 @@ async def test_words_people_type_open_a_table_of_three_or_two(tmp_path: Path, wo
         await shut(host, storage)
 
 
-def test_a_phrase_naming_a_game_the_engine_lacks_names_nothing() -> None:
-    # "белот за трима" is the Bulgarian game for three once the engine has it; until then only "белот" is a game.
-    expected = ("bulgarian-3", 3) if "bulgarian-3" in VARIANTS else ("bulgarian", 1)
-    assert game_at(["белот", "за", "трима"], 0) == expected
+def test_a_phrase_names_the_longest_game_it_spells_and_nothing_else() -> None:
+    # "белот за трима" is the Bulgarian house game for three, not "белот" followed by two stray words.
+    assert game_at(["белот", "за", "трима"], 0) == ("bulgarian-3", 3)
+    assert game_at(["белот", "за", "двама"], 0) == ("bulgarian-2", 3)
+    assert game_at(["белот"], 0) == ("bulgarian", 1)
     assert game_at(["chess"], 0) is None
 
 

@@ -25,8 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.engine import Action, Match, card_str
+from bot.engine import Action, Match
 from bot.engine.deal import DONE
+from bot.engine.familyrecord import deal_end_of
 from bot.engine.game import GameMatch, variant
 
 from .base import Agent
@@ -109,17 +110,6 @@ def _apply(side: Side, match: GameMatch, seat: int, action: Action) -> None:
         match.apply(match.legal_actions()[0])
 
 
-def _deal_report(match: Any, deal: Any) -> dict[str, Any]:
-    """The deal's report (formats §4 for the Bulgarian game, §7.4 for the family), as agents are given it."""
-    if isinstance(match, Match):
-        from bot.engine.record import deal_report
-
-        return deal_report(deal)
-    from bot.engine.familyrecord import family_deal_report
-
-    return family_deal_report(deal)
-
-
 def _match_record(match: Any, names: list[str]) -> dict[str, Any]:
     """The match as ``belote-record/1`` with its seed revealed (the arena's seeds are public)."""
     if isinstance(match, Match):
@@ -149,10 +139,9 @@ def play_match(
             side, agent = sides_by_seat[seat]
             action = _decide(side, agent, match, seat, move_time)
             _apply(side, match, seat, action)
-        report = _deal_report(match, deal)
-        hands = [[card_str(c) for c in h] for h in deal.hands]
+        report, hands, extra = deal_end_of(deal)
         for _, agent in sides_by_seat:
-            agent.deal_end(report, hands)
+            agent.deal_end(report, hands, extra)
     return match
 
 

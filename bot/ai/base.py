@@ -7,6 +7,7 @@ Every player that is not a person (our bots, external programs) implements ``Age
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
 from bot.engine import Action, Observation
@@ -26,8 +27,11 @@ class Agent(Protocol):
         """One legal action for the observed seat."""
         ...
 
-    def deal_end(self, report: dict[str, Any], hands: list[list[str]]) -> None:
-        """The deal is over: its report (formats.md §4, one deal) and all four hands, now public."""
+    def deal_end(
+        self, report: dict[str, Any], hands: list[list[str]], extra: Mapping[str, Any] | None = None
+    ) -> None:
+        """The deal is over: its report (formats §4, one deal), every hand, now public, and a family deal's other
+        record fields (``extra``: the turned card, the talon set aside, the discard, the exchange; formats §7.6)."""
         ...
 
     def close(self) -> None:

@@ -9,6 +9,7 @@ Now and then it plays a card at random, as a beginner would.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from bot.engine import PASS, Action, Bid, Discard, Exchange
@@ -65,7 +66,9 @@ class EasyAgent:
             return max(winners, key=lambda c: strength(c, contract))
         return min(legal, key=lambda c: (CARD_POINTS[contract][c], strength(c, contract)))
 
-    def deal_end(self, report: dict[str, Any], hands: list[list[str]]) -> None:
+    def deal_end(
+        self, report: dict[str, Any], hands: list[list[str]], extra: Mapping[str, Any] | None = None
+    ) -> None:
         return None
 
     def close(self) -> None:

@@ -12,7 +12,7 @@ processor time (and a looser one on wall-clock time) only guards against a slow 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.engine import ALL_TRUMPS, NO_TRUMPS, Action, Bid, Observation
@@ -142,7 +142,9 @@ class HardAgent:
         fallback = choose_card(obs)
         return max(legal, key=lambda c: (round(totals[c] / done, 6), c == fallback, -c))
 
-    def deal_end(self, report: dict[str, Any], hands: list[list[str]]) -> None:
+    def deal_end(
+        self, report: dict[str, Any], hands: list[list[str]], extra: Mapping[str, Any] | None = None
+    ) -> None:
         return None
 
     def close(self) -> None:

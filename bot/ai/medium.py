@@ -8,6 +8,7 @@ trumps when its team declared, and discards the least useful card.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from bot.engine import ALL_TRUMPS, NO_TRUMPS, Action, Bid, Observation, Play
@@ -136,7 +137,9 @@ class MediumAgent:
             return Bid(choose_call(observation, self.style))
         return announce(observation, choose_card(observation))
 
-    def deal_end(self, report: dict[str, Any], hands: list[list[str]]) -> None:
+    def deal_end(
+        self, report: dict[str, Any], hands: list[list[str]], extra: Mapping[str, Any] | None = None
+    ) -> None:
         return None
 
     def close(self) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from bot.engine import Action, Bid, Discard, Exchange, Play
@@ -30,7 +31,9 @@ class RandomAgent:
             return Play(card)
         return Play(card, observation.declarable, card in observation.belote_cards)
 
-    def deal_end(self, report: dict[str, Any], hands: list[list[str]]) -> None:
+    def deal_end(
+        self, report: dict[str, Any], hands: list[list[str]], extra: Mapping[str, Any] | None = None
+    ) -> None:
         return None
 
     def close(self) -> None:

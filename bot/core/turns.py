@@ -15,11 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 from bot.ai.base import Agent, View
 from bot.ai.simple import RandomAgent
-from bot.engine import Action, IllegalAction, Play, card_str
-from bot.engine.familyrecord import family_deal_report
-from bot.engine.record import deal_report
+from bot.engine import Action, IllegalAction, Play
+from bot.engine.familyrecord import deal_end_of
 from bot.engine.seatview import SeatView
-from bot.engine.trumpdeal import TrumpDeal
 from bot.i18n import Translator
 from bot.storage.base import Storage
 
@@ -226,11 +224,10 @@ class Turns:
         match = live.table.match
         assert match is not None
         deal = match.deals[index]
-        report = family_deal_report(deal) if isinstance(deal, TrumpDeal) else deal_report(deal)
-        hands = [[card_str(c) for c in h] for h in deal.hands]
+        report, hands, extra = deal_end_of(deal)
         for agent in live.agents.values():
             try:
-                agent.deal_end(report, hands)
+                agent.deal_end(report, hands, extra)
             except Exception:
                 log.exception("a bot failed at the end of a deal")
 

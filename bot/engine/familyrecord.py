@@ -16,12 +16,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .calls import CALL_NAMES, CallParseError, parse_call
 from .cards import CardParseError, card_str, parse_card
-from .deal import AUCTION, DISCARD, DONE, EXCHANGE, Action, Bid, Discard, Exchange, IllegalAction, Play
+from .deal import AUCTION, DISCARD, DONE, EXCHANGE, Action, Bid, Deal, Discard, Exchange, IllegalAction, Play
 from .familymatch import FamilyMatch
 from .game import VARIANTS, parse_variant_rules
 from .jsontext import SURROGATE_WHY, lone_surrogate
 from .match import MatchOver
-from .record import FORMAT, Dealing, PlayEntry, RecordError, ReplayError, _loc
+from .record import FORMAT, Dealing, PlayEntry, RecordError, ReplayError, _loc, deal_report
 from .rules import RulesError
 from .shuffle import SCHEME, commitment
 from .trumpdeal import TrumpDeal
@@ -381,3 +381,18 @@ __all__ = [
     "parse_family_record",
     "replay_family_record",
 ]
+
+
+# The fields of a family deal's record that are not hands, bids or play: what deal_end carries beside the hands.
+_RECORD_ONLY: Final = frozenset({"dealer", "hands", "bids", "play"})
+
+
+def deal_end_of(deal: Deal | TrumpDeal) -> tuple[dict[str, Any], list[list[str]], dict[str, Any]]:
+    """What every agent hears when a deal is over (formats §6 and §7.6): its report, the hands as its record lists
+    them (``bela-open``: the 16-card layout) and a family deal's other record fields (``turned``, ``extra``,
+    ``discard``, ``exchange``); a Bulgarian deal has none."""
+    if not isinstance(deal, TrumpDeal):
+        return deal_report(deal), [[card_str(c) for c in hand] for hand in deal.hands], {}
+    record = family_deal_to_record(deal)
+    extra = {k: v for k, v in record.items() if k not in _RECORD_ONLY}
+    return family_deal_report(deal), record["hands"], extra

@@ -33,7 +33,7 @@ from bot.engine import (
 from bot.engine.combos import resolve_kinds
 from bot.engine.deal import DISCARD, EXCHANGE
 from bot.engine.declarations import KINDS, resolve_declarations
-from bot.engine.familyrecord import family_deal_report, family_deal_to_record
+from bot.engine.familyrecord import deal_end_of as deal_end_of_any
 from bot.engine.game import VARIANTS, parse_variant_rules
 from bot.engine.jsontext import JsonTextError, loads
 from bot.engine.record import deal_report
@@ -128,16 +128,10 @@ def deal_end_of(deal: Deal) -> tuple[dict[str, Any], list[list[str]]]:
     return deal_report(deal), deal_hands(deal)
 
 
-# The fields of a family deal's record that are not hands, bids or play: what deal_end carries beside the hands.
-_RECORD_ONLY: Final = frozenset({"dealer", "hands", "bids", "play"})
-
-
 def family_deal_end_of(deal: TrumpDeal) -> tuple[dict[str, Any], list[list[str]], dict[str, Any]]:
     """A finished family deal's report (formats §7.4), its hands as the record lists them (§7.3) and its extra
     record fields (``turned`` in French belote)."""
-    record = family_deal_to_record(deal)
-    extra = {k: v for k, v in record.items() if k not in _RECORD_ONLY}
-    return family_deal_report(deal), record["hands"], extra
+    return deal_end_of_any(deal)
 
 
 # --- reading lines ---
