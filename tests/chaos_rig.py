@@ -139,7 +139,7 @@ class GatedAgent:
         kinds = tuple(r.sample(["tierce", "quarte", "quint", "carre", "sextet"], r.randint(0, 2)))
         return Play(r.randrange(32), kinds, r.random() < 0.3)
 
-    def deal_end(self, report: dict[str, Any], hands: list[list[str]]) -> None:
+    def deal_end(self, report: dict[str, Any], hands: list[list[str]], extra: object = None) -> None:
         self._inner.deal_end(report, hands)
 
     def close(self) -> None:

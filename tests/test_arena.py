@@ -62,7 +62,7 @@ class Faulty:
             return Bid(observation.legal_calls[0])
         return Play(observation.legal_cards[0])
 
-    def deal_end(self, report: dict[str, Any], hands: list[list[str]]) -> None:
+    def deal_end(self, report: dict[str, Any], hands: list[list[str]], extra: object = None) -> None:
         return None
 
     def close(self) -> None:

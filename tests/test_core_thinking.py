@@ -90,7 +90,7 @@ class Stuck:
         self._release.wait(10)
         return self._inner.act(observation)
 
-    def deal_end(self, report: object, hands: object) -> None:
+    def deal_end(self, report: object, hands: object, extra: object = None) -> None:
         pass
 
     def close(self) -> None:

@@ -65,7 +65,7 @@ class SpecYardstick:
         belote = card in view.belote_cards and not view.auto_declarations
         return Play(card, () if view.auto_declarations else view.declarable, belote)
 
-    def deal_end(self, report: dict[str, Any], hands: list[list[str]]) -> None:
+    def deal_end(self, report: dict[str, Any], hands: list[list[str]], extra: object = None) -> None:
         return None
 
     def close(self) -> None:

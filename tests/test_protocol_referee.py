@@ -55,7 +55,7 @@ class FirstLegal:
             return Bid(observation.legal_calls[0])
         return Play(observation.legal_cards[0])
 
-    def deal_end(self, report: dict[str, object], hands: list[list[str]]) -> None:
+    def deal_end(self, report: dict[str, object], hands: list[list[str]], extra: object = None) -> None:
         return None
 
     def close(self) -> None:
