@@ -230,9 +230,26 @@ def _same_choice(a: int, b: int, contract: int) -> bool:
     return a >> 3 == b >> 3 and points[a] == points[b] and points[a] == 0
 
 
+# A discard worth at most a king's points: which suit such a card comes from is a matter of style (the rule-based player
+# throws from its shortest suit), so it tells little of what the seat kept.
+IDLE_POINTS = 4
+
+
+def _idle_discards(a: int, b: int, contract: int, led_suit: int) -> bool:
+    """Two cards neither of which follows the led suit nor trumps, each worth at most ``IDLE_POINTS``: as a discard,
+    one of them says no more about the seat's hand than the other."""
+    points = CARD_POINTS[contract]
+    for card in (a, b):
+        suit = card >> 3
+        if suit in (led_suit, contract) or points[card] > IDLE_POINTS:
+            return False
+    return True
+
+
 def play_likelihood(obs: Observation, k: Knowledge, hands: list[CardMask]) -> float:
     """How well the cards the other seats played fit ``hands``: the product, over their decisions with a choice, of 1
-    when the rule-based player holding the sampled cards would have made the same choice and ``OFF_POLICY`` when not.
+    when the rule-based player holding the sampled cards would have made the same choice (or, not following, thrown
+    another worthless card: ``_idle_discards``) and ``OFF_POLICY`` when not.
 
     The deal is replayed from the sampled starting hands (each seat's cards now plus those it played), so every
     decision is judged with what that seat could see then: its discards, its refusals to win a trick, its leads and
@@ -257,8 +274,13 @@ def play_likelihood(obs: Observation, k: Knowledge, hands: list[CardMask]) -> fl
             seat = deal.to_act
             if seat != obs.seat:
                 legal = deal.legal_cards()
-                if len(legal) > 1 and not _same_choice(choose_card(observe(deal, seat)), card, k.contract):
-                    weight *= OFF_POLICY
+                if len(legal) > 1:
+                    chosen = choose_card(observe(deal, seat))
+                    led = deal.trick[0] >> 3 if deal.trick else -1
+                    if not _same_choice(chosen, card, k.contract) and not (
+                        led >= 0 and _idle_discards(chosen, card, k.contract, led)
+                    ):
+                        weight *= OFF_POLICY
             if auto:  # the engine announces for every seat
                 deal.play(card)
                 continue
