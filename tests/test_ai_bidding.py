@@ -191,11 +191,15 @@ def test_simulation_prefers_all_trumps_with_four_jacks() -> None:
     assert simulated_call(obs, 128, 3, prior=PASS, budget=Budget(60)) in (ALL_TRUMPS, *range(4))
 
 
-def test_the_simulation_weighs_a_contra_only_when_the_medium_bot_chose_it() -> None:
+def test_the_simulation_weighs_a_contra_and_a_recontra_whenever_they_are_legal() -> None:
+    # The sampled deals are weighed by the calls heard, so a contra is valued on hands the bid allows, whether or not
+    # the medium bot would double.
     obs = observe(opening("JH 9H AH AC AD", (PASS, HEARTS, PASS, PASS)), 0)
     assert CONTRA in candidate_calls(obs, prior=CONTRA)
     calls = candidate_calls(obs, prior=PASS)
-    assert PASS in calls and CONTRA not in calls and any(c < 6 for c in calls)
+    assert PASS in calls and CONTRA in calls and any(c < 6 for c in calls)
+    doubled = observe(opening("JH 9H AH AC AD", (HEARTS, CONTRA)), 2)  # seat 2 speaks for the doubled bidder's team
+    assert RECONTRA in doubled.legal_calls and RECONTRA in candidate_calls(doubled, prior=PASS)
 
 
 def test_a_pass_with_four_jacks_makes_a_sampled_deal_unlikely() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from bot.ai.hard import HardAgent
 from bot.ai.knowledge import knowledge_of
 from bot.ai.sampling import Sampler, play_likelihood
-from bot.engine import ALL_TRUMPS, DEFAULT_RULES, PASS, Deal, Observation, Play, Rules, observe, parse_card
+from bot.engine import ALL_TRUMPS, DEFAULT_RULES, NO_TRUMPS, PASS, Deal, Observation, Play, Rules, observe, parse_card
 
 
 def cards(text: str) -> list[int]:
@@ -129,3 +129,39 @@ def test_the_inference_holds_when_the_table_announces_for_the_players() -> None:
     jack = parse_card("JH")
     weighted = Sampler(obs, k, "weighted").weighted(100, 400)
     assert sum(t for hands, t in weighted if hands[0] >> jack & 1) < 5
+
+
+# No trumps by seat 0, who has cashed clubs and hearts; seat 1 (a defender) has thrown 9♠ and J♠, then 8♦ and 9♦,
+# keeping A♠ and A♦. The rule-based player throws from its shortest suit, so a model that takes its choice of suit
+# at its word reads the spade discards as "no A♠ here". Which suit a worthless discard comes from says little: the
+# weighted deals should leave A♠ with seat 1 about as often as even ones do, not move it to the other seats (in the
+# play this led 10♠ into the kept A♠).
+KEPT_ACE = (
+    ["AC TC KC QC AH TH KH TS", "7C 9S JS 8D 9D AS AD 7H", "8C JC 8H 9H JH 7S 8S 7D", "9C QH QS KS TD JD QD KD"],
+    [NO_TRUMPS, PASS, PASS, PASS],
+    [
+        ("AC", "7C", "8C", "9C"),
+        ("AH", "7H", "8H", "QH"),
+        ("TH", "9S", "9H", "QS"),
+        ("TC", "JS", "JC", "KS"),
+        ("KC", "8D", "7S", "TD"),
+        ("QC", "9D", "8S", "JD"),
+    ],
+)
+
+
+def test_a_defender_who_throws_small_spades_may_still_hold_the_ace_he_kept() -> None:
+    obs = position(*KEPT_ACE)
+    assert obs.seat == 0 and set(obs.legal_cards) == set(cards("KH TS"))
+    k = knowledge_of(obs)
+    ace = parse_card("AS")
+    even = Sampler(obs, k, "even").weighted(200, 200)
+    weighted = Sampler(obs, k, "weighted").weighted(200, 600)
+
+    def with_defender(deals: list[tuple[list[int], int]]) -> float:
+        return sum(t for hands, t in deals if hands[1] >> ace & 1) / sum(t for _, t in deals)
+
+    assert with_defender(even) > 0.35
+    assert with_defender(weighted) > 0.75 * with_defender(even)
+    chosen = [HardAgent(seed=s).act(obs) for s in range(3)]
+    assert all(isinstance(a, Play) and a.card == parse_card("KH") for a in chosen)

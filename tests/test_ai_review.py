@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.ai.review import review_deal
-from bot.engine.calls import ALL_TRUMPS, NO_TRUMPS, PASS
+from bot.engine.calls import ALL_TRUMPS, CONTRA, NO_TRUMPS, PASS
 from bot.engine.cards import parse_cards
 from bot.engine.deal import Deal
 from bot.engine.rules import Rules
@@ -97,8 +97,26 @@ def test_a_call_the_hard_bot_would_not_make_is_named() -> None:
         deal.play(min(deal.legal_cards()))
     review = review_deal(deal, 0)
     assert [(n.number, n.made, n.better) for n in review.calls] == [(1, ALL_TRUMPS, PASS)]
-    # Seat 1 passed over all trumps holding A 10 K Q J of diamonds (one jack, no nine): so would the hard bot.
-    assert review_deal(deal, 1).calls == ()
+    # Seat 1 passed over all trumps holding A 10 K Q J of diamonds. The hard bot weighs a contra on the deals the
+    # opening allows (an all-trumps opening by the fitted model often goes inside) and doubles.
+    assert [(n.number, n.made, n.better) for n in review_deal(deal, 1).calls] == [(1, PASS, CONTRA)]
+
+
+def test_a_call_the_hard_bot_would_make_too_is_not_named() -> None:
+    # Seat 1 passed over all trumps with four small cards and a seven of its first five: so would the hard bot.
+    hands = [
+        cards("JC JD JH JS 9C AC 10C KC"),
+        cards("7C 8C 7D 8D 7H 9D AD 10D"),
+        cards("7S 8S 8H QC QD AH 10H KH"),
+        cards("9H QH KD 9S AS 10S KS QS"),
+    ]
+    deal = Deal(Rules(), 3, hands)
+    for call in (ALL_TRUMPS, PASS, PASS, PASS):
+        deal.call(call)
+    while deal.phase == "play":
+        deal.play(min(deal.legal_cards()))
+    review = review_deal(deal, 1)
+    assert review.checked >= 1 and review.calls == ()
 
 
 def test_a_review_stops_at_its_budget() -> None:

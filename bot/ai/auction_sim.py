@@ -4,8 +4,8 @@ The seat's five cards are known; its three cards to come and the other hands are
 deal is then weighed by how likely the calls heard so far are with its hands (``call_likelihood``): the other seats
 are taken to call roughly as the fitted model would, so a deal in which an opponent passed holding four jacks counts
 little, and a deal the calls make unlikely is not trusted. The search plays out deals picked from a larger pool in
-proportion to those weights. Each candidate (every kind of contract the seat may bid, contra or recontra when the
-rule-based call is one, or passing) is played to the end by four rule-based players on the *same* deals, so the
+proportion to those weights. Each candidate (every kind of contract the seat may bid, contra or recontra when
+legal, or passing) is played to the end by four rule-based players on the *same* deals, so the
 comparison between candidates is not blurred by different cards. The value of a candidate is the mean written score
 of the seat's team minus the other team's; another call than the rule-based one is made only when it is better by a
 margin and by more than the simulation's own noise, and the rule-based call stands whenever the calls leave too few
@@ -18,7 +18,7 @@ import math
 import random
 from dataclasses import dataclass
 
-from bot.engine import ALL_TRUMPS, NO_TRUMPS, PASS, Deal, Observation, observe
+from bot.engine import ALL_TRUMPS, CONTRA, NO_TRUMPS, PASS, RECONTRA, Deal, Observation, observe
 from bot.engine.cards import mask_of
 from bot.engine.deal import DONE
 
@@ -91,15 +91,16 @@ def play_out(obs: Observation, hands: list[list[int]], call: int, player: Medium
 
 
 def candidate_calls(obs: Observation, prior: int, suits: int = 2) -> list[int]:
-    """The calls worth simulating: pass, the medium bot's choice, all trumps, no trumps and the suits its model values
-    most.
+    """The calls worth simulating: pass, the medium bot's choice, all trumps, no trumps, the suits its model values
+    most, and contra and recontra whenever they are legal.
 
-    Contra and recontra are simulated only when they are the medium bot's choice: the sampled hands know little of
-    how strong a bid shows the bidder to be, so a contra looks better in the samples than at the table (against the
-    previous medium bot, simulating them whenever legal lost game points)."""
+    The sampled deals are weighed by how likely the calls heard make them (``call_likelihood``), so a bidder's hand
+    in them is as strong as its bid shows, and a contra is valued on hands the bid allows. (When the samples were only
+    tilted a little by the bids, a contra looked better in them than at the table, and contra was simulated only when
+    it was the medium bot's own call.)"""
     view = auction_view(obs)
     bids = sorted((c for c in obs.legal_calls if c < NO_TRUMPS), key=lambda c: -call_gain(obs, c, view))
-    keep = {PASS, prior, ALL_TRUMPS, NO_TRUMPS, *bids[:suits]}
+    keep = {PASS, prior, ALL_TRUMPS, NO_TRUMPS, CONTRA, RECONTRA, *bids[:suits]}
     return [c for c in obs.legal_calls if c in keep]
 
 

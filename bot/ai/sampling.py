@@ -80,12 +80,29 @@ def deal_unseen(
     allowed = {p: (k.unseen & ~k.cannot[p]) if use_cannot else k.unseen for p in others}
     for p, (_, forbidden) in plan.items():
         allowed[p] &= ~forbidden
-    free.sort(key=lambda c: sum(1 for p in others if allowed[p] >> c & 1))
+    # The most constrained cards first (fewest seats may hold them); a stable sort keeps the shuffle among equals.
+    a, b, c3 = allowed[others[0]], allowed[others[1]], allowed[others[2]]
+    free.sort(key=lambda c: (a >> c & 1) + (b >> c & 1) + (c3 >> c & 1))
+    random_ = rng.random
     for c in free:
-        seats = [p for p in others if need[p] > 0 and allowed[p] >> c & 1]
-        if not seats:
+        # A weighted pick among the seats that may still take the card, written out: random.choices per card was
+        # a sixth of a decision's time.
+        total = 0.0
+        last = -1
+        for p in others:
+            if need[p] > 0 and allowed[p] >> c & 1:
+                total += need[p] * weights[p][c]
+                last = p
+        if last < 0:
             return None
-        p = seats[0] if len(seats) == 1 else rng.choices(seats, [need[q] * weights[q][c] for q in seats])[0]
+        x = random_() * total
+        p = last
+        for q in others:
+            if need[q] > 0 and allowed[q] >> c & 1:
+                x -= need[q] * weights[q][c]
+                if x < 0:
+                    p = q
+                    break
         hands[p] |= 1 << c
         need[p] -= 1
     return hands
@@ -213,9 +230,26 @@ def _same_choice(a: int, b: int, contract: int) -> bool:
     return a >> 3 == b >> 3 and points[a] == points[b] and points[a] == 0
 
 
+# A discard worth at most a king's points: which suit such a card comes from is a matter of style (the rule-based player
+# throws from its shortest suit), so it tells little of what the seat kept.
+IDLE_POINTS = 4
+
+
+def _idle_discards(a: int, b: int, contract: int, led_suit: int) -> bool:
+    """Two cards neither of which follows the led suit nor trumps, each worth at most ``IDLE_POINTS``: as a discard,
+    one of them says no more about the seat's hand than the other."""
+    points = CARD_POINTS[contract]
+    for card in (a, b):
+        suit = card >> 3
+        if suit in (led_suit, contract) or points[card] > IDLE_POINTS:
+            return False
+    return True
+
+
 def play_likelihood(obs: Observation, k: Knowledge, hands: list[CardMask]) -> float:
     """How well the cards the other seats played fit ``hands``: the product, over their decisions with a choice, of 1
-    when the rule-based player holding the sampled cards would have made the same choice and ``OFF_POLICY`` when not.
+    when the rule-based player holding the sampled cards would have made the same choice (or, not following, thrown
+    another worthless card: ``_idle_discards``) and ``OFF_POLICY`` when not.
 
     The deal is replayed from the sampled starting hands (each seat's cards now plus those it played), so every
     decision is judged with what that seat could see then: its discards, its refusals to win a trick, its leads and
@@ -240,8 +274,13 @@ def play_likelihood(obs: Observation, k: Knowledge, hands: list[CardMask]) -> fl
             seat = deal.to_act
             if seat != obs.seat:
                 legal = deal.legal_cards()
-                if len(legal) > 1 and not _same_choice(choose_card(observe(deal, seat)), card, k.contract):
-                    weight *= OFF_POLICY
+                if len(legal) > 1:
+                    chosen = choose_card(observe(deal, seat))
+                    led = deal.trick[0] >> 3 if deal.trick else -1
+                    if not _same_choice(chosen, card, k.contract) and not (
+                        led >= 0 and _idle_discards(chosen, card, k.contract, led)
+                    ):
+                        weight *= OFF_POLICY
             if auto:  # the engine announces for every seat
                 deal.play(card)
                 continue
