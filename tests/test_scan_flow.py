@@ -4,6 +4,7 @@ by owner and version, with real photos, the real model and a real SQLite file.""
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 import cv2
@@ -73,4 +74,24 @@ async def test_presses_at_once_act_once_and_only_for_the_owner(tmp_path: Path) -
     assert all("changed since" in p.note for p in presses if p.view is None)
     stranger = await flow.press("8", "en", first)
     assert stranger.view is None and "sent the photo" in stranger.note
+    await storage.close()
+
+
+async def test_unsure_cards_are_asked_one_by_one_and_never_counted_unanswered(tmp_path: Path) -> None:
+    from dataclasses import asdict
+
+    from bot.core.scanflow import STORE_KEY, ScanState
+
+    flow, storage = await flow_on(tmp_path)
+    state = ScanState("0badcafe", "7", "en", cards=[0, 9], unsure=[21, 31], touched=time.time())
+    await storage.set_form("telegram", STORE_KEY + state.scan_id, asdict(state))
+    view = flow.draw(state)
+    assert "Is Q♥ in the photo?" in view.text
+    assert "g" not in {b.payload.rsplit(":", 1)[1] for row in view.rows for b in row}, "no count while unsure"
+    refused = await flow.press("7", "en", "sc1:0badcafe:0:g")
+    assert refused.view is None and refused.note
+    kept = await flow.press("7", "en", "sc1:0badcafe:0:y")
+    assert kept.view is not None and "Is A♠ in the photo?" in kept.view.text
+    dropped = await flow.press("7", "en", "sc1:0badcafe:1:n")
+    assert dropped.view is not None and "(3): 7♣ 8♦ Q♥" in dropped.view.text and "A♠" not in dropped.view.text
     await storage.close()

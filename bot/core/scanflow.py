@@ -161,12 +161,10 @@ def read_photo(data: bytes) -> tuple[list[int], list[int]]:
 class ScanFlow:
     """The platform-free flow: a photo in, a view out; a press in, a private note and a new view out."""
 
-    def __init__(self, storage: Storage, platform: str, lane: ScanLane | None = None,
-                 reader: Callable[[bytes], tuple[list[int], list[int]]] = read_photo) -> None:
+    def __init__(self, storage: Storage, platform: str, lane: ScanLane | None = None) -> None:
         self.storage = storage
         self.platform = platform
         self.lane = lane or ScanLane()
-        self.reader = reader
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}  # a scan's lock and how many presses hold it
 
     # --- a photo ---
@@ -189,7 +187,7 @@ class ScanFlow:
         if refusal is not None:
             return Opened(ScanView(refusal), None)
         try:
-            cards, unsure = await self.lane.run(lambda: self.reader(data))
+            cards, unsure = await self.lane.run(lambda: read_photo(data))
         except LaneBusy:
             return Opened(ScanView(t.gettext("Many photos are being read just now; send yours again in a minute.")),
                           None)
