@@ -95,3 +95,16 @@ async def test_unsure_cards_are_asked_one_by_one_and_never_counted_unanswered(tm
     dropped = await flow.press("7", "en", "sc1:0badcafe:1:n")
     assert dropped.view is not None and "(3): 7♣ 8♦ Q♥" in dropped.view.text and "A♠" not in dropped.view.text
     await storage.close()
+
+
+async def test_a_scan_untouched_for_a_day_answers_that_it_expired(tmp_path: Path) -> None:
+    from dataclasses import asdict
+
+    from bot.core.scanflow import KEPT_SECONDS, STORE_KEY, ScanState
+
+    flow, storage = await flow_on(tmp_path)
+    old = ScanState("01dca4d5", "7", "en", cards=[0], touched=time.time() - KEPT_SECONDS - 60)
+    await storage.set_form("telegram", STORE_KEY + old.scan_id, asdict(old))
+    pressed = await flow.press("7", "en", "sc1:01dca4d5:0:a")
+    assert pressed.view is None and "too old" in pressed.note
+    await storage.close()

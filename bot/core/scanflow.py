@@ -166,6 +166,7 @@ class ScanFlow:
         self.platform = platform
         self.lane = lane or ScanLane()
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}  # a scan's lock and how many presses hold it
+        self._forgotten_at = 0.0
 
     # --- a photo ---
 
@@ -201,6 +202,9 @@ class ScanFlow:
                 "shows, and send the photo again.")), None)
         state = ScanState(secrets.token_hex(4), owner, lang, sorted(cards), sorted(unsure))
         await self._save(state)
+        if time.time() - self._forgotten_at > 3600:  # now and then, scans (and forms) untouched for a day go
+            self._forgotten_at = time.time()
+            await self.storage.forget_forms(self.platform, self._forgotten_at - KEPT_SECONDS)
         return Opened(self.draw(state), state.scan_id)
 
     @staticmethod
