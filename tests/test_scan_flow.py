@@ -65,7 +65,7 @@ async def test_huge_pictures_are_refused_before_decoding_and_large_ones_read_sma
 
 
 async def test_presses_at_once_act_once_and_only_for_the_owner(tmp_path: Path) -> None:
-    flow, storage = await flow_on(tmp_path)
+    flow, storage = await flow_on(tmp_path, ScanLane(seconds=600))  # a loaded test machine reads slowly
     opened = await flow.open(PHOTO, "7", "en")
     first = opened.view.rows[0][0].payload
     assert decode_payload(first) is not None
