@@ -19,7 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from bot.scanner.patches import ANGLES, VIEWS, features, marks, prepare
+from bot.scanner.patches import ANGLES, features, marks, prepare
 from training.designs import CACHE, DESIGNS, Design, design_index_boxes, ensure_packages, render_design
 from training.synth import Placed, photo
 
@@ -36,35 +36,26 @@ def faces_of(design: Design) -> tuple[list[np.ndarray], list[tuple[int, int, int
 
 
 def labels(found: np.ndarray, scale: float, placed: list[Placed], rng: np.random.Generator) -> list[tuple[int, int]]:
-    """(row, class) pairs over the rows of ``features`` (mark, offset, turn). A mark on a visible index, turned
-    within 12 degrees of upright, is its card at the offset of its part of the index (a rank above the index's
-    middle, a suit below it) and background at the other offset, which cannot show the whole index; other turns are
-    background now and then. A mark away from every index is background at a few random views; a mark in the
-    index's middle, or on a covered index, is left out as neither clearly."""
+    """(row, class) pairs: a mark on a visible index, turned within 12 degrees of upright, is its card; a mark away
+    from every index is background at a few random turns; the rest is left out as neither clearly."""
     out: list[tuple[int, int]] = []
     corners = [(p.card, c) for p in placed for c in p.corners]
     for i, (x, y, _size) in enumerate(found):
         px, py = x * scale, y * scale
         near = [(card, c) for card, c in corners if math.dist((px, py), (c.x, c.y)) <= c.radius * 1.1]
         if not near:
-            for v in rng.choice(VIEWS, size=2, replace=False):
-                out.append((i * VIEWS + int(v), BACKGROUND))
+            for a in rng.choice(ANGLES, size=1):
+                out.append((i * ANGLES + int(a), BACKGROUND))
             continue
         card, c = min(near, key=lambda n: math.dist((px, py), (n[1].x, n[1].y)))
         if not c.visible:
             continue
-        theta = math.radians(c.angle)
-        along = ((px - c.x) * math.sin(theta) - (py - c.y) * math.cos(theta)) / c.radius  # + towards the top
-        if abs(along) < 0.1:
-            continue
-        part = 0 if along > 0 else 1  # OFFSETS[0] reads a rank, OFFSETS[1] a suit
         for a in range(ANGLES):
             off = abs((a * 360.0 / ANGLES - c.angle + 180) % 360 - 180)
             if off <= 12:
-                out.append((i * VIEWS + part * ANGLES + a, card))
-                out.append((i * VIEWS + (1 - part) * ANGLES + a, BACKGROUND))
+                out.append((i * ANGLES + a, card))
             elif off >= 34 and rng.random() < 0.25:
-                out.append((i * VIEWS + part * ANGLES + a, BACKGROUND))
+                out.append((i * ANGLES + a, BACKGROUND))
     return out
 
 

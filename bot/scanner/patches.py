@@ -16,10 +16,7 @@ WORK_SIDE = 1024  # the photo is read at this size (longer side); positions are 
 ANGLES = 16  # turns tried per mark: every 22.5 degrees
 PATCH = 32
 SPAN = 2.4  # a patch covers this many times the mark's size, from a little above the mark to the suit under a rank
-# Each mark is cut twice, as a rank (the patch centred a little below it, where its suit is) and as a suit (centred
-# above it, where its rank is): cut only as a rank, a suit's patch never shows the rank, and the model guessed it.
-OFFSETS = (0.4, -0.8)  # centre of the patch, in mark sizes below the mark (negative: above)
-VIEWS = len(OFFSETS) * ANGLES  # rows per mark: every offset at every turn
+DROP = 0.4  # the patch is centred this far (in mark sizes) below the mark, where the suit of an index is
 MIN_MARK, MAX_MARK = 6, 48  # marks (in work pixels) smaller or larger than an index glyph can be
 MAX_MARKS = 1500  # a photo of 32 cards has a few hundred; past this the photo is clutter, read the largest
 
@@ -50,49 +47,34 @@ def prepare(image: npt.NDArray[np.uint8]) -> Work:
     return Work(grey, red, 1.0 / factor)
 
 
-def _components(ink: npt.NDArray[np.uint8]) -> Float:
+def marks(work: Work) -> Float:
+    """Centres and sizes (x, y, size) of the ink marks that could be a rank or suit of an index."""
+    ink = cv2.adaptiveThreshold(work.grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 31, 8)
+    ink = cv2.dilate(ink, np.ones((2, 2), np.uint8))  # joins the 1 and 0 of a 10
     _, _, stats, centroids = cv2.connectedComponentsWithStats(ink)
     w, h, area = stats[1:, 2], stats[1:, 3], stats[1:, 4]
     size = np.maximum(w, h)
-    # a filled suit (a blurred diamond or heart) covers up to 0.9 of its box; a larger share is a blob
-    keep = (size >= MIN_MARK) & (size <= MAX_MARK) & (area >= 15) & (area <= 0.9 * w * h)
-    return np.column_stack([centroids[1:][keep], size[keep]]).astype(np.float32)
-
-
-def marks(work: Work) -> Float:
-    """Centres and sizes (x, y, size) of the ink marks that could be a rank or suit of an index."""
-    ink = np.asarray(
-        cv2.adaptiveThreshold(work.grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 31, 8), np.uint8
-    )
-    # the dilation joins the 1 and 0 of a 10
-    joined = _components(np.asarray(cv2.dilate(ink, np.ones((2, 2), np.uint8)), np.uint8))
-    # ... but it also joins an index to the edge of its card, or of the card under it: the undilated ink finds
-    # those glyphs again (a mark it shares with the first pass is kept once)
-    apart = _components(ink)
-    if len(joined) and len(apart):
-        gap = np.hypot(apart[:, None, 0] - joined[None, :, 0], apart[:, None, 1] - joined[None, :, 1])
-        apart = apart[(gap > 0.3 * joined[None, :, 2]).all(axis=1)]
-    found = np.vstack([joined, apart]) if len(apart) else joined
+    keep = (size >= MIN_MARK) & (size <= MAX_MARK) & (area >= 15) & (area <= 0.8 * w * h)
+    found = np.column_stack([centroids[1:][keep], size[keep]]).astype(np.float32)
     if len(found) > MAX_MARKS:
         found = found[np.argsort(-found[:, 2])[:MAX_MARKS]]
     return found
 
 
 def _patch_stack(plane: npt.NDArray[np.uint8], found: Float, side: int) -> npt.NDArray[np.uint8]:
-    """Every mark at every offset and turn, each a side x side patch, stacked in rows (mark, offset, turn)."""
-    out = np.empty((len(found) * VIEWS * side, side), np.uint8)
+    """Every mark at every turn, each a side x side patch, stacked in rows (mark-major)."""
+    out = np.empty((len(found) * ANGLES * side, side), np.uint8)
     row = 0
     for x, y, size in found:
         zoom = side / (SPAN * float(size))
-        for drop in OFFSETS:
-            for a in range(ANGLES):
-                m = cv2.getRotationMatrix2D((float(x), float(y)), a * 360.0 / ANGLES, zoom)
-                m[0, 2] += side / 2 - x
-                m[1, 2] += side / 2 - y - drop * float(size) * zoom
-                out[row : row + side] = cv2.warpAffine(
-                    plane, m, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-                )
-                row += side
+        for a in range(ANGLES):
+            m = cv2.getRotationMatrix2D((float(x), float(y)), a * 360.0 / ANGLES, zoom)
+            m[0, 2] += side / 2 - x
+            m[1, 2] += side / 2 - y - DROP * float(size) * zoom
+            out[row : row + side] = cv2.warpAffine(
+                plane, m, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+            )
+            row += side
     return out
 
 
@@ -117,12 +99,12 @@ def _gradient_histograms(stack: npt.NDArray[np.uint8]) -> Float:
 
 
 def features(work: Work, found: Float) -> Float:
-    """One row per (mark, offset, turn): gradient histograms of the grey patch, a coarse 8x8 grey, a 4x4 map of red."""
+    """One row per (mark, turn): gradient histograms of the grey patch, a coarse 8x8 grey and a 4x4 map of red."""
     if len(found) == 0:
         return np.zeros((0, FEATURES), np.float32)
     grey = _patch_stack(work.grey, found, PATCH)
     hog = _gradient_histograms(grey)
-    coarse = cv2.resize(grey, (8, len(found) * VIEWS * 8), interpolation=cv2.INTER_AREA).reshape(-1, 64)
+    coarse = cv2.resize(grey, (8, len(found) * ANGLES * 8), interpolation=cv2.INTER_AREA).reshape(-1, 64)
     coarse = coarse.astype(np.float32)
     coarse = (coarse - coarse.mean(axis=1, keepdims=True)) / (coarse.std(axis=1, keepdims=True) + 8.0)
     red = _patch_stack(work.red, found, 8).reshape(-1, 4, 2, 4, 2).astype(np.float32).mean(axis=(2, 4)) / 255

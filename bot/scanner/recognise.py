@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 import onnxruntime as ort  # type: ignore[import-untyped]
 
-from .patches import ANGLES, VIEWS, features, marks, prepare
+from .patches import ANGLES, features, marks, prepare
 
 # a broken file gets our one-line answer, not OpenCV's log lines on standard error
 cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
@@ -108,10 +108,9 @@ def scan_image(image: npt.NDArray[np.uint8]) -> Scan:
     session = _session()
     x = features(work, found)
     probabilities = session.run(None, {session.get_inputs()[0].name: x})[1]
-    p = np.asarray(probabilities, np.float32).reshape(len(found), VIEWS, BACKGROUND + 1)[:, :, :BACKGROUND]
-    # each mark votes once, for the card it reads best at any offset and turn; a card read at several marks (its
-    # rank and its suit, its two corners) is wrong only if every reading is: its confidence is 1 - the product of
-    # (1 - each reading)
+    p = np.asarray(probabilities, np.float32).reshape(len(found), ANGLES, BACKGROUND + 1)[:, :, :BACKGROUND]
+    # each mark votes for the card it reads best; a card read at several marks (its rank and its suit, its two
+    # corners) is wrong only if every reading is: its confidence is 1 - the product of (1 - each reading)
     best: dict[int, Found] = {}
     doubt: dict[int, float] = {}
     flat = p.reshape(len(found), -1)
@@ -120,8 +119,7 @@ def scan_image(image: npt.NDArray[np.uint8]) -> Scan:
         reading = float(flat[mark, at])
         if reading < UNSURE / 2:
             continue
-        view, card = divmod(at, BACKGROUND)
-        turn = view % ANGLES  # the view is (offset, turn): a mark read as a rank or as a suit
+        turn, card = divmod(at, BACKGROUND)
         doubt[card] = doubt.get(card, 1.0) * (1.0 - reading)
         if card not in best or reading > best[card].confidence:
             px = round(float(found[mark, 0]) * work.scale, 1)
