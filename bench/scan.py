@@ -1,7 +1,7 @@
 """Card scanner accuracy and speed on synthetic photos of 8-32 spread cards, the held-out designs (never trained
 on) apart from the trained ones.
 
-    python bench/scan.py [--photos 60] [--seed 7]
+    python bench/scan.py [--photos 60] [--seed 7] [--sure 0.99] [--also 0.995,0.999] [--only held-out|trained]
 
 For each set: of the cards whose corner can be seen in the photo, how many were named correctly (and surely), how
 many were flagged unsure, how many were missed; how many cards were named that are not in the photo at all
@@ -29,11 +29,12 @@ from training.designs import DESIGNS, design_index_boxes, ensure_packages, rende
 from training.synth import photo
 
 
-def run(held_out: bool, photos: int, seed: int) -> None:
+def run(held_out: bool, photos: int, seed: int, others: tuple[float, ...] = ()) -> None:
     designs = [d for d in DESIGNS if d.held_out == held_out]
     decks = [(d, *(lambda f: (f, design_index_boxes(f)))(render_design(d))) for d in designs]
     seen = correct = unsure = invented = wrong_unsure = 0
     seconds = 0.0
+    at: dict[float, list[int]] = {t: [0, 0] for t in others}  # threshold -> [named correctly, invented]
     for k in range(photos):
         rng = np.random.default_rng(seed * 7919 + k)
         _design, faces, boxes = decks[k % len(decks)]
@@ -50,6 +51,10 @@ def run(held_out: bool, photos: int, seed: int) -> None:
         invented += len(named - present)
         unsure += len(doubtful & visible)
         wrong_unsure += len(doubtful - present)
+        for threshold, counts in at.items():
+            read = {f.card for f in (*scan.cards, *scan.unsure) if f.confidence >= threshold}
+            counts[0] += len(read & visible)
+            counts[1] += len(read - present)
     label = "held-out designs" if held_out else "trained designs"
     names = ", ".join(d.name for d in designs)
     print(f"{label} ({names}): {photos} photos, {seen} cards with a visible corner")
@@ -58,16 +63,30 @@ def run(held_out: bool, photos: int, seed: int) -> None:
     print(f"  missed           {(seen - correct - unsure) / seen:7.2%}  ({seen - correct - unsure})")
     print(f"  invented         {invented}")
     print(f"  seconds/photo    {seconds / photos:.3f} (one core)")
+    for threshold, (named_at, invented_at) in at.items():
+        print(f"  named from {threshold}: {named_at / seen:7.2%} correctly, {invented_at} invented")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--photos", type=int, default=60)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--sure", type=float, help="the confidence from which a card is named (the shipped one if not "
+                        "given): it trades named cards for invented ones")
+    parser.add_argument("--also", default="", help="other thresholds to report, e.g. 0.995,0.999 (read on the same "
+                        "scans; from 0.4, where unsure cards start)")
+    parser.add_argument("--only", choices=("held-out", "trained"), help="one set of designs (both if not given)")
     args = parser.parse_args()
+    if args.sure is not None:
+        from bot.scanner import recognise
+
+        recognise.SURE = args.sure
     ensure_packages()
-    run(True, args.photos, args.seed)
-    run(False, args.photos, args.seed)
+    others = tuple(float(t) for t in args.also.split(",") if t)
+    if args.only != "trained":
+        run(True, args.photos, args.seed, others)
+    if args.only != "held-out":
+        run(False, args.photos, args.seed, others)
 
 
 if __name__ == "__main__":

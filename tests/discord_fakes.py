@@ -9,6 +9,10 @@ messages the bot created, as Discord would return them, so a test presses exactl
 Discord's limits are enforced here, so a bot that breaks one fails its test: 5 action rows of 5 buttons,
 custom_id at most 100 characters and unique in a message, embed sizes, the 3-second window to acknowledge an
 interaction, one acknowledgement per interaction, and interaction tokens that expire after 15 minutes.
+
+A command may carry a file (``upload``): as Discord does, the upload is refused over the server's attachment size
+limit (10 MB unless boosted; the interaction says it as ``attachment_size_limit``), and the bot gets it as a
+resolved attachment whose ``url`` this server serves, as Discord's CDN would.
 """
 
 from __future__ import annotations
@@ -73,6 +77,24 @@ class FakeUser:
 
 
 @dataclass
+class Upload:
+    """A file a user attached to a slash command option."""
+
+    id: int
+    filename: str
+    content_type: str | None
+    data: bytes
+
+    def payload(self, base: str, channel_id: int) -> dict[str, Any]:
+        url = f"{base}/attachments/{channel_id}/{self.id}/{self.filename}"
+        data: dict[str, Any] = {"id": str(self.id), "filename": self.filename, "size": len(self.data), "url": url,
+                                "proxy_url": url}
+        if self.content_type is not None:
+            data["content_type"] = self.content_type
+        return data
+
+
+@dataclass
 class Request:
     method: str
     path: str
@@ -132,6 +154,17 @@ class FakeDiscord:
         self._saved: tuple[str, Any] | None = None
         self.base = ""
         self.connected = asyncio.Event()
+        self.attachment_size_limit = 10 * 2**20  # a server without boosts
+        self.uploads: dict[int, Upload] = {}
+        self.downloads: list[int] = []  # attachment ids fetched from the CDN
+
+    def upload(self, data: bytes, filename: str, content_type: str | None = "image/jpeg") -> Upload:
+        """A file a user attaches; Discord's client refuses one over the server's limit."""
+        if len(data) > self.attachment_size_limit:
+            raise ValueError(f"Discord does not take a file over {self.attachment_size_limit} bytes here")
+        upload = Upload(self.next_id(), filename, content_type, data)
+        self.uploads[upload.id] = upload
+        return upload
 
     def next_id(self) -> int:
         return next(self._ids)
@@ -157,6 +190,7 @@ class FakeDiscord:
         app = web.Application()
         app.router.add_route("*", "/gateway", self._gateway)
         app.router.add_route("*", API + "/{tail:.*}", self._rest)
+        app.router.add_route("GET", "/attachments/{channel}/{id}/{name}", self._cdn)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -204,6 +238,13 @@ class FakeDiscord:
         if ws in self._sockets:
             self._sockets.remove(ws)
         return ws
+
+    async def _cdn(self, request: web.Request) -> web.Response:
+        upload = self.uploads.get(int(request.match_info["id"]))
+        if upload is None or upload.filename != request.match_info["name"]:
+            return web.Response(status=404)
+        self.downloads.append(upload.id)
+        return web.Response(body=upload.data, content_type=upload.content_type or "application/octet-stream")
 
     async def _send(self, ws: web.WebSocketResponse, event: str, data: dict[str, Any]) -> None:
         await ws.send_str(json.dumps({"op": 0, "t": event, "s": next(self._seq), "d": data}))
@@ -286,7 +327,8 @@ class FakeDiscord:
     ) -> InteractionRecord:
         """A slash command, as ``/name sub option:value``; returns once the bot acknowledged it."""
         payload, record = self._interaction_base(user, channel_id, 2)
-        opts = [{"name": k, "type": _option_type(v), "value": v} for k, v in options.items()]
+        opts = [{"name": k, "type": _option_type(v), "value": str(v.id) if isinstance(v, Upload) else v}
+                for k, v in options.items()]
         known = next((c for c in self.commands if c["name"] == name), None)
         data: dict[str, Any] = {
             "id": known["id"] if known else str(self.next_id()),
@@ -294,7 +336,11 @@ class FakeDiscord:
             "type": 1,
             "options": [{"name": sub, "type": 1, "options": opts}] if sub else opts,
         }
+        uploads = [v for v in options.values() if isinstance(v, Upload)]
+        if uploads:
+            data["resolved"] = {"attachments": {str(u.id): u.payload(self.base, channel_id) for u in uploads}}
         payload["data"] = data
+        payload["attachment_size_limit"] = self.attachment_size_limit
         await self.dispatch("INTERACTION_CREATE", payload)
         await self._wait_ack(record)
         return record
@@ -572,6 +618,8 @@ def _ephemeral(body: dict[str, Any]) -> bool:
 
 
 def _option_type(value: Any) -> int:
+    if isinstance(value, Upload):
+        return 11
     if isinstance(value, bool):
         return 5
     if isinstance(value, int):

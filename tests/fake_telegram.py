@@ -10,6 +10,10 @@ as ``retry_after`` (as Telegram does), and recorded as a violation. A basic grou
 (``migrate``): its old id is then answered 400 with ``migrate_to_chat_id`` and both chats get the service messages
 Telegram sends.
 
+Users send photos (``send_photo``: the sizes Telegram keeps of a photo, each within its limits) and images as files
+(``send_document``); the bot gets a file's path with ``getFile`` (refused over the Bot API's 20 MB) and downloads it
+from ``/file/bot<token>/<path>``, as from Telegram's file server.
+
 PTB posts parameters form-encoded, each non-string value JSON-encoded; the response is ``{"ok": true, "result":
 ...}`` or ``{"ok": false, "error_code": ..., "description": ..., "parameters": {...}}``.
 """
@@ -51,6 +55,11 @@ CANT_INITIATE = "Forbidden: bot can't initiate conversation with a user"
 MAX_TEXT = 4096
 MAX_CALLBACK_DATA = 64
 UPGRADED = "Bad Request: group chat was upgraded to a supergroup chat"
+# Telegram's file limits: a bot downloads files of up to 20 MB; a photo is at most 10 MB, its sides together at most
+# 10000 pixels (Telegram keeps it at most 2560 pixels on its longer side).
+MAX_DOWNLOAD = 20 * 2**20
+MAX_PHOTO_BYTES = 10 * 2**20
+MAX_PHOTO_SIDES = 10_000
 
 
 @dataclass(frozen=True)
@@ -194,12 +203,17 @@ class FakeTelegram:
         self._outage_left: int | None = None  # requests the outage still fails, when counted
         # Seconds each request travels before Telegram counts it (a slow network, a loaded machine).
         self.latency = 0.0
+        self.files: dict[str, bytes] = {}  # file_id -> content
+        self._file_paths: dict[str, str] = {}  # file path (from getFile) -> file_id
+        self._file_ids = itertools.count(1)
+        self.downloads: list[str] = []  # file ids downloaded, in order
 
     # --- lifecycle ---
 
     async def __aenter__(self) -> FakeTelegram:
         app = web.Application()
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        app.router.add_route("GET", "/file/bot{token}/{path:.*}", self._download)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -310,6 +324,54 @@ class FakeTelegram:
             length = len(text.split()[0])
             message["entities"] = [{"type": "bot_command", "offset": 0, "length": length}]
         return message
+
+    def _file(self, data: bytes) -> dict[str, Any]:
+        n = next(self._file_ids)
+        self.files[f"file-{n}"] = data
+        return {"file_id": f"file-{n}", "file_unique_id": f"u{n}", "file_size": len(data)}
+
+    def send_photo(
+        self,
+        user_id: int,
+        chat_id: int,
+        sizes: list[tuple[bytes, int, int]],
+        caption: str | None = None,
+        thread_id: int | None = None,
+    ) -> dict[str, Any]:
+        """A user sends a photo: ``sizes`` are the versions Telegram keeps of it, (content, width, height), smallest
+        first. Returns the message, to reply to."""
+        for data, width, height in sizes:
+            if len(data) > MAX_PHOTO_BYTES or width + height > MAX_PHOTO_SIDES:
+                raise ValueError("Telegram does not take this photo (over 10 MB, or sides over 10000 pixels)")
+        message = self.message_of(user_id, chat_id, caption or "", thread_id)
+        del message["text"]
+        message.pop("entities", None)
+        message["photo"] = [{**self._file(data), "width": w, "height": h} for data, w, h in sizes]
+        if caption:
+            message["caption"] = caption
+            if caption.startswith("/"):
+                message["caption_entities"] = [{"type": "bot_command", "offset": 0, "length": len(caption.split()[0])}]
+        self._push("message", message)
+        return message
+
+    def send_document(
+        self, user_id: int, chat_id: int, data: bytes, mime_type: str, file_name: str, caption: str | None = None
+    ) -> dict[str, Any]:
+        """A user sends a file (a photo sent uncompressed, as a document)."""
+        message = self.message_of(user_id, chat_id, caption or "")
+        del message["text"]
+        message.pop("entities", None)
+        message["document"] = {**self._file(data), "mime_type": mime_type, "file_name": file_name}
+        if caption:
+            message["caption"] = caption
+        self._push("message", message)
+        return message
+
+    def send_reply(self, user_id: int, chat_id: int, text: str, to: dict[str, Any]) -> int:
+        """A user answers the message ``to`` with ``text``."""
+        message = self.message_of(user_id, chat_id, text)
+        message["reply_to_message"] = to
+        return self._push("message", message)
 
     def set_member(self, chat_id: int, user_id: int, status: str) -> None:
         """The user's standing in a group: "member", "left", "kicked", "restricted" (still a member) or
@@ -472,6 +534,15 @@ class FakeTelegram:
         assert not self.violations, "flood limits exceeded:\n" + "\n".join(self.violations[:10])
 
     # --- the HTTP side ---
+
+    async def _download(self, request: web.Request) -> web.Response:
+        if request.match_info["token"] != TOKEN:
+            return web.Response(status=401)
+        file_id = self._file_paths.get(request.match_info["path"])
+        if file_id is None:
+            return web.Response(status=404, text="Not Found")
+        self.downloads.append(file_id)
+        return web.Response(body=self.files[file_id], content_type="application/octet-stream")
 
     async def _handle(self, request: web.Request) -> web.Response:
         if request.match_info["token"] != TOKEN:
@@ -723,6 +794,17 @@ class FakeTelegram:
         if chat.type == "private" and chat.id not in self.started:
             raise ApiError(403, CANT_INITIATE)
         return True
+
+    async def _api_getFile(self, params: dict[str, Any]) -> dict[str, Any]:
+        file_id = params.get("file_id")
+        data = self.files.get(file_id) if isinstance(file_id, str) else None
+        if data is None:
+            raise ApiError(400, "Bad Request: invalid file_id")
+        if len(data) > MAX_DOWNLOAD:
+            raise ApiError(400, "Bad Request: file is too big")
+        path = f"photos/{file_id}.jpg"
+        self._file_paths[path] = str(file_id)
+        return {"file_id": file_id, "file_unique_id": "u" + str(file_id), "file_size": len(data), "file_path": path}
 
     async def _api_getChat(self, params: dict[str, Any]) -> dict[str, Any]:
         return self._chat(params).to_json()

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from bot.core.host import Host
 
     from .calculator import Calculator
+    from .scan import PhotoScans
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +93,7 @@ class DiscordAdapter:
         self.alerts = TurnAlerts(self)
         self.outbox = Outbox(self._deliver_now, gate=self._after_answers)
         self.calculator: Calculator  # set by the client, which installs the calculator's commands
+        self.scans: PhotoScans  # set by the client too: /score with a photo
 
     # --- who and where ---------------------------------------------------------------------------------------
 

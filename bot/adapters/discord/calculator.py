@@ -422,6 +422,7 @@ MULTIPLIERS = [
     declared_a=_("What team A announced, e.g. belote tierce:K"),
     declared_b=_("What team B announced, e.g. carre:J"),
     valat=_("The team that took every trick"),
+    photo=_("Or a photo of one side's won cards, spread so that each corner shows"),
 )
 @app_commands.choices(contract=CONTRACT_CHOICES, declarer=TEAM_CHOICES, valat=TEAM_CHOICES)
 @app_commands.choices(multiplier=MULTIPLIERS)
@@ -435,7 +436,11 @@ async def score_command(
     declared_a: str = "",
     declared_b: str = "",
     valat: app_commands.Choice[str] | None = None,
+    photo: discord.Attachment | None = None,
 ) -> None:
+    if photo is not None:  # the scanner's flow (scan.py) reads the cards and asks the rest with buttons
+        await interaction.client.adapter.scans.on_photo(interaction, photo)
+        return
     request: dict[str, Any] | str | None = line
     if line is None and contract is not None:
         team = declarer.value if declarer else "A"

@@ -15,6 +15,7 @@ from .buttons import GameButton
 from .calculator import AddToSheet, Calculator
 from .calculator import install as install_calculator
 from .commands import CommandTexts, install
+from .scan import PhotoScans, ScanButton
 from .score_form import FormButton, on_points_submitted
 
 if TYPE_CHECKING:
@@ -35,12 +36,13 @@ class BeloteClient(discord.Client):
             DiscordAdapter(host, self) if ack_budget is None else DiscordAdapter(host, self, ack_budget=ack_budget)
         )
         self.adapter.calculator = Calculator(self.adapter)
+        self.adapter.scans = PhotoScans(self.adapter)
         install(self.tree)
         install_calculator(self.tree)
 
     async def setup_hook(self) -> None:
         self.adapter.lag.start()
-        self.add_dynamic_items(GameButton, AddToSheet, FormButton)
+        self.add_dynamic_items(GameButton, AddToSheet, FormButton, ScanButton)
         await self.tree.set_translator(CommandTexts())
         if self.sync_commands:
             # A bulk overwrite: unchanged commands stay as they are on Discord's side.

@@ -54,6 +54,7 @@ from .outbox import FloodPolicy, Outbox, Post
 from .reach import PrivateChats
 from .refs import StorageRefs
 from .render import deep_link, post_of, table_of_payload, to_html
+from .scan import PhotoScans, file_url_of
 
 log = logging.getLogger(__name__)
 _TITLE = "title:"  # storage key (a message ref of the platform): a group's name, for views after a restart
@@ -90,6 +91,7 @@ class TelegramAdapter:
             ApplicationBuilder()
             .token(settings.telegram_token)
             .base_url(base_url_of(settings.telegram_base_url))
+            .base_file_url(file_url_of(settings.telegram_base_url) or "https://api.telegram.org/file/bot")
             .rate_limiter(
                 AIORateLimiter(
                     overall_max_rate=self.policy.overall_messages,
@@ -300,6 +302,8 @@ class TelegramAdapter:
         for name in TABLE_COMMANDS:
             app.add_handler(CommandHandler(name, self._on_table_command))
         self.calculator = CalculatorCommands(self)
+        self.scans = PhotoScans(self)
+        app.add_handlers(self.scans.handlers())  # a photo, or /score in reply to one, before /score's own handler
         app.add_handler(CommandHandler("score", self.calculator.on_score))
         app.add_handler(CommandHandler("sheet", self.calculator.on_sheet))
         app.add_handler(CallbackQueryHandler(self.calculator.on_press, pattern=CalculatorCommands.PATTERN))

@@ -1,0 +1,99 @@
+"""Photos of won cards on Discord (docs/scanner.md): ``/score`` with an image attachment. The flow is
+``bot.core.scanflow``'s; this module downloads the attachment (its announced size and type checked first), answers
+in the channel and edits that answer on each press. Buttons are dynamic items whose ``custom_id`` is the flow's
+payload, so they work after a restart.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.core.messages import DISCORD
+from bot.core.scanflow import ScanFlow, ScanView
+from bot.i18n import translator
+
+from .text import CONTENT_LIMIT, LABEL_LIMIT, clip, markup
+
+if TYPE_CHECKING:
+    from .adapter import DiscordAdapter
+
+log = logging.getLogger(__name__)
+
+
+class ScanButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"sc1:[0-9a-f]{8}:[0-9a-z]{1,8}:[0-9a-z]{1,4}"
+):
+    def __init__(self, payload: str, label: str = "·", *, row: int | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(label=clip(label, LABEL_LIMIT) or "·", custom_id=payload,
+                              style=discord.ButtonStyle.secondary),
+            row=row,
+        )
+        self.payload = payload
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ScanButton:
+        return cls(match.group(0))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        scans: PhotoScans = interaction.client.adapter.scans
+        await scans.on_press(interaction, self.payload)
+
+
+def _view(view: ScanView) -> discord.ui.View:
+    shown = discord.ui.View(timeout=None)
+    for row, buttons in enumerate(view.rows):
+        for button in buttons:
+            shown.add_item(ScanButton(button.payload, button.label, row=row))
+    return shown
+
+
+class PhotoScans:
+    def __init__(self, adapter: DiscordAdapter) -> None:
+        self.adapter = adapter
+        self.flow = ScanFlow(adapter.host.storage, DISCORD)
+
+    async def _languages(self, interaction: discord.Interaction[Any]) -> tuple[str, str]:
+        """(the person's language for private answers, the channel's for the public one)."""
+        host = self.adapter.host
+        mine = await host.user_language(self.adapter.user_ref(interaction))
+        chat = self.adapter.chat_ref(interaction)
+        return mine, (await host.chat_language(chat) if chat is not None else mine)
+
+    async def on_photo(self, interaction: discord.Interaction[Any], photo: discord.Attachment) -> None:
+        mine, public = await self._languages(interaction)
+        refusal = self.flow.too_large(photo.size, mine)
+        if refusal is None and not (photo.content_type or "").startswith("image/"):
+            refusal = translator(mine).gettext(
+                "This file cannot be read as a photo; send a photo of the cards (JPEG, PNG or WebP).")
+        if refusal is not None:  # told before anything is downloaded, to the sender alone
+            await interaction.response.send_message(clip(markup(refusal), CONTENT_LIMIT), ephemeral=True)
+            return
+        await interaction.response.defer(thinking=True)  # downloading and reading take longer than Discord waits
+        try:
+            data = await photo.read()
+        except (discord.HTTPException, discord.NotFound) as err:
+            log.info("an attachment could not be downloaded: %s", err)
+            text = translator(public).gettext("The photo could not be downloaded; send it again.")
+            await interaction.edit_original_response(content=text)
+            return
+        opened = await self.flow.open(data, str(interaction.user.id), public)
+        await interaction.edit_original_response(content=clip(markup(opened.view.text), CONTENT_LIMIT),
+                                                 view=_view(opened.view) if opened.view.rows else None)
+
+    async def on_press(self, interaction: discord.Interaction[Any], payload: str) -> None:
+        mine, _ = await self._languages(interaction)
+        pressed = await self.flow.press(str(interaction.user.id), mine, payload)
+        if pressed.view is None:
+            await interaction.response.send_message(pressed.note or "·", ephemeral=True)
+            return
+        await interaction.response.edit_message(content=clip(markup(pressed.view.text), CONTENT_LIMIT),
+                                                view=_view(pressed.view) if pressed.view.rows else None)
+        if pressed.note:
+            await interaction.followup.send(pressed.note, ephemeral=True)

@@ -1,0 +1,444 @@
+"""A photo of a side's won cards to a scored deal, in any chat (docs/scanner.md).
+
+The photo is read off the event loop (``ScanLane``: one worker thread, a short queue, a time limit). The answer
+lists the cards read surely and asks about each unsure one (never guessed silently); buttons add a missed card
+(suit, then rank), remove a misread one, then ask the game and contract, whose cards the photo shows, which side
+bid and whether that side took the last trick. The calculator (``bot.calculator``) scores the deal from that one
+side's points, the other side's following from the deal's total.
+
+Buttons follow the scheme of the tables' payloads (``bot.core.payload``): ``sc1:<scan>:<nonce>:<action>``, the
+nonce being the scan's version when its message was drawn. Only the person who sent the photo may press; a press
+on an older drawing (a double tap, a replay), a forged one or one on a finished scan changes nothing and gets a
+short private answer. A scan's state is kept in storage (as the calculator's forms are), so its buttons work after
+a restart; after a day it is forgotten and its buttons say so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import secrets
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from typing import Any, Final, TypeVar
+
+from pydantic import TypeAdapter, ValidationError
+
+from bot.engine.cards import card_symbol, make_card, suit_of
+from bot.engine.play import CARD_POINTS
+from bot.i18n import Translator, translator
+from bot.storage.base import Storage
+
+from . import names
+from .payload import to_base36
+
+log = logging.getLogger(__name__)
+
+PREFIX: Final = "sc1"
+PATTERN: Final = r"^sc1:"
+# A chat's photo: Telegram's photos are at most 2560 pixels and a few MB; a file sent as a document may be larger.
+MAX_PHOTO_BYTES: Final = 10 * 2**20
+MAX_PHOTO_PIXELS: Final = 40_000_000
+SCAN_SECONDS: Final = 60.0  # a photo takes about a third of a second on one core; past this the machine is swamped
+WAITING: Final = 4  # photos queued behind the one being read; more get "busy, send it again"
+KEPT_SECONDS: Final = 24 * 3600
+STORE_KEY: Final = "scan:"
+CONTRACTS: Final = ("clubs", "diamonds", "hearts", "spades", "no-trumps", "all-trumps")
+GAMES: Final = ("bulgarian", "bela", "french")
+STEPS: Final = ("cards", "suit", "rank", "contract", "photo", "bid", "last", "done")
+_PAYLOAD: Final = re.compile(r"sc1:(?P<scan>[0-9a-f]{8}):(?P<nonce>[0-9a-z]{1,8}):(?P<action>[0-9a-z]{1,4})")
+LAST_TEN: Final = 10
+
+T = TypeVar("T")
+
+
+class LaneBusy(Exception):
+    """More photos are waiting than the lane takes."""
+
+
+class ScanLane:
+    """Photos are read one at a time in a worker thread, so the event loop never waits for OpenCV or the model."""
+
+    def __init__(self, workers: int = 1, waiting: int = WAITING, seconds: float = SCAN_SECONDS) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="scan")
+        self._limit = workers + waiting
+        self._in_lane = 0
+        self.seconds = seconds
+
+    async def run(self, work: Callable[[], T]) -> T:
+        """``work()``'s result; LaneBusy when the queue is full, TimeoutError past ``seconds`` (the thread then
+        finishes its photo, still counted in the lane, so a stuck photo cannot pile more up behind it)."""
+        if self._in_lane >= self._limit:
+            raise LaneBusy
+        self._in_lane += 1
+        future = self._pool.submit(work)
+        loop = asyncio.get_running_loop()
+        future.add_done_callback(lambda _: loop.call_soon_threadsafe(self._leave))
+        return await asyncio.wait_for(asyncio.wrap_future(future), self.seconds)
+
+    def _leave(self) -> None:
+        self._in_lane -= 1
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    label: str
+    payload: str
+
+
+@dataclass(frozen=True, slots=True)
+class ScanView:
+    """What the scan's message shows: ``**bold**`` text and rows of buttons (at most 5 rows of 5, Discord's)."""
+
+    text: str
+    rows: tuple[tuple[Button, ...], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    view: ScanView
+    scan_id: str | None  # None: nothing to press (no cards, or the photo could not be read)
+
+
+@dataclass(frozen=True, slots=True)
+class Pressed:
+    note: str  # the short private answer to the press ("" for none)
+    view: ScanView | None  # the message's new content, None when the press changed nothing
+    scan_id: str = ""
+
+
+@dataclass
+class ScanState:
+    """One photo's scan, as stored: the cards as the owner has corrected them and the answers given so far."""
+
+    scan_id: str
+    owner: str
+    lang: str
+    cards: list[int] = field(default_factory=list)
+    unsure: list[int] = field(default_factory=list)
+    version: int = 0
+    step: str = "cards"
+    adding: bool = True  # the suit and rank steps add a card (else remove one)
+    suit: int = 0
+    game: str = "bulgarian"
+    contract: int = 0
+    photo: str = "A"  # the side whose won cards the photo shows
+    bid: str = "A"
+    last_ten: bool = False
+    note: str = ""
+    touched: float = 0.0
+
+
+_STORED: Final = TypeAdapter(ScanState)
+
+
+def decode_payload(text: str) -> tuple[str, int, str] | None:
+    match = _PAYLOAD.fullmatch(text) if isinstance(text, str) else None
+    if match is None:
+        return None
+    return match["scan"], int(match["nonce"], 36), match["action"]
+
+
+def _cards_line(cards: list[int]) -> str:
+    return " ".join(card_symbol(c) for c in sorted(cards)) or "—"
+
+
+def read_photo(data: bytes) -> tuple[list[int], list[int]]:
+    """The cards read surely and the unsure ones (in the worker thread); ScanError for a file that is no photo."""
+    from bot.scanner import decode, scan_image
+    from bot.scanner.patches import WORK_SIDE
+
+    scan = scan_image(decode(data, MAX_PHOTO_BYTES, MAX_PHOTO_PIXELS, work_side=WORK_SIDE))
+    return [f.card for f in scan.cards], [f.card for f in scan.unsure]
+
+
+class ScanFlow:
+    """The platform-free flow: a photo in, a view out; a press in, a private note and a new view out."""
+
+    def __init__(self, storage: Storage, platform: str, lane: ScanLane | None = None) -> None:
+        self.storage = storage
+        self.platform = platform
+        self.lane = lane or ScanLane()
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}  # a scan's lock and how many presses hold it
+        self._forgotten_at = 0.0
+
+    # --- a photo ---
+
+    @staticmethod
+    def too_large(size: int | None, lang: str) -> str | None:
+        """The answer for a file whose announced size is over the limit, before anything is downloaded."""
+        if size is None or size <= MAX_PHOTO_BYTES:
+            return None
+        t = translator(lang)
+        return t.gettext("The photo is too large ({mb} MB); send one of up to {limit} MB.",
+                         mb=f"{size / 2**20:.1f}", limit=MAX_PHOTO_BYTES // 2**20)
+
+    async def open(self, data: bytes, owner: str, lang: str) -> Opened:
+        """Read a photo and draw its answer; the scan is stored when it has something to press."""
+        from bot.scanner import ScanError
+
+        t = translator(lang)
+        refusal = self.too_large(len(data), lang)
+        if refusal is not None:
+            return Opened(ScanView(refusal), None)
+        try:
+            cards, unsure = await self.lane.run(lambda: read_photo(data))
+        except LaneBusy:
+            return Opened(ScanView(t.gettext("Many photos are being read just now; send yours again in a minute.")),
+                          None)
+        except TimeoutError:
+            return Opened(ScanView(t.gettext("The photo could not be read in time; send a smaller one.")), None)
+        except ScanError as err:
+            return Opened(ScanView(self._unreadable(err.reason, t)), None)
+        if not cards and not unsure:
+            return Opened(ScanView(t.gettext(
+                "No cards found in this photo. Spread the won cards so that each one's corner (rank and suit) "
+                "shows, and send the photo again.")), None)
+        state = ScanState(secrets.token_hex(4), owner, lang, sorted(cards), sorted(unsure))
+        await self._save(state)
+        if time.time() - self._forgotten_at > 3600:  # now and then, scans (and forms) untouched for a day go
+            self._forgotten_at = time.time()
+            await self.storage.forget_forms(self.platform, self._forgotten_at - KEPT_SECONDS)
+        return Opened(self.draw(state), state.scan_id)
+
+    @staticmethod
+    def _unreadable(reason: str, t: Translator) -> str:
+        if reason == "pixels":
+            return t.gettext("The picture is too large; send one of up to {n} megapixels.",
+                             n=MAX_PHOTO_PIXELS // 1_000_000)
+        if reason == "bytes":
+            return t.gettext("The photo is too large; send one of up to {limit} MB.", limit=MAX_PHOTO_BYTES // 2**20)
+        return t.gettext("This file cannot be read as a photo; send a photo of the cards (JPEG, PNG or WebP).")
+
+    # --- presses ---
+
+    async def press(self, user_id: str, lang: str, data: str) -> Pressed:
+        t = translator(lang)
+        decoded = decode_payload(data)
+        if decoded is None:
+            return Pressed(t.gettext("That button is not one of ours."), None)
+        scan_id, nonce, action = decoded
+        lock, users = self._locks.get(scan_id, (asyncio.Lock(), 0))
+        self._locks[scan_id] = (lock, users + 1)
+        try:
+            async with lock:  # presses at the same instant are judged one after the other
+                return await self._press(scan_id, nonce, action, user_id, t)
+        finally:
+            lock, users = self._locks[scan_id]
+            if users == 1:
+                del self._locks[scan_id]  # nobody else waits on it
+            else:
+                self._locks[scan_id] = (lock, users - 1)
+
+    async def _press(self, scan_id: str, nonce: int, action: str, user_id: str, t: Translator) -> Pressed:
+        state = await self._load(scan_id)
+        if state is None:
+            return Pressed(t.gettext("This scan is finished or too old; send the photo again."), None, scan_id)
+        if state.owner != user_id:
+            return Pressed(t.gettext("Only the person who sent the photo can change these cards."), None, scan_id)
+        if state.step == "done":
+            return Pressed(t.gettext("This scan is finished or too old; send the photo again."), None, scan_id)
+        if nonce != state.version:
+            return Pressed(t.gettext("This message has changed since; use its newest buttons."), None, scan_id)
+        if action == "x":
+            await self._forget(scan_id)
+            return Pressed("", ScanView(translator(state.lang).gettext("Scan closed.")), scan_id)
+        note = self._step(state, action)
+        if note is None:
+            return Pressed(t.gettext("That button is not one of ours."), None, scan_id)
+        if state.step == "done":
+            view = self._score(state)
+            if state.step == "done":
+                await self._forget(scan_id)
+                return Pressed("", view, scan_id)
+        state.version += 1
+        await self._save(state)
+        return Pressed(note, self.draw(state), scan_id)
+
+    def _step(self, s: ScanState, action: str) -> str | None:
+        """Apply a press; None for an action this step does not have (a forged or mistyped payload)."""
+        kind, arg = action[:1], action[1:]
+        number = int(arg) if arg.isdecimal() and arg.isascii() and len(arg) <= 2 else None
+        s.note = ""
+        if action == "b":
+            back = {"suit": "cards", "rank": "suit", "contract": "cards", "photo": "contract", "bid": "photo",
+                    "last": "bid"}
+            if s.step not in back:
+                return None
+            s.step = back[s.step]
+        elif s.step == "cards" and action in ("y", "n") and s.unsure:
+            card = s.unsure.pop(0)
+            if action == "y":
+                s.cards = sorted({*s.cards, card})
+        elif s.step == "cards" and action in ("a", "r"):
+            if action == "r" and not s.cards:
+                return None
+            s.adding, s.step = action == "a", "suit"
+        elif s.step == "cards" and action == "g" and not s.unsure:
+            s.step = "contract"
+        elif s.step == "suit" and kind == "s" and number is not None and number < 4:
+            s.suit, s.step = number, "rank"
+        elif s.step == "rank" and kind == "c" and number is not None and number < 32 and suit_of(number) == s.suit:
+            if s.adding and number not in s.cards:
+                s.cards = sorted({*s.cards, number})
+                s.unsure = [c for c in s.unsure if c != number]
+            elif not s.adding and number in s.cards:
+                s.cards.remove(number)
+            else:
+                return None
+            s.step = "cards"
+        elif s.step == "contract" and kind == "g" and number is not None and number < len(GAMES):
+            s.game = GAMES[number]
+            if s.game != "bulgarian" and s.contract > 3:
+                s.contract = 0
+        elif s.step == "contract" and kind == "k" and number is not None and number < (6 if s.game == "bulgarian"
+                                                                                      else 4):
+            s.contract, s.step = number, "photo"
+        elif s.step in ("photo", "bid") and kind == "t" and arg in ("a", "b"):
+            if s.step == "photo":
+                s.photo, s.step = arg.upper(), "bid"
+            else:
+                s.bid, s.step = arg.upper(), "last"
+        elif s.step == "last" and kind == "l" and arg in ("0", "1"):
+            s.last_ten, s.step = arg == "1", "done"
+        else:
+            return None
+        return ""
+
+    # --- the answer ---
+
+    def points(self, s: ScanState) -> int:
+        return sum(CARD_POINTS[s.contract][c] for c in s.cards)
+
+    def request(self, s: ScanState, last_ten: bool) -> dict[str, Any]:
+        """The calculator's request (formats §5, or §7.5 for Bela and French) for what the photo showed."""
+        points = self.points(s) + (LAST_TEN if last_ten else 0)
+        valat = s.photo if len(s.cards) == 32 and last_ten else None  # every trick in the photo
+        if s.game == "bulgarian":
+            data: dict[str, Any] = {"contract": CONTRACTS[s.contract], "declarer": s.bid, "valat": valat}
+        else:
+            data = {"variant": s.game, "contract": CONTRACTS[s.contract], "declarer": s.bid, "valat": valat}
+        if valat is None:
+            data["points"] = {s.photo: points}
+        return data
+
+    def _score(self, s: ScanState) -> ScanView:
+        from bot.calculator.errors import CalculatorError
+        from bot.calculator.score import score
+
+        t = translator(s.lang)
+        last_ten = s.last_ten
+        try:
+            answer = score(self.request(s, last_ten))
+        except CalculatorError as err:
+            s.step = "last"
+            s.note = "\n".join(err.render(s.lang))
+            return self.draw(s)
+        head = [
+            t.gettext("Cards in the photo ({n}): {cards}", n=len(s.cards), cards=_cards_line(s.cards)),
+            t.gettext("Card points: {points}", points=self.points(s))
+            + (" + " + t.gettext("last ten") + f" {LAST_TEN}" if last_ten else ""),
+            t.gettext("Declarations and contra are not in a photo: to count them, type the deal with /score."),
+            "",
+        ]
+        return ScanView("\n".join(head) + answer.render(s.lang))
+
+    # --- drawing ---
+
+    def draw(self, s: ScanState) -> ScanView:
+        t = translator(s.lang)
+        teams = {"A": t.gettext("We"), "B": t.gettext("You")}
+
+        def b(label: str, action: str) -> Button:
+            return Button(label, f"{PREFIX}:{s.scan_id}:{to_base36(s.version)}:{action}")
+
+        lines = [t.gettext("**Cards read** ({n}): {cards}", n=len(s.cards), cards=_cards_line(s.cards))]
+        if s.unsure:
+            lines.append(t.gettext("Unsure: {cards}", cards=" ".join(card_symbol(c) + "?" for c in s.unsure)))
+        rows: list[tuple[Button, ...]] = []
+        if s.step == "cards":
+            if s.unsure:
+                card = card_symbol(s.unsure[0])
+                lines.append(t.gettext("Is {card} in the photo?", card=card))
+                rows.append((b(t.gettext("Yes, {card}", card=card), "y"), b(t.gettext("No {card}", card=card), "n")))
+            else:
+                lines.append(t.gettext("Check the cards: a misread card is removed, then the right one added."))
+            fix = [b(t.gettext("+ Add a card"), "a")]
+            if s.cards:
+                fix.append(b(t.gettext("− Remove a card"), "r"))
+            rows.append(tuple(fix))
+            if not s.unsure:
+                rows.append((b(t.gettext("Count the points"), "g"),))
+        elif s.step == "suit":
+            lines.append(t.gettext("Which suit is the card to add?") if s.adding
+                         else t.gettext("Which suit is the card to remove?"))
+            rows.append(tuple(b(names.call_name(suit, t), f"s{suit}") for suit in range(4)))
+            rows.append((b(t.gettext("Back"), "b"),))
+        elif s.step == "rank":
+            lines.append(t.gettext("Which card?"))
+            cards = [make_card(rank, s.suit) for rank in range(8)]
+            shown = [c for c in cards if (c not in s.cards) == s.adding]
+            rows += [tuple(b(card_symbol(c), f"c{c}") for c in shown[i:i + 4]) for i in range(0, len(shown), 4)]
+            rows.append((b(t.gettext("Back"), "b"),))
+        elif s.step == "contract":
+            lines.append(t.gettext("Which game, and what was the contract?"))
+            rows.append(tuple(b(("● " if g == s.game else "") + names.game_name(g, t), f"g{i}")
+                              for i, g in enumerate(GAMES)))
+            count = 6 if s.game == "bulgarian" else 4
+            rows.append(tuple(b(names.call_name(k, t), f"k{k}") for k in range(min(count, 3))))
+            rows.append(tuple(b(names.call_name(k, t), f"k{k}") for k in range(3, count)))
+            rows.append((b(t.gettext("Back"), "b"),))
+        else:
+            lines.append(t.gettext("Contract: {contract}", contract=self._contract_label(s, t)))
+            if s.step in ("bid", "last"):
+                lines.append(t.gettext("The photo shows the won cards of: {team}", team=teams[s.photo]))
+            if s.step == "last":
+                lines.append(t.gettext("The contract was bid by: {team}", team=teams[s.bid]))
+            question = {
+                "photo": t.gettext("Whose won cards are in the photo?"),
+                "bid": t.gettext("Which side bid the contract?"),
+                "last": t.gettext("Did {team} take the last trick (the last ten)?", team=teams[s.photo]),
+            }[s.step]
+            lines.append(question)
+            if s.step == "last":
+                rows.append((b(t.gettext("Yes, +10"), "l1"), b(t.gettext("No"), "l0")))
+            else:
+                rows.append((b(teams["A"], "ta"), b(teams["B"], "tb")))
+            rows.append((b(t.gettext("Back"), "b"),))
+        if s.note:
+            lines.append(s.note)
+        rows.append((b(t.gettext("Close"), "x"),))
+        return ScanView("\n".join(lines), tuple(row for row in rows if row))
+
+    @staticmethod
+    def _contract_label(s: ScanState, t: Translator) -> str:
+        label = names.call_name(s.contract, t)
+        return label if s.game == "bulgarian" else f"{names.game_name(s.game, t)}, {label}"
+
+    # --- storage ---
+
+    async def _load(self, scan_id: str) -> ScanState | None:
+        stored = await self.storage.get_form(self.platform, STORE_KEY + scan_id)
+        if stored is None:
+            return None
+        try:
+            state = _STORED.validate_python(stored)
+        except ValidationError as err:
+            log.warning("scan %s cannot be read back (%d problems); it is closed", scan_id, err.error_count())
+            return None
+        if state.scan_id != scan_id or state.step not in STEPS or time.time() - state.touched > KEPT_SECONDS:
+            return None
+        return state
+
+    async def _save(self, state: ScanState) -> None:
+        state.touched = time.time()
+        await self.storage.set_form(self.platform, STORE_KEY + state.scan_id, asdict(state))
+
+    async def _forget(self, scan_id: str) -> None:
+        await self.storage.set_form(self.platform, STORE_KEY + scan_id, None)

@@ -1,0 +1,95 @@
+"""``/score`` with a photo on Discord, through the real discord.py client and the fake Discord: the attachment is
+downloaded from the CDN, read, corrected by its sender's buttons only, and scored; a restart keeps the buttons."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from bot.calculator.score import score
+from bot.engine.play import CARD_POINTS
+from bot.scanner import scan_bytes
+from tests.discord_fakes import (
+    EPHEMERAL,
+    FakeDiscord,
+    FakeUser,
+    InteractionRecord,
+    button_ids,
+    message_text,
+    wait_until,
+)
+from tests.test_discord_adapter import start_bot
+
+PHOTO = (Path(__file__).resolve().parent / "data" / "scan" / "photo1.jpg").read_bytes()
+
+
+def action(custom_id: str) -> str:
+    return custom_id.rsplit(":", 1)[-1]
+
+
+async def answered(fake: FakeDiscord, record: InteractionRecord) -> dict[str, Any]:
+    """The interaction's answer once it is filled in (a photo is read after the command is acknowledged)."""
+    await wait_until(lambda: bool(fake.reply(record)["content"]), what="the photo's answer")
+    return fake.reply(record)
+
+
+def button(message: dict[str, Any], wanted: str) -> str:
+    found = [b for b in button_ids(message) if action(b) == wanted]
+    assert found, f"no button {wanted!r} in {[action(b) for b in button_ids(message)]}"
+    return found[0]
+
+
+async def test_a_photo_is_read_corrected_and_scored_by_its_sender_only(fake: FakeDiscord, tmp_path: Path) -> None:
+    db = tmp_path / "belote.sqlite3"
+    running = await start_bot(fake, db)
+    ana, boris = FakeUser(fake.next_id(), "Ana", "en-US"), FakeUser(fake.next_id(), "Boris", "en-US")
+    channel = fake.add_channel()
+    record = await fake.command(ana, channel, "score", photo=fake.upload(PHOTO, "cards.jpg"))
+    answer = await answered(fake, record)
+    assert not answer["flags"] & EPHEMERAL and fake.downloads, "read from the CDN, answered in the channel"
+    read = scan_bytes(PHOTO)
+    mid = int(answer["id"])
+    # Boris may not answer for Ana: a private note, nothing changes.
+    shown = message_text(fake.messages[mid])
+    other = await fake.press(boris, mid, button(fake.messages[mid], "a"))
+    await running.settle()
+    assert fake.ephemeral_owner.get(other.original_id or 0) == boris.id
+    assert message_text(fake.messages[mid]) == shown
+    # Ana drops every unsure card and adds one the scanner missed; a restart in the middle changes nothing.
+    for _ in read.unsure:
+        await fake.press(ana, mid, button(fake.messages[mid], "n"))
+    added = next(c for c in range(32) if c not in {f.card for f in read.cards})
+    await fake.press(ana, mid, button(fake.messages[mid], "a"))
+    await running.stop()
+    running = await start_bot(fake, db)
+    for wanted in (f"s{added >> 3}", f"c{added}", "g", "k2", "ta", "tb", "l0"):
+        await fake.press(ana, mid, button(fake.messages[mid], wanted))
+        await running.settle()
+    cards = {f.card for f in read.cards} | {added}
+    points = sum(CARD_POINTS[2][c] for c in cards)
+    scored = score({"contract": "hearts", "declarer": "B", "points": {"A": points}})
+    text = message_text(fake.messages[mid])
+    assert any(scored.summary(lang) in text for lang in ("bg", "en")), text
+    assert not list(button_ids(fake.messages[mid]))
+    await running.stop()
+
+
+async def test_a_file_too_large_or_not_an_image_is_refused_unread(fake: FakeDiscord, tmp_path: Path) -> None:
+    running = await start_bot(fake, tmp_path / "belote.sqlite3")
+    vera = FakeUser(fake.next_id(), "Vera", "en-US")
+    channel = fake.add_channel()
+    fake.attachment_size_limit = 50 * 2**20  # a boosted server takes larger files than the scanner reads
+    big = await fake.command(vera, channel, "score", photo=fake.upload(bytes(11 * 2**20), "big.jpg"))
+    text = await fake.command(vera, channel, "score", photo=fake.upload(b"hello", "notes.txt", "text/plain"))
+    await running.settle()
+    assert "too large" in message_text(fake.reply(big)) and fake.reply(big)["flags"] & EPHEMERAL
+    assert "cannot be read as a photo" in message_text(fake.reply(text))
+    assert not fake.downloads
+    blank = cv2.imencode(".png", np.full((300, 400, 3), 230, np.uint8))[1].tobytes()
+    empty = await fake.command(vera, channel, "score", photo=fake.upload(blank, "table.png", "image/png"))
+    shown = message_text(await answered(fake, empty))
+    assert "No cards found" in shown or "няма намерени карти" in shown
+    await running.stop()

@@ -1,0 +1,110 @@
+"""The platform-free scan flow (bot.core.scanflow): photos read off the event loop within bounds, and presses judged
+by owner and version, with real photos, the real model and a real SQLite file."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from bot.core.scanflow import ScanFlow, ScanLane, decode_payload
+from bot.scanner import decode
+from bot.storage.sqlite import SqliteStorage
+
+PHOTO = (Path(__file__).resolve().parent / "data" / "scan" / "photo0.jpg").read_bytes()
+
+
+async def flow_on(tmp_path: Path, lane: ScanLane | None = None) -> tuple[ScanFlow, SqliteStorage]:
+    storage = SqliteStorage(tmp_path / "belote.sqlite3")
+    await storage.open()
+    return ScanFlow(storage, "telegram", lane), storage
+
+
+async def test_a_photo_is_read_while_the_event_loop_goes_on(tmp_path: Path) -> None:
+    flow, storage = await flow_on(tmp_path)
+    ticks = 0
+
+    async def heartbeat() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.005)
+            ticks += 1
+
+    beating = asyncio.create_task(heartbeat())
+    opened = await flow.open(PHOTO, "1", "en")
+    beating.cancel()
+    assert opened.scan_id is not None
+    assert ticks >= 5, f"the loop ticked {ticks} times while the photo was read"
+    await storage.close()
+
+
+async def test_a_full_lane_says_busy_and_a_slow_photo_says_so(tmp_path: Path) -> None:
+    flow, storage = await flow_on(tmp_path, ScanLane(workers=1, waiting=1))
+    answers = await asyncio.gather(*(flow.open(PHOTO, str(n), "en") for n in range(4)))
+    busy = [a for a in answers if "being read just now" in a.view.text]
+    assert len(busy) == 2 and all(a.scan_id is None for a in busy)
+    slow, _ = await flow_on(tmp_path, ScanLane(seconds=0.001))
+    assert "in time" in (await slow.open(PHOTO, "1", "en")).view.text
+    await storage.close()
+
+
+async def test_huge_pictures_are_refused_before_decoding_and_large_ones_read_smaller(tmp_path: Path) -> None:
+    flow, storage = await flow_on(tmp_path)
+    huge = cv2.imencode(".png", np.zeros((6000, 8000), np.uint8))[1].tobytes()  # 48 megapixels in a small file
+    assert len(huge) < 1_000_000
+    assert "megapixels" in (await flow.open(huge, "1", "en")).view.text
+    large = cv2.imencode(".jpg", np.zeros((3000, 4000, 3), np.uint8))[1].tobytes()
+    assert decode(large, work_side=1024).shape[:2] == (750, 1000) or decode(large, work_side=1024).shape[:2] == (
+        1500, 2000)
+    assert max(decode(large, work_side=1024).shape[:2]) >= 1024
+    assert decode(large).shape[:2] == (3000, 4000)
+    await storage.close()
+
+
+async def test_presses_at_once_act_once_and_only_for_the_owner(tmp_path: Path) -> None:
+    flow, storage = await flow_on(tmp_path, ScanLane(seconds=600))  # a loaded test machine reads slowly
+    opened = await flow.open(PHOTO, "7", "en")
+    first = opened.view.rows[0][0].payload
+    assert decode_payload(first) is not None
+    presses = await asyncio.gather(*(flow.press("7", "en", first) for _ in range(5)))
+    assert sum(p.view is not None for p in presses) == 1
+    assert all("changed since" in p.note for p in presses if p.view is None)
+    stranger = await flow.press("8", "en", first)
+    assert stranger.view is None and "sent the photo" in stranger.note
+    await storage.close()
+
+
+async def test_unsure_cards_are_asked_one_by_one_and_never_counted_unanswered(tmp_path: Path) -> None:
+    from dataclasses import asdict
+
+    from bot.core.scanflow import STORE_KEY, ScanState
+
+    flow, storage = await flow_on(tmp_path)
+    state = ScanState("0badcafe", "7", "en", cards=[0, 9], unsure=[21, 31], touched=time.time())
+    await storage.set_form("telegram", STORE_KEY + state.scan_id, asdict(state))
+    view = flow.draw(state)
+    assert "Is Q♥ in the photo?" in view.text
+    assert "g" not in {b.payload.rsplit(":", 1)[1] for row in view.rows for b in row}, "no count while unsure"
+    refused = await flow.press("7", "en", "sc1:0badcafe:0:g")
+    assert refused.view is None and refused.note
+    kept = await flow.press("7", "en", "sc1:0badcafe:0:y")
+    assert kept.view is not None and "Is A♠ in the photo?" in kept.view.text
+    dropped = await flow.press("7", "en", "sc1:0badcafe:1:n")
+    assert dropped.view is not None and "(3): 7♣ 8♦ Q♥" in dropped.view.text and "A♠" not in dropped.view.text
+    await storage.close()
+
+
+async def test_a_scan_untouched_for_a_day_answers_that_it_expired(tmp_path: Path) -> None:
+    from dataclasses import asdict
+
+    from bot.core.scanflow import KEPT_SECONDS, STORE_KEY, ScanState
+
+    flow, storage = await flow_on(tmp_path)
+    old = ScanState("01dca4d5", "7", "en", cards=[0], touched=time.time() - KEPT_SECONDS - 60)
+    await storage.set_form("telegram", STORE_KEY + old.scan_id, asdict(old))
+    pressed = await flow.press("7", "en", "sc1:01dca4d5:0:a")
+    assert pressed.view is None and "too old" in pressed.note
+    await storage.close()

@@ -1,0 +1,170 @@
+"""Photos of won cards in Telegram, through the real python-telegram-bot stack and the fake Bot API server: the
+photo is downloaded as from Telegram's file server, read, corrected with buttons by its sender only, and scored by
+the calculator; stale, foreign and forged presses change nothing; a restart keeps the buttons working."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from bot.adapters.telegram.outbox import FloodPolicy
+from bot.calculator.score import score
+from bot.engine.cards import card_symbol, make_card, parse_card
+from bot.engine.play import CARD_POINTS
+from bot.scanner import scan_bytes
+from tests.fake_telegram import FakeTelegram, Sent
+from tests.telegram.harness import Harness, Person, limits_of
+
+DATA = Path(__file__).resolve().parent / "data" / "scan"
+PHOTO = (DATA / "photo1.jpg").read_bytes()
+GROUP = -100777
+POLICY = FloodPolicy().scaled(0.005)
+IVAN = Person(4001, "Ivan", "bg")
+JANE = Person(4002, "Jane", "en")
+_CARD = re.compile(r"(10|[789JQKA])([♣♦♥♠])")
+
+
+def sized(data: bytes) -> list[tuple[bytes, int, int]]:
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    return [(data, image.shape[1], image.shape[0])]
+
+
+def cards_line(text: str, head: str) -> set[int]:
+    """The cards a line starting with ``head`` shows."""
+    [line] = [line for line in re.sub(r"<[^>]+>", "", text).splitlines() if line.startswith(head)]
+    return {parse_card(r.replace("10", "T") + "CDHS"["♣♦♥♠".index(s)]) for r, s in _CARD.findall(line.split(":", 1)[1])}
+
+
+@pytest.fixture
+async def tg() -> FakeTelegram:
+    async with FakeTelegram(limits_of(POLICY)) as server:
+        for p in (IVAN, JANE):
+            server.add_user(p.user_id, p.name, p.language)
+        server.add_group(GROUP, "Real cards", admins={IVAN.user_id})
+        yield server
+
+
+@pytest.fixture
+async def h(tg: FakeTelegram, tmp_path: Path) -> Harness:
+    harness = Harness(tg, tmp_path / "belote.sqlite3", POLICY)
+    await harness.start()
+    yield harness
+    await harness.stop()
+
+
+def newest(tg: FakeTelegram, chat: int) -> Sent:
+    message = tg.last(chat)
+    assert message is not None
+    return message
+
+
+async def press(h: Harness, person: Person, message: Sent, label: str) -> str | None:
+    """Press the button labelled ``label`` (or starting with it); the private answer's text."""
+    data = [d for lab, d in message.buttons() if lab == label or lab.startswith(label)]
+    assert data, f"no button {label!r} in {[lab for lab, _ in message.buttons()]}"
+    answer = await h.press(person, message, data[0])
+    await h.settle()
+    return answer.text
+
+
+async def test_a_private_photo_is_read_corrected_and_scored(h: Harness, tg: FakeTelegram) -> None:
+    read = scan_bytes(PHOTO)
+    tg.send_photo(JANE.user_id, JANE.user_id, sized(PHOTO))
+    await h.settle()
+    answer = newest(tg, JANE.user_id)
+    assert tg.downloads, "the photo was downloaded from the file server"
+    assert cards_line(answer.text, "Cards read") == {f.card for f in read.cards}
+    # Each unsure card is asked about in turn, never counted on its own: keep the first, drop the others.
+    kept = {f.card for f in read.unsure[:1]}
+    for f in read.unsure:
+        assert f"Is {card_symbol(f.card)} in the photo?" in answer.text
+        await press(h, JANE, answer, f"Yes, {card_symbol(f.card)}" if f.card in kept else f"No {card_symbol(f.card)}")
+    expected = {f.card for f in read.cards} | kept
+    assert cards_line(answer.text, "Cards read") == expected
+    # A misread card is fixed: remove one, add a missing one (suit, then rank).
+    removed = min(expected)
+    await press(h, JANE, answer, "− Remove a card")
+    await press(h, JANE, answer, "♣♦♥♠"[removed >> 3])
+    await press(h, JANE, answer, card_symbol(removed))
+    added = next(c for c in range(32) if c not in expected)
+    await press(h, JANE, answer, "+ Add a card")
+    await press(h, JANE, answer, "♣♦♥♠"[added >> 3])
+    await press(h, JANE, answer, card_symbol(added))
+    expected = (expected - {removed}) | {added}
+    assert cards_line(answer.text, "Cards read") == expected
+    for label in ("Count the points", "♥ Hearts", "We", "You", "Yes, +10"):
+        assert await press(h, JANE, answer, label) in ("", None), label
+    points = sum(CARD_POINTS[2][c] for c in expected) + 10
+    scored = score({"contract": "hearts", "declarer": "B", "points": {"A": points}})
+    assert scored.summary("en") in answer.text
+    assert cards_line(answer.text, "Cards in the photo") == expected
+    assert not answer.buttons(), "the scored answer has nothing left to press"
+
+
+async def test_only_the_sender_presses_and_a_double_tap_acts_once(h: Harness, tg: FakeTelegram) -> None:
+    tg.send_photo(IVAN.user_id, GROUP, sized(PHOTO), caption="/score")
+    await h.settle()
+    answer = newest(tg, GROUP)
+    before = answer.text
+    [data] = [d for lab, d in answer.buttons() if lab == "+ Добави карта"]
+    foreign = await h.press(JANE, answer, data)
+    await h.settle()
+    assert foreign.text and "sent the photo" in foreign.text and answer.text == before
+    # Ivan taps twice at the same instant: one press opens the suits, the other is told the message changed.
+    first, second = await asyncio.gather(h.press(IVAN, answer, data), h.press(IVAN, answer, data))
+    await h.settle()
+    notes = sorted(a.text or "" for a in (first, second))
+    assert notes[0] == "" and "промени" in notes[1]
+    assert "От коя боя е картата за добавяне?" in answer.text
+    # A forged press and one on a scan nobody has get a short answer and change nothing.
+    shown = answer.text
+    for forged in ("sc1:zzzz:0:y", "sc1:0badcafe:0:y", "sc1:" + data.split(":")[1] + ":1:q"):
+        reply = await h.press(IVAN, answer, forged)
+        assert reply.text
+    await h.settle()
+    assert answer.text == shown
+
+
+async def test_score_in_reply_to_a_photo_and_a_restart_keeps_the_buttons(
+    h: Harness, tg: FakeTelegram, tmp_path: Path
+) -> None:
+    photo = tg.send_photo(JANE.user_id, GROUP, sized(PHOTO))
+    await h.settle()
+    assert tg.last(GROUP) is None, "a photo in a group without /score is not read"
+    tg.send_reply(JANE.user_id, GROUP, "/score", photo)
+    await h.settle()
+    answer = newest(tg, GROUP)
+    assert "Прочетени карти" in answer.text or "Cards read" in answer.text
+    await h.stop()
+    await h.start()
+    assert await press(h, JANE, answer, "+ Добави карта") in ("", None)
+    assert "От коя боя е картата за добавяне?" in answer.text
+
+
+async def test_no_cards_too_large_and_not_a_photo_get_clear_answers(h: Harness, tg: FakeTelegram) -> None:
+    blank = cv2.imencode(".jpg", np.full((600, 800, 3), 200, np.uint8))[1].tobytes()
+    tg.send_photo(JANE.user_id, JANE.user_id, sized(blank))
+    await h.settle()
+    assert "No cards found" in newest(tg, JANE.user_id).text
+    downloads = len(tg.downloads)
+    tg.send_document(JANE.user_id, JANE.user_id, b"\xff\xd8" + bytes(11 * 2**20), "image/jpeg", "big.jpg")
+    await h.settle()
+    assert "too large" in newest(tg, JANE.user_id).text and len(tg.downloads) == downloads, "refused unread"
+    tg.send_document(JANE.user_id, JANE.user_id, b"not a picture at all", "image/png", "cards.png")
+    await h.settle()
+    assert "cannot be read as a photo" in newest(tg, JANE.user_id).text
+
+
+def test_the_scored_request_counts_one_side_and_a_whole_pack_is_a_valat() -> None:
+    from bot.core.scanflow import ScanFlow, ScanState
+
+    state = ScanState("0badcafe", "1", "en", cards=[make_card(r, 0) for r in range(8)], contract=0, photo="B")
+    flow = ScanFlow.__new__(ScanFlow)
+    assert flow.request(state, True)["points"] == {"B": 62 + 10}
+    state.cards = list(range(32))
+    assert flow.request(state, True)["valat"] == "B" and "points" not in flow.request(state, True)
