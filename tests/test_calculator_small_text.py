@@ -16,8 +16,8 @@ from bot.adapters.telegram.outbox import FloodPolicy
 from bot.calculator import CalculatorError, score, score_text
 from bot.calculator.small_text import parse_small_text
 from tests.discord_fakes import EPHEMERAL, FakeDiscord, FakeUser, button_ids
-from tests.fake_telegram import FakeTelegram, Sent
-from tests.telegram.harness import Harness, Person, limits_of
+from tests.fake_telegram import FakeTelegram
+from tests.telegram.harness import Harness, Person, limits_of, say
 from tests.test_discord_adapter import start_bot
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -135,15 +135,6 @@ async def h(tg: FakeTelegram, tmp_path: Path) -> Harness:
     await harness.start()
     yield harness
     await harness.stop()
-
-
-async def say(h: Harness, person: Person, chat: int, text: str) -> Sent:
-    before = {m.message_id for m in h.tg.in_chat(chat)}
-    h.tg.send_text(person.user_id, chat, text)
-    await h.settle()
-    new = [m for m in h.tg.in_chat(chat) if m.message_id not in before]
-    assert new, f"no answer to {text!r}"
-    return new[-1]
 
 
 async def test_telegram_scores_a_deal_of_three_and_of_two_in_the_players_words(h: Harness, tg: FakeTelegram) -> None:

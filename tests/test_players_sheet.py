@@ -20,8 +20,8 @@ from bot.calculator.sheet_base import SheetError
 from bot.calculator.sheets import entry_on, load_sheet, new_sheet, sheet_game, write_entry
 from bot.i18n import translator
 from tests.discord_fakes import CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, FakeDiscord, FakeUser, button_ids
-from tests.fake_telegram import FakeTelegram, Sent
-from tests.telegram.harness import Harness, Person, limits_of
+from tests.fake_telegram import FakeTelegram
+from tests.telegram.harness import Harness, Person, limits_of, say
 from tests.test_discord_adapter import start_bot
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -143,15 +143,6 @@ async def h(tg: FakeTelegram, tmp_path: Path) -> Harness:
     await harness.start()
     yield harness
     await harness.stop()
-
-
-async def say(h: Harness, person: Person, chat: int, text: str) -> Sent:
-    before = {m.message_id for m in h.tg.in_chat(chat)}
-    h.tg.send_text(person.user_id, chat, text)
-    await h.settle()
-    new = [m for m in h.tg.in_chat(chat) if m.message_id not in before]
-    assert new, f"no answer to {text!r}"
-    return new[-1]
 
 
 async def test_telegram_keeps_a_bela_three_sheet_across_a_restart(h: Harness, tg: FakeTelegram,

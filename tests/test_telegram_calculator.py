@@ -11,7 +11,7 @@ from bot.adapters.telegram.outbox import FloodPolicy
 from bot.calculator.score import score
 from bot.calculator.text import score_text
 from tests.fake_telegram import FakeTelegram, Sent
-from tests.telegram.harness import Harness, Person, limits_of
+from tests.telegram.harness import Harness, Person, limits_of, say
 
 GROUP = -100999
 POLICY = FloodPolicy().scaled(0.005)
@@ -34,16 +34,6 @@ async def h(tg: FakeTelegram, tmp_path: Path) -> Harness:
     await harness.start()
     yield harness
     await harness.stop()
-
-
-async def say(h: Harness, person: Person, chat: int, text: str) -> Sent:
-    """Send a line and return the bot's newest message in that chat after it."""
-    before = {m.message_id for m in h.tg.in_chat(chat)}
-    h.tg.send_text(person.user_id, chat, text)
-    await h.settle()
-    new = [m for m in h.tg.in_chat(chat) if m.message_id not in before]
-    assert new, f"no answer to {text!r}"
-    return new[-1]
 
 
 async def test_a_scored_line_is_explained_in_each_language(h: Harness, tg: FakeTelegram) -> None:

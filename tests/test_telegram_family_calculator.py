@@ -13,8 +13,8 @@ import pytest
 from bot.adapters.telegram.outbox import FloodPolicy
 from bot.calculator import score_text
 from bot.i18n import translator
-from tests.fake_telegram import FakeTelegram, Sent
-from tests.telegram.harness import Harness, Person, limits_of
+from tests.fake_telegram import FakeTelegram
+from tests.telegram.harness import Harness, Person, limits_of, say
 
 GROUP = -100777
 POLICY = FloodPolicy().scaled(0.005)
@@ -38,15 +38,6 @@ async def h(tg: FakeTelegram, tmp_path: Path) -> Harness:
     await harness.start()
     yield harness
     await harness.stop()
-
-
-async def say(h: Harness, person: Person, chat: int, text: str) -> Sent:
-    before = {m.message_id for m in h.tg.in_chat(chat)}
-    h.tg.send_text(person.user_id, chat, text)
-    await h.settle()
-    new = [m for m in h.tg.in_chat(chat) if m.message_id not in before]
-    assert new, f"no answer to {text!r}"
-    return new[-1]
 
 
 async def test_a_bela_deal_is_scored_in_croatian_and_a_french_one_in_french(h: Harness, tg: FakeTelegram) -> None:

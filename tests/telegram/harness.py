@@ -137,6 +137,16 @@ class Harness:
         return len(await self.storage.events(table_id))
 
 
+async def say(h: Harness, person: Person, chat: int, text: str) -> Sent:
+    """Send a line and return the bot's newest message in that chat after it."""
+    before = {m.message_id for m in h.tg.in_chat(chat)}
+    h.tg.send_text(person.user_id, chat, text)
+    await h.settle()
+    new = [m for m in h.tg.in_chat(chat) if m.message_id not in before]
+    assert new, f"no answer to {text!r}"
+    return new[-1]
+
+
 def buttons_with(message: Sent | None, prefix: str) -> list[tuple[str, str]]:
     """(label, data) of the message's buttons whose action starts with ``prefix``."""
     if message is None:
