@@ -4,7 +4,9 @@ A "full deal" is dealt (seeded shuffle and cut), bid to a contract by random leg
 cards with every legal-move computation the engine makes, announcements included (auto_declarations), and scored.
 Passed-out deals are redealt and their time counts against the total.
 
-    python bench/engine.py [--seconds 5] [--variant bulgarian|bela|french|bela-3|bela-2|all]
+    python bench/engine.py [--seconds 5] [--variant NAME|all]
+
+NAME is a game of ``VARIANTS``: bulgarian, bela, french, bela-3, bela-2, bela-open, bulgarian-3, bulgarian-2.
 """
 
 from __future__ import annotations

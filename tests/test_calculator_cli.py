@@ -124,13 +124,15 @@ def test_bela_and_french_json_requests() -> None:
     answer = json.loads(done.stdout)
     assert (answer["score"], answer["hanging"], answer["outcome"]) == ({"A": 0, "B": 91}, 91, "litige")
     assert answer["teams"] == {"A": "Nous", "B": "Vous"}
-    # An option of another game, and a game not scored yet: located errors, no traceback.
+    # An option of another game, and a two-player deal without the other player's points (cards stay out of
+    # play in bela-2): located errors, no traceback.
     done = run("--json", "-", "--rule", "contra_tie=split", "--lang", "en", stdin=json.dumps(french))
     assert done.returncode == 1 and json.loads(done.stdout)["errors"][0]["field"] == "rules.contra_tie"
     done = run("--json", "-", "--lang", "en", stdin=json.dumps({"variant": "bela-2", "points": {"0": 80}}))
     assert done.returncode == 1 and "Traceback" not in done.stderr
-    assert json.loads(done.stdout)["errors"] == [{"field": "variant", "message": '"bela-2" is not scored by the '
-                                                  "calculator yet; it scores bulgarian, bela, french"}]
+    assert json.loads(done.stdout)["errors"] == [{"field": "points", "message": 'missing the points of "1": in '
+                                                  "bela-2 some cards stay out of play, so every player's points "
+                                                  "are needed"}]
 
 
 def test_bela_and_french_lines_in_words() -> None:

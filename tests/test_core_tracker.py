@@ -6,11 +6,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from bot.ai.simple import RandomAgent
 from bot.core.messages import OutMessage
 from bot.core.payload import decode, encode
 from bot.core.table import Table
 from bot.core.tracker import tracker_text
 from bot.engine.cards import SUIT_SYMBOLS
+from bot.engine.game import VARIANTS
 from bot.i18n import translator
 
 from .core_helpers import ANA, BORIS, CHAT, make_host
@@ -108,3 +110,18 @@ async def test_tracker_is_off_unless_the_table_switches_it_on(tmp_path: Path) ->
     assert re.search(r"\d", forged.text) is None
     await host.close()
     await storage.close()
+
+
+def test_the_tracker_of_a_24_card_game_lists_no_7s_or_8s() -> None:
+    """The Bulgarian house games play 9 to A: a tracker offering 7s and 8s "still out" would mislead the learner."""
+    for name, pack_size in (("bulgarian-3", 24), ("bulgarian-2", 24), ("bela-3", 32)):
+        game = VARIANTS[name]
+        match = game.new_match(game.rules(), seed=7)
+        agent = RandomAgent(7)
+        for _ in range(200):  # into the play, where the tracker is offered
+            if match.deal.phase == "play" and match.deal.tricks:
+                break
+            match.apply(agent.act(match.observe(match.to_act)))
+        out, played = parse_tracker(tracker_text(match.observe(0), translator("en")))
+        assert len(out | played) == pack_size, name
+        assert played and not out & played

@@ -144,7 +144,7 @@ def test_stored_and_read_back_as_the_game_it_keeps() -> None:
     with pytest.raises(SheetError, match=r"rules\.contra_tie"):
         load_sheet({**data, "rules": {"contra_tie": "split"}})
     with pytest.raises(SheetError, match="variant"):
-        load_sheet({**data, "variant": "bela-3"})
+        load_sheet({**data, "variant": "coinche"})
     assert sheet_game(["bela", "Ana", "Ivo"]) == ("bela", ["Ana", "Ivo"])
     assert sheet_game(["Ana", "Ivo"]) == ("bulgarian", ["Ana", "Ivo"])
 

@@ -165,3 +165,64 @@ async def test_a_bela_bot_killed_mid_deal_comes_back_with_the_same_hand(tmp_path
         first = table.match.deals[0]
         assert before <= set(first.hands[0]) and len(first.hands[0]) == 8
         assert sum(1 for e in events if e.get("by") == "human") >= 3  # two cards before the kill, one after
+
+
+async def test_a_three_player_table_restarted_mid_discard_keeps_the_deal(tg: FakeTelegram, tmp_path: Path) -> None:
+    """A `bela-3` caller has picked two cards to discard, not confirmed, when the process stops; a new host from
+    the same SQLite file has the same deal (hands, the two extra cards, the caller's twelve) waiting for the same
+    discard; the picks are forgotten (nothing was logged before Confirm); the match goes on to its end."""
+    database = tmp_path / "belote.sqlite3"
+    h = Harness(tg, database, POLICY)
+    watch = PrivacyWatch()
+    tg.watchers.append(watch)
+    await h.start()
+    rng = random.Random(3)
+    try:
+        table_id = await open_family_table(h, tg, "/belot bela-3", "Bela for three", bots=1)
+        table = h.host.table(table_id)
+        assert table is not None and isinstance(table.match, FamilyMatch) and len(table.seats) == 3
+        watch.table = table
+        while True:  # play until a person has to discard
+            await h.delivered()
+            seat = table.to_act
+            assert seat is not None
+            person = next(p for p in PEOPLE if str(p.user_id) == table.seats[seat].user_id)
+            hand = await hand_of(h, table_id, seat, person)
+            assert hand is not None
+            if table.match.deal.phase == "discard":
+                break
+            moves = buttons_with(hand, "c:") + buttons_with(hand, "p:")
+            await h.press(person, hand, rng.choice(moves)[1])
+        picks = buttons_with(hand, "dp:")
+        for _, data in picks[:2]:
+            await h.press(person, hand, data)
+            await h.delivered()
+        hand = await hand_of(h, table_id, seat, person)
+        assert hand is not None and buttons_with(hand, "dc:"), "two cards picked, not confirmed"
+        deal = table.match.deal
+        dealt, extra, held = deal.hands, deal.extra, list(deal.held)
+        version = table.version
+        deals = len(table.match.deals)
+        assert [e.data["e"] for e in await h.storage.events(table_id)][-1] == "bid"  # the picks are not events
+    finally:
+        await h.stop()
+    h2 = Harness(tg, database, POLICY)
+    await h2.start()
+    try:
+        await h2.settle()
+        table2 = h2.host.table(table_id)
+        assert table2 is not None and isinstance(table2.match, FamilyMatch) and table2.game == "bela-3"
+        assert table2.version == version and len(table2.match.deals) == deals
+        deal2 = table2.match.deal
+        assert deal2.phase == "discard" and table2.to_act == seat
+        assert deal2.hands == dealt and deal2.extra == extra and list(deal2.held) == held
+        hand = await hand_of(h2, table_id, seat, person)
+        assert hand is not None
+        assert len(buttons_with(hand, "dp:")) == 12 and not buttons_with(hand, "dc:")  # the picks are forgotten
+        assert hand_line_cards(hand.text, person.language) == set(deal2.hand_of(seat))
+        counts = await play_to_the_end(h2, table_id, rng, watch)
+        assert counts["discards"] >= 1
+        await check_finished(h2, tg, table_id, "bela-3")
+        assert not watch.problems, watch.problems[:3]
+    finally:
+        await h2.stop()

@@ -134,7 +134,9 @@ def test_calls_and_cards_belong_to_their_phase(variant: str) -> None:
         ({"card": "JH", "declare": ["sequence"]}, "unknown declaration 'sequence'"),
         ({"card": "ZZ"}, "ZZ"),
         ({"card": "JH", "discard": ["7C", "QD"]}, "unknown field 'discard'"),
-        ({"exchange": True}, 'the answer has neither "call" nor "card"'),
+        ({"discard": "7C"}, "discard must be a list of two cards"),
+        ({"exchange": "yes"}, "exchange must be true or false"),
+        ({}, 'the answer has neither "call" nor "card"'),
     ],
 )
 def test_answers_of_the_wrong_shape_are_malformed_and_say_why(answer: dict[str, Any], says: str) -> None:

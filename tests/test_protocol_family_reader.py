@@ -157,12 +157,13 @@ def test_a_bela_play_with_shown_declarations_written_by_hand() -> None:
     ("change", "says"),
     [
         ({"hand": ["8H", "9C", "8C", "AS", "JD"]}, "act.hand: bela calls trump on 6 cards, not 5"),
-        ({"phase": "discard"}, "act.phase: 'discard' is not a phase of bela; it has bid and play"),
+        ({"phase": "discard"}, "act.phase: bela has no discard; only bela-3 does"),
+        ({"phase": "deal"}, "act.phase: 'deal' is not a phase of bela; it has bid, discard (bela-3), exchange"),
         ({"seat": 4}, "act.seat: bela has seats 0 to 3, not 4"),
         ({"seat": 2}, "act.seat: after 3 bids it is not seat 2's call"),
         ({"hand": ["8H", "8H", "8C", "AS", "JD", "JC"]}, "a card appears twice"),
         ({"legal": ["no-trumps"]}, "act.legal[0]: 'no-trumps' is not a call of this game"),
-        ({"variant": "bela-3"}, "act.variant: 'bela-3' is not a game this agent reads"),
+        ({"variant": "coinche"}, "act.variant: 'coinche' is not a game this agent reads"),
         ({"rules": {"capot_bonus": 100}}, "act.rules.capot_bonus: not a table option of bela"),
         ({"hand": "8H 9C"}, "act.hand: Input should be a valid list"),
         ({"score": {"A": "lots"}}, "act.score.A"),
@@ -188,7 +189,8 @@ def test_the_runner_answers_family_messages_and_the_unreadable_with_their_first_
     stdout, stderr = io.StringIO(), io.StringIO()
     assert run_agent(make_agent("random", "r"), stdin, stdout, stderr) == 0
     answers = [json.loads(line) for line in stdout.getvalue().splitlines()]
-    assert answers[0]["variants"] == ["bulgarian", "bela", "french"]
+    assert answers[0]["variants"] == ["bulgarian", "bela", "french", "bela-3", "bela-2", "bela-open", "bulgarian-3",
+                                      "bulgarian-2"]
     assert answers[1]["call"] in ("clubs", "diamonds", "hearts", "spades")
     assert answers[2]["call"] in ("clubs", "diamonds", "spades", "pass")
     assert answers[3]["card"] in ("KH", "QH")
@@ -238,5 +240,5 @@ def test_hostile_referee_lines_at_a_family_table_are_reported_and_every_act_answ
     assert "message 1: not valid JSON (nested more than 64 levels deep" in complaints[0]
     assert "message 2: not valid JSON (a number of 5000 digits" in complaints[1]
     assert "message 3: cannot read this act message (act.seat: Input should be a valid integer" in complaints[2]
-    assert "message 4: cannot read this act message (act.hand: List should have at most 8 items" in complaints[3]
+    assert "message 4: cannot read this act message (act.hand: List should have at most 12 items" in complaints[3]
     assert "message 5: not valid JSON (not UTF-8 text (a lone surrogate)" in complaints[4]

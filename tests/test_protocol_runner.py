@@ -35,7 +35,8 @@ def test_hello_then_an_act_gets_one_legal_answer_each() -> None:
     answers, complaints = session({"type": "hello", "protocol": "belote-agent/1"}, act, {"type": "quit"}, act)
     # The hello answer lists the games the bot plays (formats §7.6.1); a bot that names none is offered for all.
     assert answers[0] == {
-        "type": "hello", "protocol": "belote-agent/1", "name": "easy", "variants": ["bulgarian", "bela", "french"]
+        "type": "hello", "protocol": "belote-agent/1", "name": "easy",
+        "variants": ["bulgarian", "bela", "french", "bela-3", "bela-2", "bela-open", "bulgarian-3", "bulgarian-2"],
     }
     assert len(answers) == 2  # nothing after quit
     parse_answer(answers[1], observation_from_json(act))  # raises unless legal
@@ -80,6 +81,7 @@ def test_the_command_ends_quietly_at_the_end_of_input() -> None:
     )
     assert done.returncode == 0
     assert json.loads(done.stdout) == {
-        "type": "hello", "protocol": "belote-agent/1", "name": "medium", "variants": ["bulgarian", "bela", "french"]
+        "type": "hello", "protocol": "belote-agent/1", "name": "medium",
+        "variants": ["bulgarian", "bela", "french", "bela-3", "bela-2", "bela-open", "bulgarian-3", "bulgarian-2"],
     }
     assert done.stderr == ""

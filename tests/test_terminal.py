@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
+
 from bot.adapters.terminal import TerminalTable, render_markup
 from bot.cli.play import play_terminal
 from bot.config import Settings
@@ -131,3 +133,39 @@ async def test_play_command_watches_french_belote(tmp_path: Path) -> None:
     with sqlite3.connect(db) as conn:
         [(game, record)] = conn.execute("SELECT game, record FROM matches").fetchall()
     assert game == "french" and json.loads(record)["variant"] == "french"
+
+
+@pytest.mark.parametrize("game", ["bela-3", "bela-2", "bela-open"])
+async def test_play_a_game_for_three_or_two_in_the_terminal(tmp_path: Path, game: str) -> None:
+    """``belote-bot play --game bela-3`` (and for two): the person calls, discards (two picks, then Confirm) or
+    answers the seven exchange, and plays by numbers against bots in the other seats to the end of the match; the
+    scores are per player, by name."""
+    import random
+    import re
+
+    rng = random.Random(game)
+    out = io.StringIO()
+    chose: list[str] = []
+
+    async def a_number(prompt: str) -> str | None:
+        offered = [ln for ln in out.getvalue().splitlines() if ln.startswith("[1]")][-1]
+        labels = dict(re.findall(r"\[(\d+)\] ([^\[]+)", offered))
+        confirm = [n for n, label in labels.items() if "Confirm the discard" in label]
+        chose.append(labels[confirm[0]] if confirm else "")
+        return confirm[0] if confirm else rng.choice(sorted(labels))
+
+    storage = SqliteStorage(tmp_path / "t.sqlite3")
+    await storage.open()
+    host = Host(storage, Settings(_env_file=None, turn_seconds=0, bot_level="random", language="en"))  # type: ignore[call-arg]
+    me = UserRef(TERMINAL, "player", "Ana", "en")
+    terminal = TerminalTable(host, out, user=me, read_line=a_number, ansi=False, language="en", game=game)
+    await host.start()
+    assert await terminal.play() == 0
+    text = out.getvalue()
+    assert "Match over: " in text and "Final score: Ana " in text and "(A)" not in text
+    record = await storage.match_record(terminal.table_id)
+    assert record is not None and record["variant"] == game and len(record["seats"]) == (3 if game == "bela-3" else 2)
+    if game == "bela-3":
+        assert "Choose two cards to discard" in text and any(chose), "Ana discarded with the Confirm prompt"
+    await host.close()
+    await storage.close()

@@ -10,10 +10,11 @@ Typical use::
 """
 
 from .errors import CalculatorError, Msg, Problem
-from .family_score import Answer, FamilyAnswer, score_family
+from .family_score import FamilyAnswer, score_family
 from .request import DealRequest, parse_request
 from .score import DealAnswer, score, score_request
 from .sheet import ScoreSheet, SheetError, SheetLine
+from .small_score import Answer, SmallAnswer, score_small
 from .text import parse_text, score_text
 from .vocabulary import Declared
 
@@ -29,10 +30,12 @@ __all__ = [
     "ScoreSheet",
     "SheetError",
     "SheetLine",
+    "SmallAnswer",
     "parse_request",
     "parse_text",
     "score",
     "score_family",
     "score_request",
+    "score_small",
     "score_text",
 ]

@@ -145,9 +145,13 @@ class SheetBook:
         except SheetError:
             what = Msg("cannot be read")
         else:
-            a, b = sheet.names(lang)
-            what = Msg("{a} {ta} : {tb} {b}, {n} lines", {"a": a, "b": b, "ta": sheet.totals[0],
-                                                          "tb": sheet.totals[1], "n": len(sheet.lines)})
+            names = sheet.names(lang)
+            if len(names) == 2:
+                what = Msg("{a} {ta} : {tb} {b}, {n} lines", {"a": names[0], "b": names[1], "ta": sheet.totals[0],
+                                                              "tb": sheet.totals[1], "n": len(sheet.lines)})
+            else:  # a sheet of three players
+                what = Msg("{totals}, {n} lines", {"totals": ", ".join(
+                    f"{name} {total}" for name, total in zip(names, sheet.totals, strict=True)), "n": len(sheet.lines)})
         params = {"number": old.number, "when": when, "reason": REASONS.get(old.reason, Msg(old.reason)),
                   "by": old.by, "what": what}
         if not old.by:  # replaced by no one in particular (a chat's move)

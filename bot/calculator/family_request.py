@@ -12,9 +12,9 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Final
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
-from bot.engine.bela import BelaRules
+from bot.engine.bela import BelaRules, bela_option
 from bot.engine.cards import ACE
 from bot.engine.combos import CARRE_RANK
 from bot.engine.declarations import CARRE, CARRE_VALUE, QUARTE, QUINT, SEQUENCE_VALUE, TIERCE
@@ -38,9 +38,9 @@ from .vocabulary import LOWEST_TOP, Declared, declared_name
 
 FamilyRules = BelaRules | FrenchRules
 RULE_MODELS: Final[dict[str, type[BelaRules] | type[FrenchRules]]] = {"bela": BelaRules, "french": FrenchRules}
-SUPPORTED: Final = ("bulgarian", "bela", "french")
-# Games of the family the calculator does not score yet (formats §7.1).
-NOT_YET: Final = ("bela-3", "bela-2", "bela-open", "bulgarian-3", "bulgarian-2")
+SUPPORTED: Final = ("bulgarian", "bela", "french", "bela-3", "bela-2", "bela-open", "bulgarian-3", "bulgarian-2")
+# Games of the family the calculator does not score yet (formats §7.1): none left.
+NOT_YET: Final[tuple[str, ...]] = ()
 DEAL_POINTS: Final = 162  # card points with the last trick in every 32-card game scored here
 BELA_POINTS: Final = 20
 FAMILY_FIELDS: Final = (
@@ -60,6 +60,8 @@ SUITS: Final = (0, 1, 2, 3)
 _LENGTHS: Final = {TIERCE: (3,), QUARTE: (4,), QUINT: (5, 6, 7)}
 
 ContestKey = tuple[int, int, int, int, int]
+RULES_EXAMPLES: Final = {"french": '{"tie": "litige"}', "bela-3": '{"fall_points": "higher_opponent"}',
+                         "bela-2": '{"seven_exchange": "always"}', "bela-open": '{"open_declarations": true}'}
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,14 +132,16 @@ def variant_problem(value: object) -> Problem:
 # --- table options, checked by the variant's own model ---
 
 
-def family_rules(variant: str, data: object, prefix: str = "rules") -> tuple[FamilyRules, list[Problem]]:
-    """The variant's table options; each bad key is a problem naming ``rules.<key>`` and what it accepts."""
-    model = RULE_MODELS[variant]
+def family_rules(variant: str, data: object, prefix: str = "rules",
+                 model: type[Any] | None = None) -> tuple[Any, list[Problem]]:
+    """The variant's table options (``model``: its options model, if not one of ``RULE_MODELS``); each bad key is
+    a problem naming ``rules.<key>`` and what it accepts."""
+    model = model or RULE_MODELS[variant]
     if data is None:
         return model(), []
     if not isinstance(data, dict):
         return model(), [problem(prefix, "must be an object of table options, e.g. {example}",
-                                 example='{"tie": "visi"}' if variant == "bela" else '{"tie": "litige"}')]
+                                 example=RULES_EXAMPLES.get(variant, '{"tie": "visi"}'))]
     try:
         return model.model_validate(data), []
     except ValidationError as exc:
@@ -155,18 +159,19 @@ def family_rules(variant: str, data: object, prefix: str = "rules") -> tuple[Fam
 # --- the contest ---
 
 
-def key_range(d: Declared, rules: FamilyRules) -> tuple[ContestKey, ContestKey]:
+def key_range(d: Declared, rules: BaseModel) -> tuple[ContestKey, ContestKey]:
     """The lowest and highest contest key (family §2.3, §7.5, without the suit and seat steps) the described
-    declaration can have: a missing top card or a quint's unknown length widens it."""
+    declaration can have: a missing top card or a quint's unknown length widens it. ``rules``: the options of any
+    Bela game (an option the game lacks takes its `bela` default) or of French belote."""
     if d.kind == CARRE:
         assert d.top is not None
         k = (CARRE_VALUE[d.top], 1, CARRE_RANK.get(d.top, 0), 0, d.top)
         return k, k
     tops = [d.top] if d.top is not None else list(range(LOWEST_TOP[d.kind], ACE + 1))
-    bela = rules if isinstance(rules, BelaRules) else None
-    by_length = bela is not None and bela.sequence_tiebreak == "length"
+    bela = not isinstance(rules, FrenchRules)
+    by_length = bela and bela_option(rules, "sequence_tiebreak") == "length"
     # Under belot_suit "trumps", eight cards of another suit are a quint of eight (family §2.6).
-    eight = d.kind == QUINT and bela is not None and bela.belot_suit == "trumps"
+    eight = d.kind == QUINT and bela and bela_option(rules, "belot_suit") == "trumps"
     lengths = (*_LENGTHS[d.kind], 8) if eight else _LENGTHS[d.kind]
     keys = [
         (SEQUENCE_VALUE[d.kind], 0, 0, length if by_length else 0, top)
@@ -177,7 +182,7 @@ def key_range(d: Declared, rules: FamilyRules) -> tuple[ContestKey, ContestKey]:
     return min(keys), max(keys)
 
 
-def _best(side: list[Declared], rules: FamilyRules) -> tuple[ContestKey, ContestKey, Declared]:
+def _best(side: list[Declared], rules: BaseModel) -> tuple[ContestKey, ContestKey, Declared]:
     """The side's best declaration at its lowest and at its highest, and the one that reaches the highest."""
     ranges = [(key_range(d, rules), d) for d in side]
     low = max(r[0][0] for r in ranges)

@@ -15,7 +15,7 @@ from bot.engine.trumpdeal import DealScore
 
 from .errors import Msg
 from .family_request import DEAL_POINTS, FamilyRequest, parse_family_request
-from .score import DEFAULT_TEAM_NAMES, DealAnswer, ExplainedAnswer
+from .score import DEFAULT_TEAM_NAMES, ExplainedAnswer
 from .vocabulary import declared_name
 
 FALL_MARK: Final = "—"  # what a fallen calling side writes on the sheet instead of 0
@@ -27,7 +27,12 @@ OUTCOMES: Final = {
     "failed": Msg("the takers are dedans"),
     "litige": Msg("litige"),
 }
-GAME_NAMES: Final = {"bela": Msg("Bela"), "french": Msg("French belote"), "bulgarian": Msg("Bulgarian belote")}
+GAME_NAMES: Final = {
+    "bela": Msg("Bela"), "french": Msg("French belote"), "bulgarian": Msg("Bulgarian belote"),
+    "bela-3": Msg("Bela for three"), "bela-2": Msg("Bela for two"), "bela-open": Msg("Open-card Bela"),
+    "bulgarian-3": Msg("Bulgarian belote for three (house rules)"),
+    "bulgarian-2": Msg("Bulgarian belote for two (house rules)"),
+}
 
 Name = str | Msg
 
@@ -260,5 +265,3 @@ def _verdict_steps(request: FamilyRequest, result: DealScore, names: tuple[Name,
     return steps
 
 
-# What the calculator answers for any game it scores.
-Answer = DealAnswer | FamilyAnswer

@@ -74,7 +74,13 @@ class _Line:
 
 
 def family_game(line: str) -> str | None:
-    """The game a line names with its first word ("bela", "belote", ...), or None for a Bulgarian line."""
+    """The game a line names with its first words ("bela", "belote", "bela utroje", ...), or None for a Bulgarian
+    line."""
+    from .small_text import small_game  # it builds on the calculator's modules
+
+    small = small_game(line)
+    if small is not None:
+        return small
     words = line.split(maxsplit=1)
     return GAME_WORDS.get(words[0].lower().strip(".,;:!?")) if words else None
 

@@ -170,9 +170,11 @@ def rules_problems(data: object, prefix: str = "rules") -> tuple[Rules, list[Pro
 # --- declarations ---
 
 
-def read_declarations(value: object, problems: list[Problem], example: str) -> list[list[Declared]]:
-    """Each team's declarations as strings are read (``example``: a right ``declarations`` of the game)."""
-    declared: list[list[Declared]] = [[], []]
+def read_declarations(value: object, problems: list[Problem], example: str,
+                      keys: Sequence[str] = TEAM_KEYS) -> list[list[Declared]]:
+    """Each side's declarations as strings are read (``example``: a right ``declarations`` of the game; ``keys``:
+    the game's sides, the teams "A" and "B" or the players' seats)."""
+    declared: list[list[Declared]] = [[] for _key in keys]
     if value is None:
         return declared
     if not isinstance(value, dict):
@@ -181,9 +183,9 @@ def read_declarations(value: object, problems: list[Problem], example: str) -> l
         return declared
     for key, items in value.items():
         field = f"declarations.{key}"
-        team = TEAM_KEYS.index(key) if key in TEAM_KEYS else None
+        team = list(keys).index(key) if key in keys else None
         if team is None:
-            problems.append(problem(field, 'unknown team {value}; the teams are "A" and "B"', value=_show(key)))
+            problems.append(_unknown_side(field, key, keys))
             continue
         if not isinstance(items, list):
             problems.append(problem(field, "must be a list of declarations, e.g. {example}",
@@ -364,25 +366,36 @@ def _points(
     return None
 
 
+def _unknown_side(field: str, key: object, keys: Sequence[str]) -> Problem:
+    if tuple(keys) == TEAM_KEYS:
+        return problem(field, 'unknown team {value}; the teams are "A" and "B"', value=_show(key))
+    return problem(field, "unknown player {value}; the players are the seats {seats}", value=_show(key),
+                   seats=", ".join(_show(k) for k in keys))
+
+
 def read_points(value: object, problems: list[Problem], example: str, most: int | None,
-                shown_most: int) -> dict[int, int] | None:
+                shown_most: int, keys: Sequence[str] = TEAM_KEYS) -> dict[int, int] | None:
     """The ``points`` object: each team's card points from 0 to ``most`` (None: unbounded above; the problem
     names ``shown_most``), keyed by team. A wrong entry is a problem and left out; a value that is not such an
     object is a problem and None."""
     if not isinstance(value, dict) or not value:
-        problems.append(problem("points", "must be an object with the points of team A, team B or both, e.g. "
-                                "{example}", example=example))
+        if tuple(keys) == TEAM_KEYS:
+            problems.append(problem("points", "must be an object with the points of team A, team B or both, e.g. "
+                                    "{example}", example=example))
+        else:
+            problems.append(problem("points", "must be an object with each player's points keyed by his seat, e.g. "
+                                    "{example}", example=example))
         return None
     given: dict[int, int] = {}
     for key, pts in value.items():
         field = f"points.{key}"
-        if key not in TEAM_KEYS:
-            problems.append(problem(field, 'unknown team {value}; the teams are "A" and "B"', value=_show(key)))
+        if key not in keys:
+            problems.append(_unknown_side(field, key, keys))
         elif not _is_int(pts) or pts < 0 or (most is not None and pts > most):
             problems.append(problem(field, "must be a whole number from 0 to {total}, not {value}",
                                     total=shown_most, value=_show(pts)))
         else:
-            given[TEAM_KEYS.index(key)] = pts
+            given[list(keys).index(key)] = pts
     return given
 
 

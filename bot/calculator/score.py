@@ -21,8 +21,10 @@ from .vocabulary import Declared, contract_name, declared_name
 
 if TYPE_CHECKING:
     from .family_score import FamilyAnswer
+    from .small_score import SmallAnswer
 
 DEFAULT_TEAM_NAMES: Final = (Msg("We"), Msg("You"))
+SMALL_SEATS: Final = {"bela-3": 3, "bela-2": 2, "bela-open": 2, "bulgarian-3": 3, "bulgarian-2": 2}
 OUTCOME_NAMES: Final = {
     # Whole phrases, not bare words: every domain shares one lookup, and "inside" alone means other things.
     "made": Msg("the game is made"),
@@ -126,13 +128,17 @@ class DealAnswer(ExplainedAnswer):
         return line
 
 
-def score(data: object) -> DealAnswer | FamilyAnswer:
-    """Score a request given as parsed JSON: formats §5, or §7.5 with ``variant`` "bela" or "french" (raises
+def score(data: object) -> DealAnswer | FamilyAnswer | SmallAnswer:
+    """Score a request given as parsed JSON: formats §5, or §7.5 with a ``variant`` of the family (raises
     CalculatorError naming each bad field)."""
     if isinstance(data, dict) and data.get("variant") in ("bela", "french"):
         from .family_score import score_family  # it builds on this module
 
         return score_family(data)
+    if isinstance(data, dict) and isinstance(data.get("variant"), str) and data["variant"] in SMALL_SEATS:
+        from .small_score import score_small  # it builds on this module
+
+        return score_small(data)
     return score_request(parse_request(data))
 
 

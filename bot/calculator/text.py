@@ -39,7 +39,7 @@ from .vocabulary import (
 )
 
 if TYPE_CHECKING:
-    from .family_score import Answer
+    from .small_score import Answer
 
 TEAM_WORDS: Final[dict[str, int]] = {
     "ние": 0, "нас": 0, "ний": 0, "наши": 0, "we": 0, "us": 0, "a": 0,
@@ -416,7 +416,10 @@ def score_text(
     Bela or French belote is read in those games' words (``family_text``); ``lang`` is the asker's language, for
     the words an error suggests when the line's own words do not tell."""
     from .family_text import family_game, score_family_text  # it builds on this module
+    from .small_text import score_small_text, small_game
 
+    if small_game(line) is not None:
+        return score_small_text(line, None, None, rules, lang)
     if family_game(line) is not None:
         return score_family_text(line, None, teams, rules, lang)
     return score_request(parse_request(parse_text(line, teams, rules)))

@@ -18,7 +18,8 @@ def register(subparsers: Any) -> None:
         help=f"play one of our bots as a {PROTOCOL} agent on standard input/output",
         description=f"Run one of our bots as a {PROTOCOL} agent (formats.md §6 and §7.6, docs/agent-protocol.md): it "
         "reads the referee's JSON lines on standard input and answers on standard output, in whichever game the "
-        "referee names (bulgarian, bela, french). Problems with the referee's messages are written to standard error.",
+        "referee names (bulgarian, bela, french, bela-3, bela-2, bela-open, bulgarian-3, bulgarian-2). Problems "
+        "with the referee's messages are written to standard error.",
     )
     parser.add_argument("--level", choices=LEVELS, default="easy", help="which bot plays (default: easy)")
     parser.add_argument("--seed", default="0", help="seed of the bot's own random choices (default: 0)")

@@ -18,7 +18,7 @@ COMMANDS: dict[str, str] = {
     "agent": "play one of our bots as a belote-agent/1 agent on standard input/output",
     "arena": "play duplicate matches between two agents and report who is stronger",
     "demo": "four bots play a match through the engine alone; print it (or write its record)",
-    "play": "play a match in the terminal against three bots",
+    "play": "play a match in the terminal against bots",
     "replay": "replay a game record (belote-record/1) and check every action",
     "run": "run the chat bots (or the terminal table when no token is set)",
     "scan": "name the cards in a photo of won cards and count their points",

@@ -1,4 +1,4 @@
-"""`belote-bot play`: a match in the terminal against three bots (`--watch`: four bots play)."""
+"""`belote-bot play`: a match in the terminal against bots in the other seats (`--watch`: bots only)."""
 
 from __future__ import annotations
 
@@ -6,23 +6,26 @@ import argparse
 import asyncio
 import sys
 
+from bot.engine.game import VARIANTS
 from bot.i18n import LANGUAGES
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "play",
-        help="play a match in the terminal against three bots",
-        description="Play Bulgarian Bridge-Belote, Croatian Bela or French belote (--game) in the terminal against "
-        "three bots, through the same host, views "
+        help="play a match in the terminal against bots",
+        description="Play Bulgarian Bridge-Belote, Croatian Bela, French belote or a game for three or two (--game) "
+        "in the terminal against bots in the other seats, through the same host, views "
         "and storage as the chat bots. An unfinished terminal match is resumed (--new starts another). At the "
         "prompt: a number presses that button, Enter takes the only choice (a pass), t shows the cards played "
         "and still out, q or Ctrl-D leaves (the match is saved).",
     )
     parser.add_argument("--watch", action="store_true", help="watch four bots play one match")
-    parser.add_argument("--game", choices=("bulgarian", "bela", "french"),
-                        help="the game of a new table: bulgarian (Bridge-Belote), bela (Croatian Bela) or french "
-                        "(French belote); default: the one played last here, else bulgarian")
+    parser.add_argument("--game", choices=tuple(VARIANTS),
+                        help="the game of a new table: bulgarian (Bridge-Belote), bela (Croatian Bela), french "
+                        "(French belote), bela-3 (Bela for three), bela-2 (Bela for two) or bela-open (open Bela "
+                        "for two), and any other game the engine lists; the other seats are bots; default: the one "
+                        "played last here, else bulgarian")
     parser.add_argument("--delay", type=float, default=0.3, metavar="SECONDS",
                         help="pause before each bot move (default: 0.3)")
     parser.add_argument("--new", action="store_true", help="stop the unfinished match, if any, and start a new one")

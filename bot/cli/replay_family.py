@@ -1,5 +1,5 @@
-"""The replay command's account of a family record (`bela`, `bela-3`, `bela-2`, `french`; formats §7): the same
-shape as the Bulgarian one."""
+"""The replay command's account of a family record (`bela`, `bela-3`, `bela-2`, `french`, `bulgarian-3`, `bulgarian-2`;
+formats §7): the same shape as the Bulgarian one."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def family_deal_account(deal: TrumpDeal, number: int, names: list[str]) -> list[
     lines.append("  Calls: " + (", ".join(calls) if calls else "(not started)"))
     report = family_deal_report(deal)
     if deal.passed_out:
-        lines.append("  Everyone passed twice: the next player deals")
+        lines.append("  Passed out: the next player deals")
         return lines
     if report["contract"] is None:
         lines.append("  (trump is not chosen yet)")

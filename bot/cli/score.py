@@ -39,6 +39,14 @@ Bela and French belote (formats.md §7.5): the first word names the game, bela o
   tierce cinquante cent carré, bela/belote, štiglja/capot, visi 81 / litige 91 (points held before),
   pad/dedans (checked against the points), jače/meilleure/best (whose declaration won a tie)
 
+Games of three and two (formats.md §7.5): the first words name the game, e.g. bela utroje / бела трима / bela
+three / belote à trois (bela-3), bela udvoje (bela-2), otvorena bela (bela-open), белот трима / bulgarian three
+(bulgarian-3), белот двама (bulgarian-2); a player word names the seat of what follows: ja/ti/on, аз/ти/той,
+me/you/him, moi/toi/lui (seats 0, 1, 2); without a caller word (zvao, избра, called, pris) seat 0 called:
+  bela utroje ja 82 ti 60 on 20          bela utroje ti zvao 60 ja 51 on 51 fall_points=higher_opponent
+  bela udvoje ja 45 bela ti 71           белот трима купа аз 92 ти 40 той 30 висящи 5
+  words: dijelio/раздава/dealer (bela-3 dealer), bez štiha/no trick/без взятка/sans pli (took no trick)
+
 examples:
   belote-bot score купа 102 60
   belote-bot score "всичко коз 154 терца вие 50 ние висящи 8" --lang bg

@@ -9,7 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.calculator import CalculatorError, Msg, SheetError
+from bot.calculator.players_sheet import PlayersSheet
 from bot.calculator.sheets import Sheet, correct_entry, entry_on, load_sheet, new_sheet, write_entry
+from bot.calculator.small_request import SEATS
 from bot.calculator.text import option_value
 from bot.engine.jsontext import loads
 from bot.i18n import LANGUAGES, _
@@ -45,9 +47,12 @@ def register(subparsers: Any) -> None:
     common.add_argument("--lang", choices=LANGUAGES, default="bg", help="language of the answer (default: bg)")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     new = actions.add_parser("new", help="start a new sheet (overwrites FILE)", parents=[common])
-    new.add_argument("--game", choices=("bulgarian", "bela", "french"), default="bulgarian",
-                     help="the game the sheet keeps (default: bulgarian; bela to 1001, french to 1000)")
+    new.add_argument("--game", choices=("bulgarian", "bela", "french", *SEATS), default="bulgarian",
+                     help="the game the sheet keeps (default: bulgarian; bela to 1001, french to 1000; bela-3 to 701, "
+                     "bela-2 and bela-open to 501, bulgarian-3 and bulgarian-2 to 151)")
     new.add_argument("--teams", nargs=2, metavar=("A", "B"), help="names of the two teams (default: Ние, Вие)")
+    new.add_argument("--players", nargs="+", metavar="NAME",
+                     help="a game of three or two: the players' names by seat (0, 1, 2)")
     new.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE", help="a table option")
     for name, text in (("add", "add a deal (a score line) or --points A B"),
                        ("correct", "replace line N with a deal or --points A B; later lines are recomputed")):
@@ -55,7 +60,8 @@ def register(subparsers: Any) -> None:
         if name == "correct":
             sub.add_argument("number", type=int, help="the line to correct (1 is the first)")
         sub.add_argument("line", nargs="*", help="the deal as words, e.g. купа 102 60")
-        sub.add_argument("--points", nargs=2, type=int, metavar=("A", "B"), help="two plain numbers instead")
+        sub.add_argument("--points", nargs="+", type=int, metavar="N",
+                         help="plain numbers instead: one per team (A B), or one per player on a sheet of three or two")
         sub.add_argument("--pot", type=int, help="with --points: the hanging pot after this line")
         sub.add_argument("--valat", action="store_true", help="with --points: the deal ended in a valat")
     actions.add_parser("undo", help="remove the last line", parents=[common])
@@ -77,7 +83,10 @@ def run(args: argparse.Namespace) -> int:
             key, _sep, value = item.partition("=")
             rules[key.strip()] = option_value(value.strip())
         try:
-            sheet: Sheet = new_sheet(args.game, args.teams, rules)
+            if args.players and args.game not in SEATS:
+                raise SheetError(Msg("--players names the players of a game of three or two; a team game takes "
+                                     "--teams A B"), "players")
+            sheet: Sheet = new_sheet(args.game, args.players or args.teams, rules)
         except SheetError as exc:
             return _fail(exc.render(lang))
     else:
@@ -106,7 +115,16 @@ def _apply(sheet: Sheet, args: argparse.Namespace) -> None:
     if args.action in ("add", "correct"):
         if bool(args.points) == bool(args.line):
             raise SheetError(Msg("give either a score line or --points A B"))
+        if args.points and isinstance(sheet, PlayersSheet):
+            if args.action == "add":
+                sheet.add_points(*args.points, pot=args.pot, valat=args.valat)
+            else:
+                sheet.correct(args.number, tuple(args.points))
+            return
         if args.points:
+            if len(args.points) != 2:
+                raise SheetError(Msg("write a number for each of the {n} players, e.g. {example}",
+                                     {"n": 2, "example": "90 72"}), "points")
             a, b = args.points
             if args.action == "add":
                 if args.valat:

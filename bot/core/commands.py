@@ -19,10 +19,10 @@ from bot.storage.base import Storage, TableRow
 from . import views
 from .chats import Chats
 from .clock import Clock
-from .games import game_of_word, games_list
+from .games import game_at, games_list
 from .live import LiveTable, NotStored
 from .messages import Answer, ChatRef, OutMessage, UserRef
-from .seating import Seating
+from .seating import Seating, house_note, seat_hint
 from .table import EXTRA_KEYS, OptionError, Table, ascii_number, check_game, check_option
 
 log = logging.getLogger(__name__)
@@ -94,13 +94,13 @@ class Commands(Chats, Seating):
             if args:
                 arg = " ".join(args).strip()
                 number = ascii_number(arg)
-                if number is not None and 1 <= number <= 4:
+                if number is not None and 1 <= number <= len(table.seats):
                     wanted = number - 1
                 else:
                     partners = [i for i, s in enumerate(table.seats) if s.kind == "human"
                                 and s.name.lower() == arg.lower().lstrip("@")]
-                    if not partners:
-                        return Answer(tr.gettext("Name a seat 1-4 or a seated player to partner."), ok=False)
+                    if not partners or not table.teams:  # a game for three or two has no partners
+                        return Answer(seat_hint(table, tr), ok=False)
                     wanted = (partners[0] + 2) % 4
             return await self._join(live, user, wanted, tr)
         if name == "leave":
@@ -144,15 +144,19 @@ class Commands(Chats, Seating):
             # The game: a word naming it ("/belot bela"), or game=..., else the one this chat chose last.
             game = await self.chat_game(chat)
             pairs: list[tuple[str, str]] = []
-            for arg in args:
+            i = 0
+            while i < len(args):
+                arg = args[i]
                 key, eq, value = arg.partition("=")
+                i += 1
                 if not eq:
-                    named = game_of_word(arg)
+                    named = game_at(args, i - 1)
                     if named is None:
                         return Answer(tr.gettext("Unknown game {word}; games: {list}. Options are written "
                                                  "key=value, e.g. target_score=101.", word=arg,
                                                  list=games_list(tr)), ok=False)
-                    game = named
+                    game, used = named
+                    i += used - 1
                 elif key.strip() == "game":
                     try:
                         game = check_game(value)
@@ -202,7 +206,10 @@ class Commands(Chats, Seating):
                 return Answer(tr.gettext("Table {table} is open.", table=table_id) + " " + self._not_stored(tr),
                               False, None, table_id)
         await self.remember_game(chat, game)
-        return Answer(tr.gettext("Table {table} is open.", table=table_id), True, answer.view, table_id, True)
+        text = tr.gettext("Table {table} is open.", table=table_id)
+        if house := house_note(game, tr):
+            text += " " + house
+        return Answer(text, True, answer.view, table_id, True)
 
     async def _new_id(self) -> str:
         alphabet = "0123456789abcdefghijklmnopqrstuvwxyz"

@@ -58,6 +58,7 @@ from bot.storage.base import Storage
 
 from . import views
 from .agents import make_agent_factory
+from .choices import Choices
 from .clock import Clock, SystemClock
 from .commands import Commands
 from .expiry import Expiry
@@ -65,7 +66,7 @@ from .live import LiveTable, NotStored, turn_of
 from .messages import Answer, ChatRef, OutMessage, UserRef
 from .payload import PayloadError, decode
 from .review import Reviews, is_review
-from .stale import stale_refusal
+from .stale import CHOICES, stale_refusal
 from .table import Table, TableError, ascii_number, replay
 from .thinking import ThinkPool
 from .tracker import TRACKER_ACTION, tracker_text
@@ -82,7 +83,7 @@ AgentFactory = Callable[[str, int], Agent]
 
 
 
-class Host(Commands, Turns, Expiry):
+class Host(Commands, Turns, Expiry, Choices):
     """Hosts every table of every platform in one asyncio loop."""
 
     def __init__(
@@ -355,6 +356,8 @@ class Host(Commands, Turns, Expiry):
         elif kind == "b" and deal.belote_cards():
             await self._commit(live, {"e": "toggle", "seat": seat, "what": "b"})
             return self._answer(live, user, "")
+        elif kind in CHOICES:
+            return await self._choice_press(live, user, seat, kind, arg, tr)
         else:
             return self._answer(live, user, tr.gettext("That is not possible now."), ok=False)
         try:
@@ -498,8 +501,10 @@ class Host(Commands, Turns, Expiry):
         if table.status == "finished" and match is not None and await self.storage.match_record(
             table.table_id
         ) is None:
-            seat_names = [views.seat_name(table, i, translator("en")) for i in range(4)]
-            players = [(table.seats[i].user_id, table.seats[i].name, i % 2) for i in table.humans()]
+            seat_names = [views.seat_name(table, i, translator("en")) for i in range(len(table.seats))]
+            # Each person's side: the team (seat % 2) of a four-seat game, the seat itself in a game for three or two.
+            sides = len(match.totals)
+            players = [(table.seats[i].user_id, table.seats[i].name, i % sides) for i in table.humans()]
             # The match is over: its seed is public now.
             if isinstance(match, FamilyMatch):
                 record = family_match_to_record(match, seat_names, reveal=True)
@@ -507,7 +512,7 @@ class Host(Commands, Turns, Expiry):
                 record = match_to_record(match, seat_names, reveal=True)
             await self.storage.save_match(
                 table.table_id, table.chat.platform, table.chat.key, record, players,
-                (match.totals[0], match.totals[1]), match.winner, len(match.deals), table.game,
+                tuple(match.totals), match.winner, len(match.deals), table.game,
             )
         # Stored last: a stop before this point leaves the table "playing" in storage, so the next start replays
         # its log, finds it ended and comes back here to store what is missing, instead of losing the match.

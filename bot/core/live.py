@@ -34,16 +34,18 @@ class LiveTable:
     expires: float | None = None  # when the lobby closes or the idle match stops (``bot.core.expiry``)
     since: float = 0.0  # when this host took the table up: the idle time of a log that does not say
     deadline: float | None = None
-    turn: tuple[int, int, int] | None = None  # (deal, actions in the deal, seat) the deadline belongs to
+    turn: tuple[int, int, int, str] | None = None  # (deal, actions in the deal, seat, phase) of the deadline
     options_open: bool = False
     lobby: tuple[object, OutMessage] | None = None
 
 
-def turn_of(table: Table) -> tuple[int, int, int] | None:
+def turn_of(table: Table) -> tuple[int, int, int, str] | None:
+    """The current turn: (deal, actions in the deal, seat, phase). The phase tells a discard or an exchange from the
+    lead that follows it, which may be the same seat's after as many calls and cards."""
     seat = table.to_act
     if seat is None or table.match is None:
         return None
     deal = table.match.deal
     played = sum(len(t.cards) for t in deal.tricks) + len(deal.trick)
-    return (len(table.match.deals), len(deal.calls) + played, seat)
+    return (len(table.match.deals), len(deal.calls) + played, seat, deal.phase)
 

@@ -10,7 +10,7 @@ from bot.i18n import LANGUAGES, Translator
 
 from . import names
 from .messages import Button, OutMessage
-from .table import Table
+from .table import Table, rule_keys
 from .viewparts import dealing_lines, payload, seat_name
 
 _TABLE_OPTIONS: dict[str, tuple[object, ...]] = {
@@ -31,15 +31,43 @@ GAME_MENUS: dict[str, dict[str, tuple[object, ...]]] = {
     },
     "bela": {"target_score": (1001, 501, 701, 1501), **_TABLE_OPTIONS, "end_rule": ("na_prolaz", "na_dosta")},
     "french": {"target_score": (1000, 500, 1500, 2000), **_TABLE_OPTIONS, "must_undertrump": (True, False)},
+    "bela-3": {
+        "target_score": (701, 501, 1001),
+        **_TABLE_OPTIONS,
+        "fall_points": ("vanish", "higher_opponent", "both_opponents"),
+        "forced_first_caller": (True, False),
+    },
+    "bela-2": {
+        "target_score": (501, 301, 701, 1001),
+        **_TABLE_OPTIONS,
+        "seven_exchange": ("trump", "always", "off"),
+        "stock_visible": (False, True),
+    },
+    "bela-open": {
+        "target_score": (501, 301, 701, 1001),
+        **{k: v for k, v in _TABLE_OPTIONS.items() if k != "auto_declarations"},  # its declarations are automatic
+        "open_trump": ("croatian", "french"),
+        "open_declarations": (False, True),
+    },
 }
 MENU_OPTIONS = GAME_MENUS["bulgarian"]
+_RULE_OPTIONS = ("auto_declarations",)  # keys of _TABLE_OPTIONS that belong to a game's rules
 # One code per option over every game, so a press names its option whatever game the table plays now.
 MENU_CODES = {key: str(i) for i, key in enumerate(dict.fromkeys(k for menu in GAME_MENUS.values() for k in menu))}
 
 
 def menu_options(table: Table) -> dict[str, tuple[object, ...]]:
-    """The options the menu offers at this table (its game's)."""
-    return GAME_MENUS.get(table.game, MENU_OPTIONS)
+    """The options the menu offers at this table (its game's). A game without a menu of its own gets its target
+    and the table's own options (every other option is set with ``set``)."""
+    menu = GAME_MENUS.get(table.game)
+    if menu is not None:
+        return menu
+    rules = rule_keys(table.game)
+    target = int(table.rules.target_score)
+    return {
+        "target_score": tuple(dict.fromkeys((target, 101, 151, 301))),
+        **{k: v for k, v in _TABLE_OPTIONS.items() if k not in _RULE_OPTIONS or k in rules},
+    }
 
 
 def options_line(table: Table, tr: Translator) -> str:
@@ -56,7 +84,7 @@ def options_line(table: Table, tr: Translator) -> str:
     if not o.review and table.game == "bulgarian":
         parts.append(tr.gettext("no review button"))
     extra = [f"{k}={v}" for k, v in sorted(o.rules.items()) if k != "target_score"]
-    line = names.game_name(table.game, tr) + " · " + " · ".join(parts)
+    line = names.game_label(table.game, tr) + " · " + " · ".join(parts)
     if extra:
         line += "\n" + tr.gettext("Table options: {options}", options=", ".join(extra))
     return line
@@ -72,19 +100,21 @@ def rules_text(table: Table, tr: Translator) -> str:
 
 def lobby(table: Table, tr: Translator) -> OutMessage:
     lines = [tr.gettext("**Belote table {table}**", table=table.table_id)]
-    for seat in range(4):
-        team = "A" if seat % 2 == 0 else "B"
-        lines.append(f"{seat + 1}. {seat_name(table, seat, tr)} ({team})")
+    if not table.teams:
+        lines.append(tr.gettext("{n} players, each on their own.", n=len(table.seats)))
+    for seat in range(len(table.seats)):
+        team = f" ({'AB'[seat % 2]})" if table.teams else ""
+        lines.append(f"{seat + 1}. {seat_name(table, seat, tr)}{team}")
     lines.append(options_line(table, tr))
     buttons: list[tuple[Button, ...]] = []
     if table.status == "lobby":
         free = table.free_seats()
         seat_buttons = []
         for seat in free:
-            partner = table.seats[(seat + 2) % 4]
+            partner = table.seats[(seat + 2) % 4] if table.teams else None
             label = (
                 tr.gettext("Seat {n} (partner of {name})", n=seat + 1, name=partner.name)
-                if partner.kind == "human"
+                if partner is not None and partner.kind == "human"
                 else tr.gettext("Seat {n}", n=seat + 1)
             )
             seat_buttons.append(Button(label, payload(table, f"j{seat}")))
@@ -102,7 +132,7 @@ def lobby(table: Table, tr: Translator) -> OutMessage:
         buttons.append(
             (
                 Button(tr.gettext("Options"), payload(table, "o")),
-                Button(tr.gettext("Game: {name}", name=names.game_name(table.game, tr)), payload(table, "g")),
+                Button(tr.gettext("Game: {name}", name=names.game_label(table.game, tr)), payload(table, "g")),
                 Button(tr.gettext("Start"), payload(table, "s")),
             )
         )
@@ -156,7 +186,31 @@ def option_label(table: Table, key: str, tr: Translator) -> str:
             if value == "na_dosta"
             else tr.gettext("Match ends: after the deal (na prolaz)")
         )
-    return tr.gettext("Must undertrump: {on}", on=yes_no)
+    if key == "must_undertrump":
+        return tr.gettext("Must undertrump: {on}", on=yes_no)
+    if key == "fall_points":
+        return {
+            "vanish": tr.gettext("A fallen caller's points: vanish"),
+            "higher_opponent": tr.gettext("A fallen caller's points: to the higher opponent"),
+        }.get(str(value), tr.gettext("A fallen caller's points: to both opponents"))
+    if key == "forced_first_caller":
+        return tr.gettext("First player must call: {on}", on=yes_no)
+    if key == "seven_exchange":
+        return {
+            "trump": tr.gettext("Seven exchange: when trump is the turned suit"),
+            "always": tr.gettext("Seven exchange: always"),
+        }.get(str(value), tr.gettext("Seven exchange: off"))
+    if key == "stock_visible":
+        return tr.gettext("Stock face up: {on}", on=yes_no)
+    if key == "open_trump":
+        return (
+            tr.gettext("Trump: French (the last card proposes it)")
+            if value == "french"
+            else tr.gettext("Trump: Croatian (named freely)")
+        )
+    if key == "open_declarations":
+        return tr.gettext("Declarations: {on}", on=yes_no)
+    return f"{key}: {yes_no or value}"
 
 
 def options_menu(table: Table, tr: Translator) -> OutMessage:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from bot.engine.calls import ALL_TRUMPS, CONTRA, NO_TRUMPS, PASS, RECONTRA
 from bot.engine.cards import SUIT_SYMBOLS, card_symbol
+from bot.engine.game import VARIANTS
 from bot.i18n import Translator
 
 
@@ -75,8 +76,24 @@ def game_name(game: str, tr: Translator) -> str:
         "bulgarian": tr.gettext("Bridge-Belote"),
         "bela": tr.gettext("Bela (Croatian)"),
         "french": tr.gettext("French belote"),
+        "bela-3": tr.gettext("Bela for three (utroje)"),
+        "bela-2": tr.gettext("Bela for two (udvoje)"),
+        "bela-open": tr.gettext("Open Bela for two (otvorena)"),
+        "bulgarian-3": tr.gettext("Bridge-Belote for three"),
+        "bulgarian-2": tr.gettext("Bridge-Belote for two"),
     }
     return names.get(game, game)
+
+
+def game_label(game: str, tr: Translator) -> str:
+    """The game's name as a player choosing it sees it: a house game (``Variant.house_rules``, family §8–§9) says
+    so, and a game for three or two says how many play."""
+    row = VARIANTS.get(game)
+    label = game_name(game, tr)
+    if row is not None and row.house_rules:
+        label = tr.gettext("{game}, house rules", game=label)
+    return label
+
 
 
 def team_name(team: int, tr: Translator) -> str:

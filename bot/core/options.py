@@ -15,8 +15,8 @@ from bot.engine.game import VARIANTS, parse_variant_rules, variant
 from bot.i18n import LANGUAGES
 
 LANGS = LANGUAGES
-# The games a table may play (bot.engine.game.VARIANTS): chat tables seat four until they learn three and two seats.
-GAMES = tuple(name for name, game in VARIANTS.items() if game.seats == 4)
+# The games a table may play: every row of bot.engine.game.VARIANTS, seating its own number of players.
+GAMES = tuple(VARIANTS)
 DEFAULT_GAME = "bulgarian"  # a log written before tables had a game is a Bulgarian table
 EXTRA_KEYS = ("timer", "away", "level", "lang", "tracker", "review")
 

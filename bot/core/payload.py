@@ -7,7 +7,9 @@ nonce is judged against the table as it is now (``bot.core.stale``): a replay or
 Actions: ``j`` join any seat, ``j0``..``j3`` a given seat, ``l`` leave, ``a`` add a bot, ``r`` remove a bot,
 ``s`` start, ``o`` the options menu, ``o:<key>`` cycle an option, ``od`` close the menu, ``c:<call>`` a call,
 ``p:<card>`` play a card, ``d:<i>`` switch declaration i, ``b`` switch the belote, ``back`` I'm back, ``h`` my hand,
-``x`` vote to stop, ``k`` the card tracker, ``v:<deal number>`` the review of that deal (``bot.core.review``).
+``x`` vote to stop, ``k`` the card tracker, ``v:<deal number>`` the review of that deal (``bot.core.review``),
+``dp:<card>`` / ``du:<card>`` pick a card to discard or put it back, ``dc:<card><card>`` confirm the discard,
+``e:1`` / ``e:0`` exchange the seven or keep it (``bot.core.choices``).
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from bot.config import Settings
+from bot.engine.game import variant
 from bot.engine.shuffle import SCHEME
 from bot.i18n import Translator
 from bot.storage.base import Storage
@@ -21,6 +22,21 @@ from .messages import TERMINAL, Answer, ChatRef, OutMessage, UserRef
 from .table import DEFAULT_GAME, EXTRA_KEYS, GAMES, OptionError, Table, ascii_number, check_option, rule_keys
 
 log = logging.getLogger(__name__)
+
+
+def house_note(game: str, tr: Translator) -> str:
+    """What a player choosing a house game (``Variant.house_rules``) is told; "" for the other games."""
+    if not variant(game).house_rules:
+        return ""
+    return tr.gettext("{game} is played by house rules: no rulebook settles it; the bot's rules page says how it "
+                      "is played here.", game=names.game_name(game, tr))
+
+
+def seat_hint(table: Table, tr: Translator) -> str:
+    """What a join may name: a seat number, or at a team game a seated player to partner."""
+    if table.teams:
+        return tr.gettext("Name a seat 1-4 or a seated player to partner.")
+    return tr.gettext("Name a seat 1-{n}.", n=len(table.seats))
 
 
 class Seating:
@@ -52,8 +68,8 @@ class Seating:
             return self._answer(live, user, tr.gettext("The match has started; wait for the next one."), ok=False)
         mine = table.seat_of(user.user_id)
         free = table.free_seats()
-        if wanted is not None and not 0 <= wanted < 4:
-            return self._answer(live, user, tr.gettext("Name a seat 1-4 or a seated player to partner."), ok=False)
+        if wanted is not None and not 0 <= wanted < len(table.seats):
+            return self._answer(live, user, seat_hint(table, tr), ok=False)
         if wanted is not None and wanted not in free:
             return self._answer(live, user, tr.gettext("Seat {n} is taken.", n=wanted + 1), ok=False)
         if mine is not None and wanted is None:
@@ -134,8 +150,9 @@ class Seating:
         where, level = free[0], table.options.level
         for arg in args:
             number = ascii_number(arg)
-            if number is not None and not 1 <= number <= 4:
-                return self._answer(live, user, tr.gettext("Name a seat 1-4 or a bot level."), ok=False)
+            if number is not None and not 1 <= number <= len(table.seats):
+                return self._answer(live, user, tr.gettext("Name a seat 1-{n} or a bot level.", n=len(table.seats)),
+                                    ok=False)
             if number is not None:
                 if number - 1 not in free:
                     return self._answer(live, user, tr.gettext("Seat {n} is taken.", n=number), ok=False)
@@ -159,8 +176,8 @@ class Seating:
         bots = [i for i, s in enumerate(table.seats) if s.is_bot]
         if args:
             number = ascii_number(args[0])
-            if number is None or not 1 <= number <= 4:
-                return self._answer(live, user, tr.gettext("Name a seat 1-4."), ok=False)
+            if number is None or not 1 <= number <= len(table.seats):
+                return self._answer(live, user, tr.gettext("Name a seat 1-{n}.", n=len(table.seats)), ok=False)
             bots = [i for i in bots if i == number - 1]
         if not bots:
             return self._answer(live, user, tr.gettext("There is no bot to remove."), ok=False)
@@ -186,9 +203,15 @@ class Seating:
             checked = check_option(key, value, tuple(self.settings.agents), game)
         except OptionError as exc:
             return self._answer(live, user, self._option_problem(exc, tr, game), ok=False)
+        taken = sum(1 for s in table.seats if s.kind != "empty")
+        if key == "game" and variant(checked).seats < taken:
+            return self._answer(live, user, tr.gettext(
+                "{game} is played by {n}; {taken} seats are taken. Free a seat first.",
+                game=names.game_label(checked, tr), n=variant(checked).seats, taken=taken), ok=False)
         await self._commit(live, {"e": "set", "key": key, "value": checked, "user": user.user_id})
         if key == "game":
             await self.remember_game(table.chat, checked)
+            return self._answer(live, user, house_note(checked, tr))
         return self._answer(live, user, "")
 
     async def _lobby_press(
@@ -213,7 +236,8 @@ class Seating:
             await self._emit(live, [views.options_closed(table, self._group_tr(live))])
             return self._answer(live, user, "")
         if action == "g":  # the lobby's game button: the next game of the family
-            return await self._set(live, user, seat, "game", next_game(table.game), tr)
+            taken = sum(1 for s in table.seats if s.kind != "empty")
+            return await self._set(live, user, seat, "game", next_game(table.game, taken), tr)
         if action.startswith("o:"):
             code = action[2:]
             keys = [k for k, c in views.MENU_CODES.items() if c == code and k in views.menu_options(table)]
@@ -235,8 +259,8 @@ class Seating:
                                       "user": user.user_id})
         # 256 secret bits; the group sees only their commitment until the match ends (docs/fairness.md).
         seed = secrets.token_hex(32)
-        await self._commit(live, {"e": "start", "seed": seed, "scheme": SCHEME, "dealer": secrets.randbelow(4),
-                                  "user": user.user_id})
+        dealer = secrets.randbelow(len(table.seats))
+        await self._commit(live, {"e": "start", "seed": seed, "scheme": SCHEME, "dealer": dealer, "user": user.user_id})
         return self._answer(live, user, tr.gettext("The match begins."))
 
     async def _back(self, live: LiveTable, user: UserRef, tr: Translator) -> Answer:

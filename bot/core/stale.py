@@ -22,6 +22,8 @@ from . import names, views
 from .payload import READ_ONLY
 from .table import Table
 
+CHOICES = ("dp", "du", "dc", "e")  # the discard's picks and confirm, the seven exchange (``Host._choice_press``)
+
 
 def stale_refusal(table: Table, user_id: str, nonce: int, action: str, tr: Translator) -> str | None:
     """None when the press may go on to the usual checks; else why it is refused (translated)."""
@@ -49,6 +51,8 @@ def stale_refusal(table: Table, user_id: str, nonce: int, action: str, tr: Trans
                               option=views._option_label(table, keys[0], tr))
     if kind in ("c", "p", "d", "b") and table.moved > nonce:
         return _moved_on(table, kind, tr)
+    if kind in CHOICES and table.moved > nonce:  # a discard pick or confirm, an exchange: that choice is over
+        return tr.gettext("That choice is over; use the newest message.")
     return None
 
 
@@ -59,13 +63,14 @@ def _moved_on(table: Table, kind: str, tr: Translator) -> str:
         return tr.gettext("This table is closed.")
     if kind == "c":
         if deal.phase == "auction" and deal.calls:
-            seat = (deal.dealer + len(deal.calls)) % 4  # the seat of the last call
+            seat = (deal.dealer + len(deal.calls)) % len(table.seats)  # the seat of the last call
             return tr.gettext("The auction has moved on: {name} said {call}.",
                               name=views.seat_name(table, seat, tr), call=names.call_name(deal.calls[-1], tr))
         return tr.gettext("The auction is over.") if deal.phase != "auction" else tr.gettext("A new deal has begun.")
     last = deal.trick[-1] if deal.trick else deal.tricks[-1].cards[-1] if deal.tricks else None
     if deal.phase != "play" or last is None:
         return tr.gettext("A new deal has begun.")
-    seat = (deal.trick_leader + len(deal.trick) - 1) % 4 if deal.trick else (deal.tricks[-1].leader + 3) % 4
+    n = len(table.seats)
+    seat = (deal.trick_leader + len(deal.trick) - 1) % n if deal.trick else (deal.tricks[-1].leader + n - 1) % n
     return tr.gettext("The play has moved on: {name} played {card}.", name=views.seat_name(table, seat, tr),
                       card=names.card_label(last))

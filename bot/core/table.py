@@ -7,7 +7,8 @@ before they are logged; ``apply`` raises on an event that does not fit (a corrup
 Events (``e`` is the type):
 ``open`` (options), ``sit`` (seat, user id, name), ``leave`` (seat), ``bot`` (seat, level), ``unbot`` (seat),
 ``set`` (key, value), ``start`` (seed, dealer, scheme), ``bid`` (seat, call, by),
-``play`` (seat, card, declare, belote, by),
+``play`` (seat, card, declare, belote, by), ``discard`` (seat, cards, by: the 3-player caller's two cards),
+``exchange`` (seat, take, by: the 2-player seven exchange),
 ``toggle`` (seat, what: ``d<i>`` or ``b``), ``away`` (seat), ``back`` (seat), ``vote`` (user), ``stop`` (by).
 """
 
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from bot.config import BOT_LEVELS
-from bot.engine import Action, Bid, IllegalAction, Match, Play, card_str, parse_call, parse_card
+from bot.engine import Action, Bid, Discard, Exchange, Match, Play, card_str, parse_call, parse_card
 from bot.engine.calls import CALL_NAMES
 from bot.engine.deal import Deal
 from bot.engine.familymatch import FamilyMatch
@@ -45,6 +46,7 @@ from .options import (
     rules_model,
 )
 
+MOVES = ("bid", "play", "discard", "exchange")  # the events of a seat's move in a deal
 SeatKind = Literal["empty", "human", "bot"]
 Status = Literal["lobby", "playing", "finished", "stopped"]
 AnyMatch = Match | FamilyMatch  # a running match of any game: the same shape (bot.engine.game.GameMatch)
@@ -95,12 +97,25 @@ class Table:
     # When a person last acted ("at" of their events, the host's clock), and when the table was opened.
     person_at: float = 0.0
     opened_at: float = 0.0
+    # A caller's discard picks before he confirms them (seat -> cards): not an event, so a restart forgets them and
+    # nothing reaches the engine before the Confirm press.
+    picks: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
     # --- queries ---
 
     @property
     def game(self) -> str:
         return self.options.game
+
+    @property
+    def seat_count(self) -> int:
+        """How many seats the table's game has (its ``Variant.seats``: 4, 3 or 2)."""
+        return variant(self.options.game).seats
+
+    @property
+    def teams(self) -> bool:
+        """Two teams of partners facing each other (the four-seat games); else every player is his own side."""
+        return len(variant(self.options.game).sides) == 2 and self.seat_count == 4
 
     @property
     def rules(self) -> Any:
@@ -153,8 +168,9 @@ class Table:
                     self.opened_at = self.person_at
         if kind in ("sit", "leave", "bot", "unbot", "start"):
             self.seats_changed = self.version
-        if kind in ("start", "bid", "play"):
+        if kind in ("start", "bid", "play", "discard", "exchange"):
             self.moved = self.version
+            self.picks.clear()
         if kind == "set":
             self.options_changed[str(event["key"])] = self.version
         elif kind == "open":
@@ -165,8 +181,8 @@ class Table:
         the ``user`` the event names (the host writes it into every event a person's press or command makes)."""
         kind = event.get("e")
         seat = event.get("seat")
-        seated = self.seats[seat] if isinstance(seat, int) and 0 <= seat <= 3 else None
-        if kind in ("leave", "toggle", "back") or (kind in ("bid", "play") and event.get("by") == "human"):
+        seated = self.seats[seat] if isinstance(seat, int) and 0 <= seat < len(self.seats) else None
+        if kind in ("leave", "toggle", "back") or (kind in MOVES and event.get("by") == "human"):
             return seated.user_id if seated is not None and seated.kind == "human" else ""
         if kind == "stop":  # by the creator's id, or by "vote" / "expired" (nobody's own action)
             by = str(event.get("by", ""))
@@ -175,12 +191,25 @@ class Table:
 
     def _seat(self, event: dict[str, Any]) -> int:
         seat = event.get("seat")
-        if not isinstance(seat, int) or not 0 <= seat <= 3:
+        if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
             raise TableError(f"bad seat in {event}")
         return seat
 
     def _on_open(self, event: dict[str, Any]) -> None:
         self.options = Options.from_json(event["options"])
+        self._fit_seats()
+
+    def _fit_seats(self) -> None:
+        """As many seats as the game has: the taken ones keep their order and move to the front (a lobby switching
+        from four seats to three or two; the host refuses a switch that would leave someone without a seat)."""
+        n = self.seat_count
+        taken = [s for s in self.seats if s.kind != "empty"]
+        if len(taken) > n:
+            raise TableError(f"{len(taken)} seats are taken; {self.options.game} has {n}")
+        if len(self.seats) != n:
+            self.seats = taken + [Seat() for _ in range(n - len(taken))]
+        self.declare_off = [set() for _ in range(n)]
+        self.belote_off = [False] * n
 
     def _on_sit(self, event: dict[str, Any]) -> None:
         seat = self._seat(event)
@@ -218,6 +247,7 @@ class Table:
             if game not in VARIANTS:
                 raise TableError(f"unknown game {game!r}")
             self.options = replace(self.options, game=game, rules=rules_for_game(self.options.rules, game))
+            self._fit_seats()
         elif key in EXTRA_KEYS:
             self.options = replace(self.options, **{key: value})
         else:
@@ -262,12 +292,23 @@ class Table:
         action = Play(parse_card(str(event["card"])), tuple(event.get("declare", ())), bool(event.get("belote")))
         self._after_action(match, action)
 
+    def _on_discard(self, event: dict[str, Any]) -> None:
+        match = self._check_turn(self._seat(event))
+        cards = event.get("cards")
+        if not isinstance(cards, list):
+            raise TableError(f"bad discard in {event}")
+        self._after_action(match, Discard(tuple(parse_card(str(c)) for c in cards)))
+
+    def _on_exchange(self, event: dict[str, Any]) -> None:
+        match = self._check_turn(self._seat(event))
+        self._after_action(match, Exchange(bool(event.get("take"))))
+
     def _after_action(self, match: AnyMatch, action: Action) -> None:
         deals = len(match.deals)
         match.apply(action)  # IllegalAction propagates: the host checks before logging
         if len(match.deals) != deals:
-            self.declare_off = [set() for _ in range(4)]
-            self.belote_off = [False] * 4
+            self.declare_off = [set() for _ in self.seats]
+            self.belote_off = [False] * len(self.seats)
         if match.over:
             self.status = "finished"
 
@@ -299,8 +340,10 @@ class Table:
     def action_event(self, seat: int, action: Action, by: str) -> dict[str, Any]:
         if isinstance(action, Bid):
             return {"e": "bid", "seat": seat, "call": CALL_NAMES[action.call], "by": by}
-        if not isinstance(action, Play):  # a discard or an exchange: games that chat tables do not offer yet
-            raise IllegalAction(seat, str(action), "chat tables do not play this game yet")
+        if isinstance(action, Discard):
+            return {"e": "discard", "seat": seat, "cards": [card_str(c) for c in action.cards], "by": by}
+        if isinstance(action, Exchange):
+            return {"e": "exchange", "seat": seat, "take": bool(action.take), "by": by}
         event: dict[str, Any] = {"e": "play", "seat": seat, "card": card_str(action.card), "by": by}
         if action.declare:
             event["declare"] = list(action.declare)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from bot.ai.base import View
 from bot.engine.cards import SUIT_SYMBOLS
+from bot.engine.game import VARIANTS
+from bot.engine.seatview import SeatView
 from bot.i18n import Translator
 
 from . import names
@@ -22,7 +24,8 @@ def tracker_text(obs: View, tr: Translator) -> str:
     """Per suit (trumps first, strongest card first): the cards not played yet, then the played ones; ``obs`` is
     the asking seat's view (``match.observe(seat)``), in any game."""
     played = {card for trick in obs.tricks for card in trick.cards} | set(obs.trick)
-    deck = sort_hand(list(range(32)), obs.contract)
+    pack = VARIANTS[obs.variant].pack if isinstance(obs, SeatView) else VARIANTS["bulgarian"].pack
+    deck = sort_hand([card for card in range(32) if pack >> card & 1], obs.contract)
     lines = [tr.gettext("Cards still out (and played), by suit:")]
     for suit in dict.fromkeys(card >> 3 for card in deck):  # suits in display order
         ranks = [(card, names.card_label(card)[:-1]) for card in deck if card >> 3 == suit]

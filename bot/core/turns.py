@@ -190,7 +190,7 @@ class Turns:
                 fallback = table.chosen_play(seat, fallback.card)
             await self._commit(live, table.action_event(seat, fallback, by), notice)
 
-    async def _timer(self, live: LiveTable, deadline: float, turn: tuple[int, int, int] | None) -> None:
+    async def _timer(self, live: LiveTable, deadline: float, turn: tuple[int, int, int, str] | None) -> None:
         await self.clock.sleep_until(deadline)
         table = live.table
         seat = table.to_act

@@ -66,7 +66,21 @@ def hand_text(cards: list[int], contract: int | None) -> str:
 
 
 def trick_text(seat_names: list[str], leader: int, cards: tuple[int, ...] | list[int]) -> str:
-    return ", ".join(f"{seat_names[(leader + i) % 4]} {names.card_label(c)}" for i, c in enumerate(cards))
+    n = len(seat_names)
+    return ", ".join(f"{seat_names[(leader + i) % n]} {names.card_label(c)}" for i, c in enumerate(cards))
+
+
+def seat_names(table: Table, tr: Translator) -> list[str]:
+    return [seat_name(table, i, tr) for i in range(len(table.seats))]
+
+
+def side_scores(table: Table, values: list[int] | tuple[int, ...], tr: Translator, fell: int = -1) -> str:
+    """Points per player of a game for three or two, by name ("Ana 120 · Boris 40 · Vera —"): every player is his
+    own side. ``fell``: a player whose zero is written as a dash."""
+    named = seat_names(table, tr)
+    return " · ".join(
+        f"{named[s]} {'—' if s == fell and v == 0 else v}" for s, v in enumerate(values)
+    )
 
 
 def trick_line(table: Table, leader: int, cards: tuple[int, ...], tr: Translator) -> str:
@@ -96,11 +110,11 @@ def where(table: Table, tr: Translator) -> str:
 def score_before(table: Table, index: int) -> list[int]:
     """Each side's match score before deal ``index`` (0-based)."""
     assert table.match is not None
-    before = [0, 0]
+    before = [0] * len(table.match.totals)
     for r in table.match.results[:index]:
         if r is not None:
-            before[0] += r.score[0]
-            before[1] += r.score[1]
+            for side, points in enumerate(r.score):
+                before[side] += points
     return before
 
 
@@ -142,7 +156,8 @@ def play_buttons(
     cards = [
         Button(names.card_label(c), payload(table, f"p:{card_code(c)}")) for c in sort_hand(list(legal_cards), contract)
     ]
-    buttons.extend(tuple(cards[i : i + 4]) for i in range(0, len(cards), 4))
+    per_row = 4 if len(cards) <= 8 else 5  # ten cards (Bela for three or two) in two rows: room for the switches
+    buttons.extend(tuple(cards[i : i + per_row]) for i in range(0, len(cards), per_row))
     if not table.rules.auto_declarations:
         toggles = []
         for i, kind in enumerate(declarable):

@@ -43,6 +43,8 @@ from .viewparts import (
     play_buttons,
     score_before,
     seat_name,
+    seat_names,
+    side_scores,
     sort_hand,
     trick_line,
     trick_text,
@@ -83,7 +85,7 @@ def _contract_line(table: Table, deal: Deal, tr: Translator) -> str:
 def deal_lines(table: Table, deal: Deal | TrumpDeal, number: int, tr: Translator) -> list[str]:
     if isinstance(deal, TrumpDeal):
         return familyviews.deal_lines(table, deal, number, tr)
-    names4 = [seat_name(table, i, tr) for i in range(4)]
+    names4 = seat_names(table, tr)
     lines = [
         tr.gettext("**Deal {n}** · dealer: {name}", n=number, name=names4[deal.dealer]),
         tr.gettext("A: {a1} & {a2} · B: {b1} & {b2}", a1=names4[0], a2=names4[2], b1=names4[1], b2=names4[3]),
@@ -94,7 +96,7 @@ def deal_lines(table: Table, deal: Deal | TrumpDeal, number: int, tr: Translator
         lines.append(tr.gettext("Hanging points: {n}", n=deal.hanging_in))
     if deal.calls:
         calls = ", ".join(
-            f"{names4[(deal.dealer + 1 + i) % 4]}: {names.call_name(c, tr)}"
+            f"{names4[(deal.dealer + 1 + i) % len(names4)]}: {names.call_name(c, tr)}"
             for i, c in enumerate(deal.calls)
         )
         lines.append(tr.gettext("Auction: {calls}", calls=calls))
@@ -198,7 +200,9 @@ def result_view(table: Table, index: int, tr: Translator) -> OutMessage | None:
 
 def end_view(table: Table, tr: Translator) -> OutMessage:
     match = table.match
-    if table.status == "finished" and match is not None and match.winner is not None:
+    if match is not None and not table.teams:
+        text = _players_end(table, tr)
+    elif table.status == "finished" and match is not None and match.winner is not None:
         w = match.winner
         text = tr.gettext(
             "**Match over: {team} wins ({p1} & {p2})**",
@@ -224,6 +228,18 @@ def end_view(table: Table, tr: Translator) -> OutMessage:
     )
 
 
+def _players_end(table: Table, tr: Translator) -> str:
+    """The end of a match of a game for three or two: its winner by name and every player's score."""
+    match = table.match
+    assert match is not None
+    scores = side_scores(table, match.totals, tr)
+    if table.status == "finished" and match.winner is not None:
+        text = tr.gettext("**Match over: {name} wins**", name=seat_name(table, match.winner, tr))
+        text += "\n" + tr.gettext("Final score: {scores}", scores=scores)
+        return text + "\n" + tr.ngettext("{n} deal played.", "{n} deals played.", len(match.deals))
+    return tr.gettext("**The table was stopped.**") + "\n" + tr.gettext("Score: {scores}", scores=scores)
+
+
 def notice(table: Table, text: str) -> OutMessage:
     return OutMessage(
         f"{table.table_id}:n{table.version}", table.chat, text, (), kind="notice", table_id=table.table_id
@@ -238,7 +254,8 @@ def hand_view(table: Table, seat: int, user: UserRef, tr: Translator) -> OutMess
     as buttons."""
     key = f"{table.table_id}:h{seat}:{user.user_id}"
     lines = [where(table, tr), tr.gettext("You sit at seat {n} ({team}).", n=seat + 1,
-                                          team=names.team_name(seat % 2, tr))]
+                                          team=names.team_name(seat % 2, tr))
+             if table.teams else tr.gettext("You sit at seat {n}.", n=seat + 1)]
     match = table.match
     buttons: list[tuple[Button, ...]] = []
     if match is None or table.status != "playing":
@@ -261,7 +278,7 @@ def hand_view(table: Table, seat: int, user: UserRef, tr: Translator) -> OutMess
             lines.append(_contract_line(table, deal, tr))
         elif obs.calls:
             calls = ", ".join(
-                f"{seat_name(table, (obs.dealer + 1 + i) % 4, tr)}: {names.call_name(c, tr)}"
+                f"{seat_name(table, (obs.dealer + 1 + i) % len(table.seats), tr)}: {names.call_name(c, tr)}"
                 for i, c in enumerate(obs.calls)
             )
             lines.append(tr.gettext("Auction: {calls}", calls=calls))

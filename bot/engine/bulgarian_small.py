@@ -1,8 +1,6 @@
-"""The house rules of Bulgarian bridge-belote for 3 and 2 players with 24 cards (family §8–§9): the auction with n
-players and the scoring of a deal per player. Pure functions of the facts, for the games and the calculator.
-
-These are pieces of `bulgarian-3` and `bulgarian-2`; the games themselves (their deal, play and records) are not
-built yet, so neither is a row of ``game.VARIANTS``.
+"""The house rules of Bulgarian bridge-belote for 3 and 2 players with 24 cards (family §8–§9): the table options,
+the auction with n players, the scoring of a deal per player and the end of the match. Pure functions of the facts,
+for the games (bulgarian_small_match.py) and the calculator.
 """
 
 from __future__ import annotations
@@ -13,6 +11,21 @@ from typing import Literal
 
 from .calls import ALL_TRUMPS, CONTRA, NO_TRUMPS, PASS, RECONTRA, Call, Contract
 from .rules import Rules
+
+
+class BulgarianTwoRules(Rules):
+    """The table options of `bulgarian-2` (family §9.5): every key of formats §2, same defaults and meanings."""
+
+    @property
+    def no_declarations(self) -> bool:
+        """Not a key of these games: declarations are always played (the shared deal asks every game)."""
+        return False
+
+
+class BulgarianThreeRules(BulgarianTwoRules):
+    """The table options of `bulgarian-3` (family §8.9): every key of formats §2, then `made_rule`."""
+
+    made_rule: Literal["each", "both_together"] = "each"
 
 SmallOutcome = Literal["made", "inside", "hanging"]
 
@@ -90,10 +103,12 @@ def score_three(
     raw: Sequence[int],
     pot_in: int = 0,
     declarer_belotes: int = 0,
+    valat: int | None = None,
 ) -> SmallScore:
     """What each of three players writes (family §8.7). ``raw``: each player's raw total (cards with the last ten,
     NT doubled, counted declarations and belotes, valat); ``declarer_belotes``: the belotes the declarer announced,
-    for `inside_keeps_belote`."""
+    for `inside_keeps_belote`; ``valat``: the player who took every trick (under contra `valat_multiplied` false
+    writes such a deal once, not multiplied, as the four-player game does)."""
     d = declarer
     o1, o2 = (d + 1) % 3, (d + 2) % 3
     higher = max(raw[o1], raw[o2])
@@ -121,19 +136,25 @@ def score_three(
                 else:
                     w[o] = round_ind(contract, raw[o])
         return SmallScore(tuple(w), pot, outcome)
-    won = round_ind(contract, total) * multiplier
+    m = _times(rules, multiplier, valat)
+    won = round_ind(contract, total) * m
     if outcome == "made":
         w[d] = won + pot_in
     elif outcome == "hanging":
         if rules.contra_tie == "split":
-            w[o1], w[o2] = round_ind(contract, raw[o1]) * multiplier, round_ind(contract, raw[o2]) * multiplier
-            pot = pot_in + round_ind(contract, raw[d]) * multiplier
+            w[o1], w[o2] = round_ind(contract, raw[o1]) * m, round_ind(contract, raw[o2]) * m
+            pot = pot_in + round_ind(contract, raw[d]) * m
         else:
             pot = pot_in + won
     else:
         for o in receivers:
             w[o] = _share(won, o, receivers, o1) + _share(pot_in, o, receivers, o1)
     return SmallScore(tuple(w), pot, outcome)
+
+
+def _times(rules: Rules, multiplier: int, valat: int | None) -> int:
+    """The contra multiplier a deal is written with: 1 for a valat deal when `valat_multiplied` is false."""
+    return multiplier if valat is None or rules.valat_multiplied else 1
 
 
 def _share(amount: int, seat: int, receivers: list[int], first: int) -> int:
@@ -151,8 +172,9 @@ def score_two(
     declarer: int,
     raw: Sequence[int],
     pot_in: int = 0,
+    valat: int | None = None,
 ) -> SmallScore:
-    """What each of two players writes (family §9.4); ``raw`` as ``score_three``."""
+    """What each of two players writes (family §9.4); ``raw`` and ``valat`` as ``score_three``."""
     d, o = declarer, 1 - declarer
     total = raw[d] + raw[o]
     w = [0, 0]
@@ -166,16 +188,48 @@ def score_two(
             return SmallScore(tuple(w), 0, "inside")
         w[o] = round_ind(contract, raw[o])
         return SmallScore(tuple(w), pot_in + round_ind(contract, raw[d]), "hanging")
+    m = _times(rules, multiplier, valat)
     if raw[d] != raw[o]:
         winner = d if raw[d] > raw[o] else o
-        w[winner] = round_ind(contract, total) * multiplier + pot_in
+        w[winner] = round_ind(contract, total) * m + pot_in
         return SmallScore(tuple(w), 0, "made" if winner == d else "inside")
     if rules.contra_tie == "split":
-        w[o] = round_ind(contract, raw[o]) * multiplier
-        pot = pot_in + round_ind(contract, raw[d]) * multiplier
+        w[o] = round_ind(contract, raw[o]) * m
+        pot = pot_in + round_ind(contract, raw[d]) * m
     else:
-        pot = pot_in + round_ind(contract, total) * multiplier
+        pot = pot_in + round_ind(contract, total) * m
     return SmallScore(tuple(w), pot, "hanging")
 
 
-__all__ = ["Auction", "SmallScore", "auction", "legal_calls", "round_ind", "score_three", "score_two"]
+def small_verdict(
+    rules: Rules, totals: Sequence[int], score: Sequence[int], pot: int, valat: int | None
+) -> int | None:
+    """The winner after a played deal (family §8.8, bulgarian-belote §9 with players), or None: at least the target
+    and more than each other player; a valat deal, a shared top, `winner_must_score_last_deal` and
+    `no_finish_while_hanging` keep the match going."""
+    if valat is not None and rules.capot_blocks_finish:
+        return None
+    top = max(totals)
+    leaders = [p for p, t in enumerate(totals) if t == top]
+    if len(leaders) > 1 or top < rules.target_score:
+        return None
+    leader = leaders[0]
+    if rules.winner_must_score_last_deal and score[leader] <= 0:
+        return None
+    if rules.no_finish_while_hanging and pot > 0:
+        return None
+    return leader
+
+
+__all__ = [
+    "Auction",
+    "BulgarianThreeRules",
+    "BulgarianTwoRules",
+    "SmallScore",
+    "auction",
+    "legal_calls",
+    "round_ind",
+    "score_three",
+    "score_two",
+    "small_verdict",
+]

@@ -191,42 +191,36 @@ def _key(c: Combination, rules: Rules) -> tuple[int, ...]:
     return (carre_key(c, rules),) if c.is_carre else sequence_key(c, rules)
 
 
-def _category_winner(a: Sequence[Combination], b: Sequence[Combination], rules: Rules) -> int | None:
-    """0 or 1 for the team whose best combination is higher, None for neither (both empty or an exact tie)."""
-    if not a and not b:
+def _best_side(keys: Sequence[tuple[int, ...] | None]) -> int | None:
+    """The one side whose key is highest; None when no side has one or the highest is shared (it cancels)."""
+    top = max((k for k in keys if k is not None), default=None)
+    if top is None:
         return None
-    if not b:
-        return 0
-    if not a:
-        return 1
-    ka = max(_key(c, rules) for c in a)
-    kb = max(_key(c, rules) for c in b)
-    if ka == kb:
-        return None
-    return 0 if ka > kb else 1
+    holders = [s for s, k in enumerate(keys) if k == top]
+    return holders[0] if len(holders) == 1 else None
 
 
-def compare_declarations(
-    declared: tuple[Sequence[Combination], Sequence[Combination]], rules: Rules
-) -> tuple[tuple[Combination, ...], tuple[Combination, ...]]:
-    """The combinations each team scores under ``rules.declaration_comparison`` (belotes are not compared)."""
-    a, b = list(declared[0]), list(declared[1])
+def compare_players(
+    declared: Sequence[Sequence[Combination]], rules: Rules
+) -> tuple[tuple[Combination, ...], ...]:
+    """The combinations each side scores under ``rules.declaration_comparison`` (belotes are not compared), for two
+    teams or for 3 and 2 players each on his own (family §8.6): an exactly equal best cancels that contest for all."""
+    sides = [list(d) for d in declared]
     mode = rules.declaration_comparison
-    counted: tuple[list[Combination], list[Combination]] = ([], [])
+    counted: list[list[Combination]] = [[] for _ in sides]
     if mode in ("separate", "carre_kills_quint"):
         if mode == "carre_kills_quint":
-            a_carre = any(c.is_carre for c in a)
-            b_carre = any(c.is_carre for c in b)
-            if b_carre:
-                a = [c for c in a if c.kind != QUINT]
-            if a_carre:
-                b = [c for c in b if c.kind != QUINT]
-        for carre in (False, True):
-            ca = [c for c in a if c.is_carre == carre]
-            cb = [c for c in b if c.is_carre == carre]
-            winner = _category_winner(ca, cb, rules)
+            carre = [any(c.is_carre for c in d) for d in sides]
+            # A side's quints are void when any other side declared a carré.
+            sides = [
+                [c for c in d if c.kind != QUINT] if any(carre[:s] + carre[s + 1 :]) else d
+                for s, d in enumerate(sides)
+            ]
+        for is_carre in (False, True):
+            of_kind = [[c for c in d if c.is_carre == is_carre] for d in sides]
+            winner = _best_side([max((_key(c, rules) for c in d), default=None) for d in of_kind])
             if winner is not None:
-                counted[winner].extend(ca if winner == 0 else cb)
+                counted[winner].extend(of_kind[winner])
     else:
         if mode == "single_contest":
 
@@ -238,14 +232,18 @@ def compare_declarations(
             def key(c: Combination) -> tuple[int, ...]:
                 return (int(c.is_carre), *_key(c, rules))
 
-        if a or b:
-            ka = max(map(key, a)) if a else None
-            kb = max(map(key, b)) if b else None
-            if kb is None or (ka is not None and ka > kb):
-                counted[0].extend(a)
-            elif ka is None or kb > ka:
-                counted[1].extend(b)
-    return tuple(counted[0]), tuple(counted[1])
+        winner = _best_side([max(map(key, d), default=None) for d in sides])
+        if winner is not None:
+            counted[winner].extend(sides[winner])
+    return tuple(tuple(c) for c in counted)
+
+
+def compare_declarations(
+    declared: tuple[Sequence[Combination], Sequence[Combination]], rules: Rules
+) -> tuple[tuple[Combination, ...], tuple[Combination, ...]]:
+    """The combinations each team scores under ``rules.declaration_comparison`` (belotes are not compared)."""
+    a, b = compare_players(declared, rules)
+    return a, b
 
 
 def declarations_forfeited(team: int, valat: int | None, rules: Rules) -> bool:

@@ -26,7 +26,7 @@ from .rules import RulesError
 from .shuffle import SCHEME, commitment
 from .trumpdeal import TrumpDeal
 
-FAMILY: Final = ("bela", "french", "bela-3", "bela-2", "bela-open")
+FAMILY: Final = ("bela", "french", "bela-3", "bela-2", "bela-open", "bulgarian-3", "bulgarian-2")
 # The extra deal fields of formats §7.3, by what they are.
 _FIELD_WORDS: Final = {
     "turned": "turned card",
@@ -210,6 +210,9 @@ def _cards(hands: list[list[str]], where: str, deal_type: type[TrumpDeal]) -> li
         cards = []
         for k, text in enumerate(hand):
             c = _card(text, f"{where}[{s}][{k}]")
+            if not deal_type.PACK >> c & 1:
+                why = f"{card_str(c)} is not in the pack: {deal_type.variant} plays {deal_type.PACK_TEXT}"
+                raise RecordError(f"{where}[{s}][{k}]", why)
             if c in seen:
                 raise RecordError(f"{where}[{s}][{k}]", f"{card_str(c)} is dealt twice (also at {seen[c]})")
             seen[c] = f"hands[{s}][{k}]"
@@ -248,7 +251,7 @@ def _apply(match: FamilyMatch, deal: TrumpDeal, action: Action, i: int, part: st
 def _plays(deal: TrumpDeal) -> list[Play]:
     """The plays in order, with the declarations on each seat's first card and the belote on its first K or Q."""
     declared = {a.seat: a.kinds for a in deal.announcements if a.belote_suit < 0}
-    belotes = {a.seat for a in deal.announcements if a.belote_suit >= 0}
+    belotes = {(a.seat, a.belote_suit) for a in deal.announcements if a.belote_suit >= 0}  # several in all trumps
     first_seen = [False] * deal.n
     tricks = [(t.leader, t.cards) for t in deal.tricks]
     if deal.trick:
@@ -261,9 +264,9 @@ def _plays(deal: TrumpDeal) -> list[Play]:
             if not first_seen[seat]:
                 first_seen[seat] = True
                 kinds = declared.get(seat, ())
-            belote = card >> 3 == deal.contract and card & 7 in (5, 6) and seat in belotes
+            belote = card & 7 in (5, 6) and (seat, card >> 3) in belotes
             if belote:
-                belotes.discard(seat)
+                belotes.discard((seat, card >> 3))
             plays.append(Play(card, kinds, belote))
     return plays
 
@@ -328,14 +331,15 @@ def family_deal_report(deal: TrumpDeal) -> dict[str, Any]:
         "score": None,
         "hanging": deal.hanging_in,
         "outcome": None,
-        "fell": None,
     }
+    if deal.FELL:
+        report["fell"] = None
     if deal.BELOT:
         report["belot"] = None
     if deal.phase != AUCTION and deal.contract >= 0:
         report["caller"] = deal.bidder
         report["contract"] = CALL_NAMES[deal.contract]
-        report["multiplier"] = 1
+        report["multiplier"] = deal.multiplier
         report["declarer"] = sides[deal.declarer]
         report["tricks"] = dict(zip(sides, deal.tricks_won, strict=True))
     belot = getattr(deal, "belot_seat", -1)
@@ -352,7 +356,8 @@ def family_deal_report(deal: TrumpDeal) -> dict[str, Any]:
         report["score"] = dict(zip(sides, result.score, strict=True))
         report["hanging"] = result.hanging
         report["outcome"] = result.outcome
-        report["fell"] = result.fell
+        if deal.FELL:
+            report["fell"] = result.fell
     return report
 
 

@@ -18,6 +18,9 @@ from .bela import BelaMatch, BelaRules
 from .bela2 import BelaTwoMatch, BelaTwoRules
 from .bela3 import BelaThreeMatch, BelaThreeRules
 from .belaopen import BelaOpenMatch, BelaOpenRules
+from .bulgarian_small import BulgarianThreeRules, BulgarianTwoRules
+from .bulgarian_small_match import BulgarianThreeMatch, BulgarianTwoMatch, SmallDeal
+from .cards import CardMask
 from .deal import Action
 from .french import FrenchMatch, FrenchRules
 from .match import Match
@@ -75,6 +78,7 @@ class Variant:
     rules: type[BaseModel]
     new_match: Callable[..., GameMatch]
     house_rules: bool = False  # a house game (family §8–§9): whoever chooses it is told so
+    pack: CardMask = (1 << 32) - 1  # the cards in the game's pack: the Bulgarian house games play without 7s and 8s
 
 
 VARIANTS: Final[Mapping[str, Variant]] = {
@@ -84,6 +88,11 @@ VARIANTS: Final[Mapping[str, Variant]] = {
     "bela-3": Variant("bela-3", 3, ("0", "1", "2"), BelaThreeRules, BelaThreeMatch),
     "bela-2": Variant("bela-2", 2, ("0", "1"), BelaTwoRules, BelaTwoMatch),
     "bela-open": Variant("bela-open", 2, ("0", "1"), BelaOpenRules, BelaOpenMatch),
+    # House rules (family §8–§9): whoever offers them says so.
+    "bulgarian-3": Variant(
+        "bulgarian-3", 3, ("0", "1", "2"), BulgarianThreeRules, BulgarianThreeMatch, True, SmallDeal.PACK
+    ),
+    "bulgarian-2": Variant("bulgarian-2", 2, ("0", "1"), BulgarianTwoRules, BulgarianTwoMatch, True, SmallDeal.PACK),
 }
 
 

@@ -57,6 +57,8 @@ class SeatView:
     # The open game's two layouts, public: per seat 8 piles, bottom first, a face-down card as None.
     layout: tuple[tuple[tuple[Card | None, ...], ...], ...] | None = None
     announces: bool = True  # False in the open game: no shown, declarable or belote fields (formats §7.6)
+    shows: bool = True  # False where no single contest winner shows his declarations (the Bulgarian games for 3, 2)
+    multiplier: int = 1  # the contract's contra multiplier (1 in the one-trump games)
     legal_exchange: tuple[bool, ...] = ()
 
     @property
@@ -86,7 +88,7 @@ class SeatView:
             "bids": [CALL_NAMES[c] for c in self.calls],
             "caller": self.caller,
             "contract": None if self.contract is None else CALL_NAMES[self.contract],
-            "multiplier": None if self.contract is None else 1,
+            "multiplier": None if self.contract is None else self.multiplier,
             "declarer": None if self.caller is None else self.sides[self.caller % len(self.sides)],
             "tricks": [
                 {"leader": t.leader, "cards": [card_str(c) for c in t.cards], "winner": t.winner} for t in self.tricks
@@ -118,6 +120,8 @@ class SeatView:
         if not self.announces:
             for key in ("shown", "declarable", "belote"):
                 del out[key]
+        elif not self.shows:
+            del out["shown"]
         return out
 
 
@@ -132,7 +136,7 @@ def view(
     mine = deal.to_act == seat and deal.phase != DONE
     known = deal.phase != AUCTION and deal.contract >= 0
     shown: list[tuple[int, str, tuple[Card, ...]]] = []
-    if known and deal.everyone_played():
+    if known and deal.SHOWN and deal.everyone_played():
         # The winning side's declarations are shown with their cards once every player has played a card.
         winner = deal.contest()
         for s in range(deal.n):
@@ -165,6 +169,8 @@ def view(
         talon=deal.talon_of(seat),
         fields=deal.VIEW_FIELDS,
         announces=deal.ANNOUNCES,
+        shows=deal.SHOWN,
+        multiplier=deal.multiplier,
         legal_exchange=(True, False) if mine and deal.phase == EXCHANGE else (),
         **deal.view_fields(seat),
     )

@@ -92,6 +92,10 @@ class TrumpDeal:
     ANNOUNCES: ClassVar[bool] = True  # do players announce declarations and bela with a card (not in the open game)
     NAME: ClassVar[str] = ""  # the game in a sentence: "a Bela deal", "a 3-player Bela deal"
     BELOT: ClassVar[bool] = False  # the replay report's ``belot`` field (the Bela games, formats §7.4)
+    PACK: ClassVar[CardMask] = (1 << 32) - 1  # the cards of the game's pack (the Bulgarian games for 3 and 2: 24)
+    PACK_TEXT: ClassVar[str] = "32 cards"
+    SHOWN: ClassVar[bool] = True  # does the ``act`` message carry ``shown`` (the one-winner contest, formats §7.6)
+    FELL: ClassVar[bool] = True  # does the replay report carry ``fell`` (the Bela and French games, formats §7.4)
 
     def __init__(self, rules: BaseModel, dealer: int, hands: Sequence[Sequence[Card]], hanging_in: int = 0) -> None:
         n = self.SEATS
@@ -282,6 +286,12 @@ class TrumpDeal:
             return ()
         return tuple(c.kind for c in self.combinations(seat))
 
+    def _resolve(self, seat: int, hand: CardMask, declare: Sequence[str]) -> tuple[Combination, ...] | str:
+        """The combinations the kinds ``declare`` stand for in ``hand``, or the rule the announcement breaks."""
+        pos = (seat - self.dealer - 1) % self.n
+        resolved = resolve_kinds(hand, declare, self.contract, self.sharing, lambda c: self._rank(c, pos))
+        return "the hand does not hold those combinations" if resolved is None else resolved
+
     def _may_belote(self, card: Card, hand: CardMask) -> bool:
         if self.KING_FIRST_OPTION and getattr(self.opts, self.KING_FIRST_OPTION) and card & 7 != 6:
             return False
@@ -392,10 +402,9 @@ class TrumpDeal:
                     raise IllegalAction(seat, shown(), "this table plays without declarations (no_declarations)")
                 if not first:
                     raise IllegalAction(seat, shown(), "declarations are announced with the player's first card")
-                pos = (seat - self.dealer - 1) % self.n
-                resolved = resolve_kinds(hand, declare, self.contract, self.sharing, lambda c: self._rank(c, pos))
-                if resolved is None:
-                    raise IllegalAction(seat, shown(), "the hand does not hold those combinations")
+                resolved = self._resolve(seat, hand, declare)
+                if isinstance(resolved, str):
+                    raise IllegalAction(seat, shown(), resolved)
                 combos = resolved
             if belote and not may_belote:
                 raise IllegalAction(seat, shown(), self._belote_rule(card, hand))

@@ -72,14 +72,17 @@ def check_calling_seat(seat: int, dealer: int, calls: Sequence[Call], seats: int
 def legal_play(
     seat: int, hand: Sequence[Card], tricks: Sequence[Trick], trick: tuple[int, Sequence[Card]], legal: list[str],
     seats: int,
+    deal_tricks: int | None = 8,
 ) -> tuple[Card, ...]:
     """In the play, the legal cards of the seat next to play to ``trick`` (its leader and cards), checked against
-    the seat's turn, the cards it holds after the tricks so far and its hand."""
+    the seat's turn, the cards it holds after the tricks so far (``deal_tricks``: the tricks of a deal; None when
+    the hand is not the cards left, as in the open game) and its hand."""
     leader, current = trick
     if (leader + len(current)) % seats != seat:
         raise ProtocolError("malformed", f"act.seat: seat {seat} is not the next to play to the trick")
-    if len(hand) != 8 - len(tricks):
-        raise ProtocolError("malformed", f"act.hand: after {len(tricks)} tricks the seat holds {8 - len(tricks)} cards")
+    if deal_tricks is not None and len(hand) != deal_tricks - len(tricks):
+        raise ProtocolError(
+            "malformed", f"act.hand: after {len(tricks)} tricks the seat holds {deal_tricks - len(tricks)} cards")
     legal_cards = tuple(cards(legal, "legal"))
     if not set(legal_cards) <= set(hand):
         raise ProtocolError("malformed", "act.legal: a legal card that is not in the hand")

@@ -31,6 +31,7 @@ from bot.engine import (
     parse_rules,
 )
 from bot.engine.combos import resolve_kinds
+from bot.engine.deal import DISCARD, EXCHANGE
 from bot.engine.declarations import KINDS, resolve_declarations
 from bot.engine.familyrecord import family_deal_report, family_deal_to_record
 from bot.engine.game import VARIANTS, parse_variant_rules
@@ -50,6 +51,8 @@ View = Observation | SeatView
 """What a seat is shown: the Bulgarian game's observation or a family game's view (formats §7.6)."""
 
 _CALL_KEYS: Final = frozenset({"type", "call"})
+_DISCARD_KEYS: Final = frozenset({"type", "discard"})
+_EXCHANGE_KEYS: Final = frozenset({"type", "exchange"})
 _PLAY_KEYS: Final = frozenset({"type", "card", "declare", "belote"})
 
 
@@ -202,14 +205,65 @@ def parse_answer(answer: dict[str, Any], observation: View) -> Action:
     auction = observation.phase == "auction"
     if "call" in answer and "card" in answer:
         raise ProtocolError("malformed", 'an answer has either "call" (auction) or "card" (play), not both')
+    between = observation.phase in (DISCARD, EXCHANGE)  # the bela-3 discard, the bela-2 seven exchange
     if "call" in answer:
         _no_other_keys(answer, _CALL_KEYS)
+        if between:
+            raise ProtocolError("illegal", f"now is the {observation.phase}: answer with {_phase_example(observation)}")
         return _parse_call(answer["call"], observation, auction)
     if "card" in answer:
         _no_other_keys(answer, _PLAY_KEYS)
+        if between:
+            raise ProtocolError("illegal", f"now is the {observation.phase}: answer with {_phase_example(observation)}")
         return _parse_play(answer, observation, auction)
+    if "discard" in answer:
+        _no_other_keys(answer, _DISCARD_KEYS)
+        return _parse_discard(answer["discard"], observation)
+    if "exchange" in answer:
+        _no_other_keys(answer, _EXCHANGE_KEYS)
+        return _parse_exchange(answer["exchange"], observation)
     expected = '{"call": "pass"}' if auction else '{"card": "' + _first_legal(observation) + '"}'
+    if observation.phase in (DISCARD, EXCHANGE):
+        expected = _phase_example(observation)
     raise ProtocolError("malformed", f'the answer has neither "call" nor "card"; expected e.g. {expected}')
+
+
+def _phase_example(observation: View) -> str:
+    if observation.phase == DISCARD:
+        return '{"discard": [' + ", ".join(f'"{card_str(c)}"' for c in observation.legal_cards[:2]) + "]}"
+    return '{"exchange": true} or {"exchange": false}'
+
+
+def _parse_discard(value: object, observation: View) -> Discard:
+    """The 3-player caller's two discards (formats §7.6.3): two distinct cards of ``legal``."""
+    if not isinstance(value, list) or len(value) != 2 or not all(isinstance(c, str) for c in value):
+        raise ProtocolError(
+            "malformed", f'discard must be a list of two cards like ["7C", "QD"], not {_clip(repr(value))}')
+    try:
+        chosen = tuple(parse_card(c) for c in value)
+    except CardParseError as exc:
+        raise ProtocolError("malformed", str(exc)) from None
+    if observation.phase != DISCARD:
+        raise ProtocolError("illegal", "there is no discard now: only the bela-3 caller discards, right after the "
+                            "call")
+    if chosen[0] == chosen[1]:
+        raise ProtocolError("illegal", f"the two discards must be two different cards, not {card_str(chosen[0])} twice")
+    wrong = [c for c in chosen if c not in observation.legal_cards]
+    if wrong:
+        raise ProtocolError("illegal", f"{card_str(wrong[0])} is not one of the caller's 12 cards; legal: "
+                            + ", ".join(card_str(c) for c in observation.legal_cards))
+    return Discard(chosen)
+
+
+def _parse_exchange(value: object, observation: View) -> Exchange:
+    """The answer to the 2-player seven exchange (formats §7.6.3): true (take the turned card) or false."""
+    if not isinstance(value, bool):
+        raise ProtocolError("malformed", f"exchange must be true or false, not {_clip(repr(value))}")
+    if observation.phase != EXCHANGE or not isinstance(observation, SeatView) or value not in (
+            observation.legal_exchange):
+        raise ProtocolError("illegal", "there is no seven exchange now: it is asked of the holder of the 7 of the "
+                            "turned suit, right after the call in bela-2")
+    return Exchange(value)
 
 
 def _calling(observation: View) -> str:
@@ -332,9 +386,14 @@ def action_to_json(action: Action) -> dict[str, Any]:
 
 
 def fallback_action(observation: View) -> Action:
-    """What the referee plays for a seat whose agent failed: the first legal action, announcing nothing."""
+    """What the referee plays for a seat whose agent failed: the first legal action, announcing nothing (in the
+    bela-3 discard the first two cards offered, in the bela-2 seven exchange the first answer offered)."""
     if observation.phase == "auction":
         return Bid(observation.legal_calls[0])
+    if observation.phase == DISCARD:
+        return Discard(tuple(observation.legal_cards[:2]))
+    if observation.phase == EXCHANGE and isinstance(observation, SeatView):
+        return Exchange(observation.legal_exchange[0])
     return Play(observation.legal_cards[0])
 
 

@@ -61,6 +61,25 @@ QUIT_GRACE: Final = 1.0  # seconds a program has to exit after "quit"
 DEFAULT_MOVE_TIME: Final = 1.0
 
 
+def seen_record_fields(view: SeatView) -> dict[str, Any]:
+    """The deal's record fields (formats §7.6.4) a seat's view shows: the turned card, the seven exchange once
+    settled, the caller's own discard."""
+    out: dict[str, Any] = {}
+    if view.turned is not None:
+        out["turned"] = card_str(view.turned)
+    if view.exchanged is not None:
+        out["exchange"] = view.exchanged
+    if view.discard is not None:
+        out["discard"] = [card_str(c) for c in view.discard]
+    return out
+
+
+def set_aside(hands: list[list[str]]) -> list[str]:
+    """The bela-3 deal's two set-aside cards: the pack less the three 10-card hands, public once the deal is over."""
+    dealt = {c for hand in hands for c in hand}
+    return [card_str(c) for c in range(32) if card_str(c) not in dealt]
+
+
 class AgentStartError(RuntimeError):
     """The program could not be started, or did not answer ``hello`` as the protocol says."""
 
@@ -135,8 +154,8 @@ class ProcessAgent:
         """The program's answer, checked; on any failure a legal fallback (and the failure counted)."""
         if self._closed:
             return fallback_action(observation)  # the table closed this seat while it was being asked
-        if isinstance(observation, SeatView) and observation.turned is not None:
-            self._deal_extra = {"turned": card_str(observation.turned)}
+        if isinstance(observation, SeatView):
+            self._deal_extra.update(seen_record_fields(observation))
         shown = game_of(observation)
         if shown != self.game:
             self._regreet(shown)
@@ -193,6 +212,8 @@ class ProcessAgent:
         """``extra``: a family deal's record fields beside the hands (formats §7.6.4); by default what this seat's
         views of the deal showed (the turned card)."""
         seen, self._deal_extra = self._deal_extra, {}
+        if extra is None and self.game[0] == "bela-3":
+            seen = {"extra": set_aside(hands), **seen}
         if self._closed or self.refused is not None:
             return
         process = self._ready()

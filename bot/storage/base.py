@@ -204,14 +204,15 @@ class Storage(Protocol):
         chat: str,
         record: JSON,
         players: list[tuple[str, str, int]],
-        totals: tuple[int, int],
+        totals: tuple[int, ...],
         winner: int | None,
         deals: int,
         game: str = "bulgarian",
     ) -> None:
         """Store a finished match of ``game``: its ``belote-record/1``, and for each human ``(user_id, name, team)``
         a line of statistics (``winner``: team 0 or 1, None for a drawn French match; ``totals``: game points of
-        teams A and B)."""
+        teams A and B). In a game for three or two ``team`` is the player's own side (his seat) and ``totals`` has
+        one entry per player."""
         ...
 
     async def match_record(self, table_id: str) -> JSON | None:

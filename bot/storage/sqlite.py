@@ -418,7 +418,7 @@ class SqliteStorage(SheetTables):
         chat: str,
         record: JSON,
         players: list[tuple[str, str, int]],
-        totals: tuple[int, int],
+        totals: tuple[int, ...],
         winner: int | None,
         deals: int,
         game: str = "bulgarian",

@@ -17,11 +17,12 @@ from discord.app_commands import locale_str as _
 
 from bot.calculator.book import HISTORY_HEAD, NO_HISTORY, NOTHING_LOST, RESTORED, WHO_MAY, NotAllowed, SheetBook, Writer
 from bot.calculator.errors import CalculatorError
-from bot.calculator.family_score import Answer, FamilyAnswer
+from bot.calculator.family_score import FamilyAnswer
 from bot.calculator.family_text import family_game
 from bot.calculator.score import DealAnswer, score
 from bot.calculator.sheet import SheetError
 from bot.calculator.sheets import Entry, Line, Sheet, entry_on, sheet_game, write_entry
+from bot.calculator.small_score import Answer, SmallAnswer
 from bot.calculator.text import parse_text, score_text
 from bot.core.messages import DISCORD
 from bot.i18n import Translator, translator
@@ -38,8 +39,13 @@ ADD_PREFIX: Final = "s:"
 _COMPACT: Final = re.compile(
     r"s:(?P<c>[0-5])(?P<m>[124])(?P<d>[AB])(?P<v>[-AB]);(?P<a>\d*);(?P<b>\d*);(?P<x>[^;]*);(?P<y>[^;]*)"
     r"|s:(?P<g>[bf])(?P<fd>[AB])(?P<fv>[-AB])(?P<fw>[-AB]);(?P<fa>\d*);(?P<fb>\d*);(?P<fx>[^;]*);(?P<fy>[^;]*)"
+    r"|s:(?P<sg>[xyotu])(?P<sd>[0-2])(?P<sv>[-0-2])(?P<sw>[-0-2])(?P<sc>[-0-5])(?P<sm>[124])(?P<sl>[-0-2])"
+    r"(?P<sn>[-0-2]);(?P<p0>\d*);(?P<p1>\d*);(?P<p2>\d*);(?P<d0>[^;]*);(?P<d1>[^;]*);(?P<d2>[^;]*)"
 )
 FAMILY_CODES: Final = {"bela": "b", "french": "f"}
+# s:<game><caller><valat><declarations_winner><contract -|0-5><multiplier><dealer><no_trick>;<points by seat>;
+# <declared by seat 0>;<1>;<2> for the games of three and two (seats 0-2, "-" for none)
+SMALL_CODES: Final = {"bela-3": "x", "bela-2": "y", "bela-open": "o", "bulgarian-3": "t", "bulgarian-2": "u"}
 COLOUR: Final = 0x6A1B9A
 
 
@@ -47,6 +53,8 @@ def compact(request: dict[str, Any]) -> str | None:
     """The request in a button's custom_id (at most 100 characters), or None if it does not fit."""
     if request.get("variant") in FAMILY_CODES:
         return _compact_family(request)
+    if request.get("variant") in SMALL_CODES:
+        return _compact_small(request)
     try:
         contract = CONTRACTS.index(request["contract"])
         points = request.get("points") or {}
@@ -83,10 +91,58 @@ def _compact_family(request: dict[str, Any]) -> str | None:
     return text if len(text) <= 100 and _COMPACT.fullmatch(text) else None
 
 
+def _compact_small(request: dict[str, Any]) -> str | None:
+    """A request of a game of three or two in a custom_id; the sheet adds its own pot, options and names."""
+    points = request.get("points") or {}
+    declared = request.get("declarations") or {}
+    contract = request.get("contract")
+    no_trick = request.get("no_trick") or []
+    text = "s:{}{}{}{}{}{}{}{};{};{};{};{};{};{}".format(
+        SMALL_CODES[request["variant"]],
+        request.get("declarer") or "0",
+        request.get("valat") or "-",
+        request.get("declarations_winner") or "-",
+        "-" if contract is None else CONTRACTS.index(contract),
+        int(request.get("multiplier") or 1),
+        request.get("dealer") or "-",
+        no_trick[0] if no_trick else "-",
+        *(points.get(k, "") for k in "012"),
+        *(",".join(declared.get(k, [])) for k in "012"),
+    )
+    return text if len(text) <= 100 and _COMPACT.fullmatch(text) else None
+
+
+def _expand_small(match: re.Match[str]) -> dict[str, Any]:
+    variant = next(v for v, code in SMALL_CODES.items() if code == match["sg"])
+    seats = "012"[: 3 if variant.endswith("3") else 2]
+    request: dict[str, Any] = {
+        "variant": variant,
+        "declarer": match["sd"],
+        "valat": None if match["sv"] == "-" else match["sv"],
+        "points": {k: int(match[f"p{k}"]) for k in seats if match[f"p{k}"]},
+        "declarations": {k: [d for d in match[f"d{k}"].split(",") if d] for k in seats},
+    }
+    if match["sw"] != "-":
+        request["declarations_winner"] = match["sw"]
+    if match["sc"] != "-":
+        request["contract"] = CONTRACTS[int(match["sc"])]
+    if variant.startswith("bulgarian"):
+        request["multiplier"] = int(match["sm"])
+    if match["sl"] != "-":
+        request["dealer"] = match["sl"]
+    if match["sn"] != "-":
+        request["no_trick"] = [match["sn"]]
+    if not request["points"]:
+        del request["points"]
+    return request
+
+
 def expand(custom_id: str) -> dict[str, Any] | None:
     match = _COMPACT.fullmatch(custom_id)
     if match is None:
         return None
+    if match["sg"] is not None:
+        return _expand_small(match)
     if match["g"] is not None:
         request: dict[str, Any] = {
             "variant": "bela" if match["g"] == "b" else "french",
@@ -206,7 +262,7 @@ class Calculator:
         try:
             if isinstance(request, str) and family_game(request) is not None:
                 answer = score_text(request, lang=mine)
-                assert isinstance(answer, FamilyAnswer)
+                assert isinstance(answer, FamilyAnswer | SmallAnswer)
                 data = answer.request.to_json()
             else:
                 data = parse_text(request) if isinstance(request, str) else request
@@ -343,6 +399,11 @@ GAME_CHOICES = [
     app_commands.Choice(name=_("Bulgarian belote"), value="bulgarian"),
     app_commands.Choice(name=_("Bela"), value="bela"),
     app_commands.Choice(name=_("French belote"), value="french"),
+    app_commands.Choice(name=_("Bela for three"), value="bela-3"),
+    app_commands.Choice(name=_("Bela for two"), value="bela-2"),
+    app_commands.Choice(name=_("Open-card Bela"), value="bela-open"),
+    app_commands.Choice(name=_("Bulgarian belote for three (house rules)"), value="bulgarian-3"),
+    app_commands.Choice(name=_("Bulgarian belote for two (house rules)"), value="bulgarian-2"),
 ]
 MULTIPLIERS = [
     app_commands.Choice(name=_("no contra"), value=1),
@@ -404,11 +465,12 @@ class SheetGroup(app_commands.Group):
 
     @app_commands.command(name="new", description=_("Start a new sheet"))
     @app_commands.describe(team_a=_("Name of team A"), team_b=_("Name of team B"),
-                           game=_("The game the sheet keeps (Bulgarian belote unless chosen)"))
+                           game=_("The game the sheet keeps (Bulgarian belote unless chosen)"),
+                           player_c=_("A game of three: the third player's name (team_a and team_b name the others)"))
     @app_commands.choices(game=GAME_CHOICES)
     async def new(self, interaction: discord.Interaction[Any], team_a: str = "", team_b: str = "",
-                  game: str = "bulgarian") -> None:
-        await calculator_of(interaction).on_sheet(interaction, "new", game, team_a, team_b)
+                  game: str = "bulgarian", player_c: str = "") -> None:
+        await calculator_of(interaction).on_sheet(interaction, "new", game, team_a, team_b, player_c)
 
     @app_commands.command(name="add", description=_("Add a line: two numbers (90 72) or a deal (hearts 102)"))
     @app_commands.describe(entry=_("Two numbers, or a deal as you would say it"))

@@ -14,6 +14,7 @@ from discord.app_commands import locale_str as _
 
 from bot.core import names
 from bot.core.messages import Answer, ChatRef, UserRef
+from bot.engine.game import VARIANTS
 from bot.i18n import ENDONYMS, LANGUAGES, translator
 
 if TYPE_CHECKING:
@@ -33,12 +34,19 @@ class CommandTexts(app_commands.Translator):
         return texts.gettext(string.message) if texts.has(string.message) else None
 
 
-# The games of the family (bot.engine.game.VARIANTS), by their names in each language (the core's catalog).
-GAMES = [
-    app_commands.Choice(name=_("Bridge-Belote"), value="bulgarian"),
-    app_commands.Choice(name=_("Bela (Croatian)"), value="bela"),
-    app_commands.Choice(name=_("French belote"), value="french"),
-]
+# The games of the family (bot.engine.game.VARIANTS), by their names in each language (the core's catalog); a
+# house game (Variant.house_rules) says so in its choice. Only the games the engine has are offered.
+_GAME_CHOICES = {
+    "bulgarian": _("Bridge-Belote"),
+    "bela": _("Bela (Croatian)"),
+    "french": _("French belote"),
+    "bela-3": _("Bela for three (utroje)"),
+    "bela-2": _("Bela for two (udvoje)"),
+    "bela-open": _("Open Bela for two (otvorena)"),
+    "bulgarian-3": _("Bridge-Belote for three, house rules"),
+    "bulgarian-2": _("Bridge-Belote for two, house rules"),
+}
+GAMES = [app_commands.Choice(name=_GAME_CHOICES[g], value=g) for g in VARIANTS if g in _GAME_CHOICES]
 LEVELS = [app_commands.Choice(name=_(level), value=level) for level in ("random", "easy", "medium", "hard")]
 LANGUAGE_CHOICES = [app_commands.Choice(name=ENDONYMS[code], value=code) for code in LANGUAGES]
 SCOPES = [

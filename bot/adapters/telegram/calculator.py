@@ -26,11 +26,14 @@ from bot.calculator.book import (
     Writer,
 )
 from bot.calculator.errors import CalculatorError
-from bot.calculator.family_score import GAME_NAMES, Answer
+from bot.calculator.family_score import GAME_NAMES
 from bot.calculator.family_text import family_game
 from bot.calculator.family_words import EXAMPLES
 from bot.calculator.score import score
 from bot.calculator.sheet import SheetError
+from bot.calculator.small_score import Answer
+from bot.calculator.small_text import EXAMPLES as SMALL_EXAMPLES
+from bot.calculator.small_text import small_game
 from bot.calculator.text import score_text
 from bot.calculator.written import whole_number
 from bot.core import names
@@ -169,7 +172,8 @@ class CalculatorCommands:
             answer = score_text(line, lang=lang)
         except CalculatorError as err:
             # A Bela or French line gets an example of its own game, in the chat's language.
-            example = EXAMPLES[lang] if family_game(line) is not None else None
+            small = small_game(line) is not None
+            example = SMALL_EXAMPLES[lang] if small else EXAMPLES[lang] if family_game(line) is not None else None
             self.adapter.reply(message, self._problems(err.render(lang), t, example))
             return
         await self._reply_answer(message, answer, lang)

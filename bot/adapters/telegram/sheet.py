@@ -25,6 +25,7 @@ from bot.calculator.book import (
 from bot.calculator.errors import CalculatorError
 from bot.calculator.sheet import SheetError
 from bot.calculator.sheets import Line, Sheet, entry_on, sheet_game, write_entry
+from bot.calculator.small_request import SEATS
 from bot.calculator.written import line_number, whole_number
 from bot.core.messages import TELEGRAM
 from bot.i18n import Translator, translator
@@ -87,7 +88,13 @@ class SheetCommands:
         try:
             if sub in _SUB_NEW:
                 game, names = sheet_game(rest)
-                if names and len(names) != 2:
+                seats = SEATS.get(game)
+                if names and seats is not None and len(names) != seats:
+                    self.adapter.reply(message, t.gettext(
+                        "Name all {n} players, or none: /sheet new {game} {example}.", n=seats, game=game,
+                        example=" ".join(("Ana", "Ivo", "Mara")[:seats])))
+                    return
+                if names and seats is None and len(names) != 2:
                     self.adapter.reply(message, t.gettext("Name both teams, or none: /sheet new Us Them."))
                     return
                 sheet = await book.new(chat_key, writer, names, game)

@@ -202,7 +202,7 @@ class TerminalTable:
         return 0
 
     async def play(self) -> int:
-        """The person plays seat 1 against three bots; returns when the match ends or input ends. Ctrl-C
+        """The person plays seat 1 against bots in the other seats; returns when the match ends or input ends. Ctrl-C
         (a cancellation) says, in the table's language, that the table is saved."""
         if self.user is None:
             raise ValueError("play needs a user")
