@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from bot.engine.bela import BelaDeal, BelaRules, bela_duties, bela_key, score_bela
-from bot.engine.calls import PASS
+from bot.engine.calls import PASS, Call
 from bot.engine.cards import JACK, NINE, Card, CardMask, card_list, mask_of
 from bot.engine.combos import best_disjoint, contest_winner, every_combination, resolve_kinds
 from bot.engine.declarations import Combination
@@ -44,6 +44,8 @@ class FamilyGame:
     take: float = 2.9
     # The hard bot's search by tricks left in the games of three and two (``smallgames``, ``smallhard``).
     search: ClassVar[dict[int, tuple[int, int]]] = {}
+    # Whether the hard bot's search plays this game (else the hard bot refuses it and does not list it).
+    hard: ClassVar[bool] = True
     # The engine's pure scoring of a deal from its facts (score_bela, score_french).
     scoring: Callable[..., DealScore]
 
@@ -140,6 +142,12 @@ class FamilyGame:
         """An engine deal before the call: the seats' cards of the call and the rest of the deck (``rest``) in the
         order the game deals it after the call."""
         raise NotImplementedError
+
+    def medium_call(self, view: SeatView) -> Call:
+        """The medium bot's call: the suit of greatest value if it reaches ``take`` (``familycalls.best_call``)."""
+        from .familycalls import best_call  # the call module builds on the pieces
+
+        return best_call(view, self)
 
     # --- the decisions of the games of three and two ---
 
@@ -288,11 +296,13 @@ GAMES: dict[str, tuple[type[BaseModel], Callable[[Any], FamilyGame]]] = {
 
 @cache
 def _game(variant: str, rules: tuple[tuple[str, Any], ...]) -> FamilyGame:
-    from .smallgames import SMALL_GAMES  # the games of three and two players build on the pieces above
+    # The games of three and two players build on the pieces above.
+    from .bulgariansmall import BULGARIAN_SMALL_GAMES
+    from .smallgames import SMALL_GAMES
 
-    found = GAMES.get(variant) or SMALL_GAMES.get(variant)
+    found = GAMES.get(variant) or SMALL_GAMES.get(variant) or BULGARIAN_SMALL_GAMES.get(variant)
     if found is None:
-        known = ", ".join([*GAMES, *SMALL_GAMES])
+        known = ", ".join([*GAMES, *SMALL_GAMES, *BULGARIAN_SMALL_GAMES])
         raise ValueError(f"no bot plays the game {variant!r}; they play {known} and bulgarian")
     model, piece = found
     return piece(model.model_validate(dict(rules)))

@@ -94,6 +94,8 @@ class HardAgent:
         from .familyhard import CallSimulator, hard_card  # the family modules build on this one's neighbours
 
         game = game_of(view)
+        if not game.hard:
+            raise ValueError(f"no hard bot plays the game {view.variant!r}; the medium bot does")
         budget = Budget(self.time_cap, self.wall_cap)
         seed = f"{self.seed}/{self.decisions}/{len(view.calls)}/{len(view.tricks)}/{len(view.trick)}"
         if view.legal_exchange or view.phase == "discard":  # 2-player seven exchange, 3-player discard: as medium

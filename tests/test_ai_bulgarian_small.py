@@ -1,0 +1,207 @@
+"""The medium bot in the Bulgarian games of three and two players (bulgarian-3, bulgarian-2): full matches from
+SeatViews only, always legal and blind to what the seat cannot see (the other hands, the cards dealt after the
+auction, the 2-player cards nobody is dealt); its auction played alone; what a seat infers under the 24-card pack."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from bot.ai.base import Agent
+from bot.ai.easy import EasyAgent
+from bot.ai.familycalls import medium_action
+from bot.ai.familyknowledge import family_knowledge
+from bot.ai.games import game_of
+from bot.ai.hard import HardAgent
+from bot.ai.medium import MediumAgent
+from bot.ai.simple import RandomAgent
+from bot.engine import Action, Bid, Play, parse_card
+from bot.engine.bulgarian_small import BulgarianThreeRules, BulgarianTwoRules
+from bot.engine.bulgarian_small_match import BulgarianThreeDeal, BulgarianTwoDeal, SmallDeal
+from bot.engine.calls import ALL_TRUMPS, CONTRA, NO_TRUMPS, PASS, RECONTRA
+from bot.engine.cards import Card, card_list, mask_of
+from bot.engine.game import VARIANTS
+from bot.engine.seatview import SeatView, view
+
+GAMES = ["bulgarian-3", "bulgarian-2"]
+OPTIONS: dict[str, list[dict[str, Any]]] = {
+    "bulgarian-3": [
+        {"target_score": 51},
+        {"target_score": 51, "made_rule": "both_together", "auto_declarations": True, "must_undertrump": True},
+    ],
+    "bulgarian-2": [
+        {"target_score": 51},
+        {"target_score": 51, "contra_blocks_bidding": True, "recontra_ends_auction": True},
+    ],
+}
+HEARTS = 2
+
+
+def cards(text: str) -> list[Card]:
+    return [parse_card(c) for c in text.split()]
+
+
+def make(level: str, seed: str) -> Agent:
+    return {"random": RandomAgent, "easy": EasyAgent, "medium": MediumAgent}[level](seed)
+
+
+def known_to(seen: SeatView) -> set[Card]:
+    return set(seen.hand) | {c for t in seen.tricks for c in t.cards} | set(seen.trick)
+
+
+def hide(deal: SmallDeal, seen: SeatView, rng: random.Random) -> dict[str, Any]:
+    """Exchange the pack's cards the seat cannot see among themselves in the engine itself: the other hands and the
+    cards still to be dealt after the auction (the 2-player undealt eight are in no hand, so no bot can read them)."""
+    hidden = sorted(set(card_list(SmallDeal.PACK)) - known_to(seen))
+    moved = hidden[:]
+    rng.shuffle(moved)
+    to = dict(zip(hidden, moved, strict=True))
+
+    def swap(c: Card) -> Card:
+        return to.get(c, c)
+
+    saved: dict[str, Any] = {"hands": deal.hands, "held": list(deal.held), "_rest": deal._rest}
+    deal.hands = tuple(tuple(swap(c) for c in h) for h in deal.hands)
+    deal.held = [mask_of(swap(c) for c in card_list(m)) for m in deal.held]
+    if deal._rest is not None:
+        deal._rest = tuple(tuple(swap(c) for c in r) for r in deal._rest)
+    return saved
+
+
+def play(game: str, rules: dict[str, Any], seed: str, hidden: bool, agents: list[Agent]) -> list[Action]:
+    variant = VARIANTS[game]
+    match: Any = variant.new_match(variant.rules.model_validate(rules), seed=seed)
+    rng = random.Random(seed)
+    actions: list[Action] = []
+    while not match.over:
+        seat = match.to_act
+        seen = match.observe(seat)
+        assert isinstance(seen, SeatView)
+        saved = hide(match.deal, seen, rng) if hidden else None
+        if hasattr(agents[seat], "deal"):
+            agents[seat].deal = match.deal  # type: ignore[attr-defined]
+        action = agents[seat].act(seen)
+        if saved is not None:
+            for name, value in saved.items():
+                setattr(match.deal, name, value)
+        if seen.legal_calls:
+            assert isinstance(action, Bid) and action.call in seen.legal_calls, action
+        else:
+            assert isinstance(action, Play) and action.card in seen.legal_cards, action
+        match.apply(action)  # the engine raises IllegalAction if it disagrees
+        actions.append(action)
+        assert len(actions) < 5000, "the match does not end"
+    assert match.winner is not None
+    return actions
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("level", ["medium"])
+def test_the_bot_plays_full_matches_legally_from_its_view_alone(level: str, game: str) -> None:
+    for i, rules in enumerate(OPTIONS[game]):
+        seed = f"{level}/{game}/{i}"
+        seats = VARIANTS[game].seats
+        blind = play(game, rules, seed, True, [make(level, f"{seed}/{s}") for s in range(seats)])
+        assert blind == play(game, rules, seed, False, [make(level, f"{seed}/{s}") for s in range(seats)])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_hide_check_catches_a_bot_that_reads_the_hidden_cards(game: str) -> None:
+    class Peeker(MediumAgent):
+        deal: SmallDeal | None = None
+
+        def act(self, observation: Any) -> Action:
+            if observation.phase == "play" and self.deal is not None:
+                secret = self.deal.held[(observation.seat + 1) % self.deal.n]
+                return Play(observation.legal_cards[secret % len(observation.legal_cards)])
+            return super().act(observation)
+
+    seats = VARIANTS[game].seats
+    rules = OPTIONS[game][0]
+    caught = play(game, rules, "peek", True, [Peeker(i) for i in range(seats)])
+    honest = play(game, rules, "peek", False, [Peeker(i) for i in range(seats)])
+    assert caught != honest
+
+
+def three_deal(mine: str, seat: int = 1, dealer: int = 0) -> BulgarianThreeDeal:
+    """A bulgarian-3 deal in its auction: ``seat`` holds ``mine`` (five cards), the others the rest of the pack."""
+    own = cards(mine)
+    rest = [c for c in card_list(SmallDeal.PACK) if c not in own]
+    hands = [rest[0:5], rest[5:10]]
+    hands.insert(seat, own)
+    late = [rest[10:13], rest[13:16], rest[16:19]]
+    return BulgarianThreeDeal(BulgarianThreeRules(), dealer, hands, late)
+
+
+def test_the_medium_bot_bids_the_contract_its_cards_carry_and_passes_a_poor_hand() -> None:
+    deal = three_deal("JH 9H AH AC TC")  # seat 1 speaks first: jack, nine and ace of hearts, A 10 of clubs
+    assert medium_action(view(deal, 1)) == Bid(HEARTS)
+    poor = three_deal("9C QD KS TH QH")
+    assert medium_action(view(poor, 1)) == Bid(PASS)
+    aces = three_deal("AC TC KC AD AS")  # three aces, A 10 K of clubs: no trumps
+    assert medium_action(view(aces, 1)) == Bid(NO_TRUMPS)
+
+
+def test_the_medium_bot_says_contra_when_it_holds_what_beats_the_contract() -> None:
+    # Seat 1 bids hearts; seat 2 holds the jack, nine and ace of hearts and two aces.
+    deal = three_deal("JH 9H AH AC AD", seat=2)
+    deal.call(HEARTS)
+    assert medium_action(view(deal, 2)) == Bid(CONTRA)
+    # With nothing in hearts it passes, and it never raises over nothing.
+    weak = three_deal("9C QD KS TS QC", seat=2)
+    weak.call(HEARTS)
+    assert medium_action(view(weak, 2)) == Bid(PASS)
+
+
+def two_deal(mine: str) -> BulgarianTwoDeal:
+    """A bulgarian-2 deal in its auction, dealer 0: seat 1 holds ``mine``; seat 0 five of the rest."""
+    own = cards(mine)
+    rest = [c for c in card_list(SmallDeal.PACK) if c not in own]
+    return BulgarianTwoDeal(BulgarianTwoRules(), 0, [rest[0:5], own], [rest[5:8], rest[8:11]])
+
+
+def test_the_doubled_bidder_recontras_a_strong_contract_and_never_bids_over_his_own() -> None:
+    strong = two_deal("JH 9H AH KH QH")  # five hearts from the jack down
+    strong.call(HEARTS)
+    strong.call(CONTRA)
+    assert medium_action(view(strong, 1)) == Bid(RECONTRA)
+    fair = two_deal("JH 9H AH AC TC")  # enough to bid hearts, not to redouble; all trumps is legal but not wanted
+    fair.call(HEARTS)
+    fair.call(CONTRA)
+    assert ALL_TRUMPS in fair.legal_calls()
+    assert medium_action(view(fair, 1)) == Bid(PASS)
+
+
+def test_the_seat_knows_the_7s_and_8s_are_out_of_play_and_infers_voids_in_all_trumps() -> None:
+    deal = three_deal("JH 9H AH AC TC", seat=1)
+    deal.call(ALL_TRUMPS)
+    deal.call(PASS)
+    deal.call(PASS)
+    game = game_of(view(deal, 0))
+    # Seat 1 leads; seats 2 and 0 follow as they must. A seat that does not follow the led suit holds none of it.
+    lead = next(c for c in deal.legal_cards() if c >> 3 == HEARTS)
+    deal.play(lead)
+    k = family_knowledge(view(deal, 2), game)
+    assert not k.unseen & ~SmallDeal.PACK, "a 7 or an 8 is counted as a card someone may hold"
+    assert sum(k.hand_size[p] for p in range(3) if p != 2) == bin(k.unseen).count("1")
+
+
+def test_the_two_player_undealt_cards_go_to_the_place_that_never_plays() -> None:
+    variant = VARIANTS["bulgarian-2"]
+    match: Any = variant.new_match(variant.rules(), seed="undealt")
+    while match.deal.phase == "auction":
+        match.apply(Bid(PASS if PASS in match.deal.legal_calls() and match.deal.calls else HEARTS))
+    seen = match.observe(match.to_act)
+    k = family_knowledge(seen, game_of(seen))
+    assert bin(k.unseen).count("1") == 16  # 24 less the seat's eight: the other hand and the eight nobody holds
+    assert k.hand_size[1 - seen.seat] == 8 and k.hand_size[2] == 8
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_hard_bot_says_it_does_not_play_these_games_yet(game: str) -> None:
+    variant = VARIANTS[game]
+    match: Any = variant.new_match(variant.rules(), seed="hard")
+    with pytest.raises(ValueError, match=f"no hard bot plays the game '{game}'; the medium bot does"):
+        HardAgent(0).act(match.observe(match.to_act))
