@@ -17,6 +17,7 @@ from bot.ai.games import game_of
 from bot.ai.hard import HardAgent
 from bot.ai.medium import MediumAgent
 from bot.ai.simple import RandomAgent
+from bot.ai.smallhard import SmallSampler
 from bot.engine import Action, Bid, Play, parse_card
 from bot.engine.bulgarian_small import BulgarianThreeRules, BulgarianTwoRules
 from bot.engine.bulgarian_small_match import BulgarianThreeDeal, BulgarianTwoDeal, SmallDeal
@@ -43,7 +44,13 @@ def cards(text: str) -> list[Card]:
     return [parse_card(c) for c in text.split()]
 
 
+QUICK = {n: (3, 2) for n in range(1, 9)}
+
+
 def make(level: str, seed: str) -> Agent:
+    if level == "hard":
+        # A quick hard bot whose budget is never the limit, so that it decides the same on any machine.
+        return HardAgent(seed, schedule=QUICK, time_cap=60.0)
     return {"random": RandomAgent, "easy": EasyAgent, "medium": MediumAgent}[level](seed)
 
 
@@ -98,7 +105,7 @@ def play(game: str, rules: dict[str, Any], seed: str, hidden: bool, agents: list
 
 
 @pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize("level", ["medium"])
+@pytest.mark.parametrize("level", ["medium", "hard"])
 def test_the_bot_plays_full_matches_legally_from_its_view_alone(level: str, game: str) -> None:
     for i, rules in enumerate(OPTIONS[game]):
         seed = f"{level}/{game}/{i}"
@@ -200,8 +207,44 @@ def test_the_two_player_undealt_cards_go_to_the_place_that_never_plays() -> None
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_the_hard_bot_says_it_does_not_play_these_games_yet(game: str) -> None:
+def test_the_hard_bot_writes_a_played_deal_as_the_engine_does(game: str) -> None:
+    """The search's scoring of a deal (``written``, from card points, tricks, counted declarations and belotes) is the
+    engine's own: for deals played out by the medium bot, the same score per player as the deal's result."""
     variant = VARIANTS[game]
-    match: Any = variant.new_match(variant.rules(), seed="hard")
-    with pytest.raises(ValueError, match=f"no hard bot plays the game '{game}'; the medium bot does"):
-        HardAgent(0).act(match.observe(match.to_act))
+    checked = 0
+    for i in range(12):
+        match: Any = variant.new_match(variant.rules(), seed=f"written/{i}")
+        agents = [MediumAgent(s) for s in range(variant.seats)]
+        deal = match.deal
+        last: SeatView | None = None
+        while match.deal is deal and deal.phase != "done":
+            seat = match.to_act
+            last = match.observe(seat)
+            match.apply(agents[seat].act(last))
+        if deal.result is None or last is None or last.caller is None:
+            continue  # passed out
+        piece = game_of(last)
+        card = [deal.card_points[p] + (10 if deal.last_trick_side == p else 0) for p in range(variant.seats)]
+        decl, contest = piece.counted(deal.declared, list(range(variant.seats)), deal.dealer, deal.contract)
+        belas = [20 * b for b in deal.belotes]
+        written = piece.written(last, deal.bidder, card, list(deal.tricks_won), decl, contest, belas)
+        assert written == deal.result.score
+        checked += 1
+    assert checked >= 6
+
+
+def test_the_two_player_sampler_deals_only_pack_cards_and_leaves_the_eight_undealt_to_nobody() -> None:
+    variant = VARIANTS["bulgarian-2"]
+    match: Any = variant.new_match(variant.rules(), seed="sampler")
+    agents = [MediumAgent(s) for s in range(2)]
+    while match.deal.phase != "play" or len(match.deal.tricks) < 3 or match.observe(match.to_act).trick:
+        match.apply(agents[match.to_act].act(match.observe(match.to_act)))
+    seen = match.observe(match.to_act)
+    game = game_of(seen)
+    k = family_knowledge(seen, game)
+    other = 1 - seen.seat
+    for hands, _ in SmallSampler(seen, k, game, "s").deals(30):
+        assert hands[seen.seat] == mask_of(seen.hand)
+        assert not (hands[other] | hands[2]) & ~SmallDeal.PACK, "a 7 or an 8 was dealt"
+        assert bin(hands[other]).count("1") == len(seen.hand) and bin(hands[2]).count("1") == 8
+        assert not hands[other] & k.cannot[other], "the opponent was given a card it cannot hold"

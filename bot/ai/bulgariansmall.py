@@ -15,20 +15,29 @@ must only outscore each opponent (`made_rule` each), one of two the other player
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Final
 
 from pydantic import BaseModel
 
-from bot.engine.bulgarian_small import BulgarianThreeRules, BulgarianTwoRules, auction
+from bot.engine.bulgarian_small import BulgarianThreeRules, BulgarianTwoRules, auction, score_three, score_two
 from bot.engine.bulgarian_small_match import SmallDeal
 from bot.engine.calls import ALL_TRUMPS, CONTRA, NO_TRUMPS, PASS, RECONTRA, Call
-from bot.engine.cards import FULL_DECK, Card, CardMask, mask_of
+from bot.engine.cards import ACE, FULL_DECK, JACK, KING, NINE, QUEEN, TEN, Card, CardMask, mask_of
+from bot.engine.declarations import (
+    BELOTE_POINTS,
+    Combination,
+    best_declarations,
+    compare_players,
+    resolve_declarations,
+)
 from bot.engine.play import legal_cards
+from bot.engine.scoring import VALAT_BONUS, raw_totals
 from bot.engine.seatview import SeatView
 
 from .bidding import contract_strength
-from .games import FamilyGame
+from .games import FamilyGame, _named
+from .smallgames import _search
 
 SUIT, NT, AT = 0, 1, 2  # kinds of contract, the index into the thresholds
 
@@ -48,8 +57,8 @@ class BulgarianSmallGame(FamilyGame):
     """What a bot needs to know of `bulgarian-3` or `bulgarian-2` under one set of table options."""
 
     cards = 8
-    hard: ClassVar[bool] = False  # the hard bot's search does not score these games yet
-    sweep_bonus = 90  # the valat's 9 game points, in raw points
+    simulated_call: ClassVar[bool] = False  # the hard bot calls as the medium bot
+    sweep_bonus = VALAT_BONUS
 
     def __init__(self, opts: BulgarianTwoRules) -> None:
         super().__init__(opts)
@@ -66,7 +75,55 @@ class BulgarianSmallGame(FamilyGame):
         return legal_cards(hand, led_suit * 8, winning, False, trump, self.opts.must_undertrump)
 
     def call_weights(self, view: SeatView) -> list[list[float]]:
-        return [[1.0] * 32 for _ in range(4)]
+        """A bid or a contra says the seat holds what makes (or beats) that contract; a pass says little alone."""
+        w = [[1.0] * 32 for _ in range(4)]
+        state_contract = -1
+        for i, call in enumerate(view.calls):
+            who = (view.dealer + 1 + i) % self.seats
+            if call <= ALL_TRUMPS:
+                state_contract = call
+            named = call if call <= ALL_TRUMPS else state_contract if call == CONTRA else -1
+            if 0 <= named < NO_TRUMPS:
+                _named(w, who, named)
+            elif named == ALL_TRUMPS:
+                for suit in range(4):
+                    w[who][suit * 8 + JACK] *= 1.6
+                    w[who][suit * 8 + NINE] *= 1.3
+            elif named == NO_TRUMPS:
+                for suit in range(4):
+                    w[who][suit * 8 + ACE] *= 1.6
+                    w[who][suit * 8 + TEN] *= 1.3
+        return w
+
+    # --- declarations and scoring (the engine's own functions) ---
+
+    def combinations(self, hand: CardMask, trump: int) -> tuple[Combination, ...]:
+        return best_declarations(hand, trump, self.opts)
+
+    def resolve(self, hand: CardMask, kinds: Sequence[str], trump: int, pos: int) -> tuple[Combination, ...] | None:
+        return resolve_declarations(hand, kinds, trump, self.opts)
+
+    def counted(
+        self, declared: Sequence[tuple[Combination, ...]], sides: Sequence[int], dealer: int, trump: int
+    ) -> tuple[list[int], int | None]:
+        """Each player's counted declarations (``declarations.compare_players``): no single contest winner."""
+        return [sum(c.value for c in d) for d in compare_players(declared, self.opts)], None
+
+    def belote_pairs(self, trump: int) -> tuple[CardMask, ...]:
+        suits = () if trump == NO_TRUMPS else range(4) if trump == ALL_TRUMPS else (trump,)
+        return tuple((1 << (s * 8 + KING)) | (1 << (s * 8 + QUEEN)) for s in suits)
+
+    def raw(
+        self, contract: int, card: Sequence[int], tricks: Sequence[int], declared: Sequence[int], belas: Sequence[int]
+    ) -> tuple[list[int], int | None]:
+        """Each player's raw total as the engine counts it (``SmallDeal.raw``) and the valat's taker, if any."""
+        total = sum(tricks)
+        valat = next((p for p in range(self.seats) if total and tricks[p] == total), None)
+        out = []
+        for p in range(self.seats):
+            bonus = 0 if valat == p else None
+            out.append(raw_totals(contract, (card[p], 0), (declared[p], 0), (belas[p], 0), bonus, self.opts)[0])
+        return out, valat
 
     def medium_call(self, view: SeatView) -> Call:
         legal = list(view.legal_calls)
@@ -90,11 +147,46 @@ class BulgarianSmallGame(FamilyGame):
 class BulgarianThreeGame(BulgarianSmallGame):
     variant = "bulgarian-3"
     seats = 3
+    search = _search([(6, 20, 2), (5, 20, 3), (1, 24, 0)], 8)
+
+    def written(
+        self,
+        view: SeatView,
+        caller: int,
+        card: list[int],
+        tricks: list[int],
+        declared: list[int],
+        contest: int | None,
+        belas: list[int],
+    ) -> tuple[int, ...]:
+        assert view.contract is not None
+        raw, valat = self.raw(view.contract, card, tricks, declared, belas)
+        rules = self.opts
+        assert isinstance(rules, BulgarianThreeRules)
+        belotes = belas[caller] // BELOTE_POINTS
+        return score_three(
+            rules, rules.made_rule, view.contract, view.multiplier, caller, raw, view.hanging, belotes, valat
+        ).score
 
 
 class BulgarianTwoGame(BulgarianSmallGame):
     variant = "bulgarian-2"
     seats = 2
+    search = _search([(8, 24, 3), (7, 24, 4), (1, 24, 0)], 8)
+
+    def written(
+        self,
+        view: SeatView,
+        caller: int,
+        card: list[int],
+        tricks: list[int],
+        declared: list[int],
+        contest: int | None,
+        belas: list[int],
+    ) -> tuple[int, ...]:
+        assert view.contract is not None
+        raw, valat = self.raw(view.contract, card, tricks, declared, belas)
+        return score_two(self.opts, view.contract, view.multiplier, caller, raw, view.hanging, valat).score
 
 
 # variant -> (its options model, its piece)

@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from bot.engine.bela import BelaDeal, BelaRules, bela_duties, bela_key, score_bela
 from bot.engine.calls import PASS, Call
-from bot.engine.cards import JACK, NINE, Card, CardMask, card_list, mask_of
+from bot.engine.cards import JACK, KING, NINE, QUEEN, Card, CardMask, card_list, mask_of
 from bot.engine.combos import best_disjoint, contest_winner, every_combination, resolve_kinds
 from bot.engine.declarations import Combination
 from bot.engine.french import FrenchDeal, FrenchRules, french_duties, french_key, score_french
@@ -44,8 +44,8 @@ class FamilyGame:
     take: float = 2.9
     # The hard bot's search by tricks left in the games of three and two (``smallgames``, ``smallhard``).
     search: ClassVar[dict[int, tuple[int, int]]] = {}
-    # Whether the hard bot's search plays this game (else the hard bot refuses it and does not list it).
-    hard: ClassVar[bool] = True
+    # Whether the hard bot simulates the call (``familyhard.CallSimulator``); else it calls as the medium bot.
+    simulated_call: ClassVar[bool] = True
     # The engine's pure scoring of a deal from its facts (score_bela, score_french).
     scoring: Callable[..., DealScore]
 
@@ -100,6 +100,17 @@ class FamilyGame:
 
     def contest(self, declared: Sequence[tuple[Combination, ...]], dealer: int, trump: int) -> int | None:
         return contest_winner(declared, (0, 1, 0, 1), dealer, self.key, trump)
+
+    def counted(
+        self, declared: Sequence[tuple[Combination, ...]], sides: Sequence[int], dealer: int, trump: int
+    ) -> tuple[list[int], int | None]:
+        """Each seat's declared points and the contest's winning side (``sides``: each seat's side in the contest):
+        one side's declarations count, the winner's of the single best (``smallhard``)."""
+        return [sum(c.value for c in d) for d in declared], contest_winner(declared, sides, dealer, self.key, trump)
+
+    def belote_pairs(self, trump: int) -> tuple[CardMask, ...]:
+        """The king-and-queen pairs that make a bela/belote under ``trump``: the trump suit's."""
+        return ((1 << (trump * 8 + KING)) | (1 << (trump * 8 + QUEEN)),)
 
     def score(
         self,

@@ -31,7 +31,6 @@ from bot.engine.seatview import SeatView
 from .auction_sim import simulated_call
 from .base import Budget, View
 from .bidding import BiddingStyle, choose_call
-from .familycalls import best_call
 from .games import game_of
 from .knowledge import Knowledge, knowledge_of
 from .medium import announce, choose_card
@@ -94,8 +93,6 @@ class HardAgent:
         from .familyhard import CallSimulator, hard_card  # the family modules build on this one's neighbours
 
         game = game_of(view)
-        if not game.hard:
-            raise ValueError(f"no hard bot plays the game {view.variant!r}; the medium bot does")
         budget = Budget(self.time_cap, self.wall_cap)
         seed = f"{self.seed}/{self.decisions}/{len(view.calls)}/{len(view.tricks)}/{len(view.trick)}"
         if view.legal_exchange or view.phase == "discard":  # 2-player seven exchange, 3-player discard: as medium
@@ -103,8 +100,8 @@ class HardAgent:
 
             return medium_action(view)
         if view.legal_calls:
-            if self.auction_samples <= 0:
-                return Bid(best_call(view, game))
+            if self.auction_samples <= 0 or not game.simulated_call:
+                return Bid(game.medium_call(view))
             return Bid(CallSimulator(view, game, seed).choose(self.family_call_samples, budget))
         return announce(view, hard_card(view, game, seed, self.schedule, budget, self.pool))
 

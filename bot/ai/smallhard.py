@@ -23,8 +23,7 @@ import random
 from collections.abc import Callable
 from typing import Final
 
-from bot.engine.cards import KING, QUEEN, Card, CardMask, card_list
-from bot.engine.combos import contest_winner
+from bot.engine.cards import Card, CardMask, card_list
 from bot.engine.declarations import Combination
 from bot.engine.play import CARD_POINTS
 from bot.engine.seatview import SeatView
@@ -169,21 +168,20 @@ class SmallScorer:
         return out
 
     def _belas(self, hands: list[CardMask]) -> list[int]:
-        pair = (1 << (self.trump * 8 + KING)) | (1 << (self.trump * 8 + QUEEN))
         out = list(self.belas)
         open_bela = bool(self.view.rules.get("open_bela", False))
-        for p in range(self.n):
-            if self.view.announces and hands[p] & pair == pair:
-                out[p] += 20  # it will announce its bela
-            elif open_bela and (hands[p] | self.k.played_by[p]) & pair == pair:
-                out[p] += 20  # the open game counts a player's K and Q of trumps at the end
+        for pair in self.game.belote_pairs(self.trump):
+            for p in range(self.n):
+                if self.view.announces and hands[p] & pair == pair:
+                    out[p] += 20  # it will announce its bela
+                elif open_bela and (hands[p] | self.k.played_by[p]) & pair == pair:
+                    out[p] += 20  # the open game counts a player's K and Q of trumps at the end
         return out
 
     def for_sample(self, hands: list[CardMask]) -> Callable[[int], float]:
         n, caller, view = self.n, self.caller, self.view
         declared = self._declared(hands)
-        contest = contest_winner(declared, self.contest_side, view.dealer, self.game.key, self.trump)
-        decl = [sum(c.value for c in d) for d in declared]
+        decl, contest = self.game.counted(declared, self.contest_side, view.dealer, self.trump)
         belas = self._belas(hands)
         remaining = self.on_table + LAST_TEN + sum(self.points[c] for p in range(n) for c in card_list(hands[p]))
         sofar = list(self.sofar)
