@@ -4,7 +4,10 @@ auction, the 2-player cards nobody is dealt); its auction played alone; what a s
 
 from __future__ import annotations
 
+import io
+import json
 import random
+import sys
 from typing import Any
 
 import pytest
@@ -16,6 +19,7 @@ from bot.ai.familyknowledge import family_knowledge
 from bot.ai.games import game_of
 from bot.ai.hard import HardAgent
 from bot.ai.medium import MediumAgent
+from bot.ai.registry import make_agent
 from bot.ai.simple import RandomAgent
 from bot.ai.smallhard import SmallSampler
 from bot.engine import Action, Bid, Play, parse_card
@@ -23,8 +27,15 @@ from bot.engine.bulgarian_small import BulgarianThreeRules, BulgarianTwoRules
 from bot.engine.bulgarian_small_match import BulgarianThreeDeal, BulgarianTwoDeal, SmallDeal
 from bot.engine.calls import ALL_TRUMPS, CONTRA, NO_TRUMPS, PASS, RECONTRA
 from bot.engine.cards import Card, card_list, mask_of
+from bot.engine.familyrecord import family_match_to_record
 from bot.engine.game import VARIANTS
 from bot.engine.seatview import SeatView, view
+from bot.protocol.agent_runner import run_agent
+from bot.protocol.messages import encode, hello_message
+from bot.protocol.referee import ProcessAgent
+
+from .test_protocol_family import SHORT, no_errors, play_family
+from .test_protocol_referee import ENV
 
 GAMES = ["bulgarian-3", "bulgarian-2"]
 OPTIONS: dict[str, list[dict[str, Any]]] = {
@@ -38,6 +49,7 @@ OPTIONS: dict[str, list[dict[str, Any]]] = {
     ],
 }
 HEARTS = 2
+SHORT.update({"bulgarian-3": {"target_score": 61}, "bulgarian-2": {"target_score": 61}})
 
 
 def cards(text: str) -> list[Card]:
@@ -248,3 +260,34 @@ def test_the_two_player_sampler_deals_only_pack_cards_and_leaves_the_eight_undea
         assert not (hands[other] | hands[2]) & ~SmallDeal.PACK, "a 7 or an 8 was dealt"
         assert bin(hands[other]).count("1") == len(seen.hand) and bin(hands[2]).count("1") == 8
         assert not hands[other] & k.cannot[other], "the opponent was given a card it cannot hold"
+
+
+@pytest.mark.parametrize("level", ["random", "easy", "medium", "hard"])
+def test_the_agent_hello_lists_only_games_the_level_plays(level: str) -> None:
+    """`belote-bot agent --level L` says in its hello which games it plays; each one listed, it plays: the bot's own
+    action at the first decision of a match of every listed game (the runner's fallback would hide a bot that fails)."""
+    stdin = io.StringIO(encode(hello_message("bulgarian-3")) + "\n" + encode({"type": "quit"}) + "\n")
+    stdout = io.StringIO()
+    agent = make_agent(level, "hello")
+    run_agent(agent, stdin, stdout, io.StringIO())
+    listed = json.loads(stdout.getvalue().splitlines()[0])["variants"]
+    assert {"bulgarian-3", "bulgarian-2"} <= set(listed)
+    for name in listed:
+        match: Any = VARIANTS[name].new_match(VARIANTS[name].rules(), seed="hello")
+        seen = match.observe(match.to_act)
+        match.apply(make_agent(level, "hello").act(seen))
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+@pytest.mark.parametrize("game", GAMES)
+def test_belote_bot_agent_plays_the_bulgarian_tables_through_the_protocol(level: str, game: str) -> None:
+    seed = f"agent-{level}-{game}"
+    n = VARIANTS[game].seats
+    command = [sys.executable, "-m", "bot", "agent", "--level", level, "--seed", seed]
+    with ProcessAgent(command, move_time=5, env=ENV, variant=game) as agent:
+        seats: list[Agent] = [MediumAgent(1), agent, MediumAgent(2)][:n]
+        match = play_family(game, seats, seed)
+    assert no_errors(agent) and agent.decisions > 0
+    if level == "medium":  # the medium bot decides by rules alone: the same match as in process
+        in_process = play_family(game, [MediumAgent(1), MediumAgent(seed), MediumAgent(2)][:n], seed)
+        assert family_match_to_record(match) == family_match_to_record(in_process)
