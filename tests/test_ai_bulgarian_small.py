@@ -291,3 +291,19 @@ def test_belote_bot_agent_plays_the_bulgarian_tables_through_the_protocol(level:
     if level == "medium":  # the medium bot decides by rules alone: the same match as in process
         in_process = play_family(game, [MediumAgent(1), MediumAgent(seed), MediumAgent(2)][:n], seed)
         assert family_match_to_record(match) == family_match_to_record(in_process)
+
+
+def test_the_hard_declarer_keeps_his_master_trump_for_the_last_trick() -> None:
+    """bulgarian-2, hearts by seat 0, two tricks left and seat 0 to lead the jack of hearts or the nine of spades.
+    Whatever the other player holds (a spade or a trump beats the nine), leading the nine first can only gain: the
+    jack then takes the last trick and its ten. Searched on deals of the pack's unseen cards, the nine is led."""
+    rules = BulgarianTwoRules()
+    deal = BulgarianTwoDeal(rules, 1, [cards("JH 9S AC TC KC AD TD KD"), cards("9C QC JC 9D QD JD AS QS")])
+    deal.call(HEARTS)
+    deal.call(PASS)
+    for a, b in [("AC", "9C"), ("TC", "QC"), ("KC", "JC"), ("AD", "9D"), ("TD", "QD"), ("KD", "JD")]:
+        deal.play(parse_card(a))
+        deal.play(parse_card(b))
+    seen = view(deal, 0)
+    assert set(seen.legal_cards) == {parse_card("JH"), parse_card("9S")}
+    assert make("hard", "keep").act(seen) == Play(parse_card("9S"))
