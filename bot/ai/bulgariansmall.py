@@ -147,7 +147,7 @@ class BulgarianSmallGame(FamilyGame):
 class BulgarianThreeGame(BulgarianSmallGame):
     variant = "bulgarian-3"
     seats = 3
-    search = _search([(6, 20, 2), (5, 20, 3), (1, 24, 0)], 8)
+    search = _search([(6, 24, 2), (1, 24, 0)], 8)
 
     def written(
         self,
