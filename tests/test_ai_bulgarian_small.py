@@ -307,3 +307,16 @@ def test_the_hard_declarer_keeps_his_master_trump_for_the_last_trick() -> None:
     seen = view(deal, 0)
     assert set(seen.legal_cards) == {parse_card("JH"), parse_card("9S")}
     assert make("hard", "keep").act(seen) == Play(parse_card("9S"))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_hard_bot_searches_these_games_by_their_own_plan(game: str) -> None:
+    """The four-player default schedule covers eight tricks, as these games have, but the search of tricks of three
+    and two follows the game's own plan; a schedule given for every trick (a test's quick one) still rules."""
+    from bot.ai.hard import SCHEDULE
+    from bot.ai.smallhard import schedule_for
+
+    match: Any = VARIANTS[game].new_match(VARIANTS[game].rules(), seed="plan")
+    piece = game_of(match.observe(0))
+    assert schedule_for(piece, HardAgent(0).schedule) is piece.search != SCHEDULE
+    assert schedule_for(piece, QUICK) is QUICK
