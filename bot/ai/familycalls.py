@@ -88,7 +88,7 @@ def medium_action(view: SeatView) -> Action:
     rule-based card with every announcement."""
     game = game_of(view)
     if view.legal_calls:
-        return Bid(best_call(view, game))
+        return Bid(game.medium_call(view))
     if view.legal_exchange:
         return Exchange(game.exchange(view))
     if view.phase == DISCARD:

@@ -99,6 +99,8 @@ def _infer(
 ) -> None:
     n = len(sides)
     led = cards[0] >> 3
+    # No trump suit in the Bulgarian no trumps and all trumps: there the duties look at the led suit alone.
+    trumps = SUIT_MASK[trump] if trump < len(SUIT_MASK) else 0
     win_pos, win = 0, cards[0]
     for pos in range(1, len(cards)):
         card = cards[pos]
@@ -107,7 +109,7 @@ def _infer(
             winner = (leader + win_pos) % n
             partner = winner != p and sides[winner] == sides[p]
             # Only cards of the led suit and trumps can outrank a card in the duties.
-            for y in card_list(unseen & (SUIT_MASK[led] | SUIT_MASK[trump]) & ~cannot[p]):
+            for y in card_list(unseen & (SUIT_MASK[led] | trumps) & ~cannot[p]):
                 if not game.duties((1 << card) | (1 << y), led, win, partner, trump) >> card & 1:
                     cannot[p] |= 1 << y
         if beats(card, win, trump):

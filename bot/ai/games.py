@@ -16,8 +16,8 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from bot.engine.bela import BelaDeal, BelaRules, bela_duties, bela_key, score_bela
-from bot.engine.calls import PASS
-from bot.engine.cards import JACK, NINE, Card, CardMask, card_list, mask_of
+from bot.engine.calls import PASS, Call
+from bot.engine.cards import JACK, KING, NINE, QUEEN, Card, CardMask, card_list, mask_of
 from bot.engine.combos import best_disjoint, contest_winner, every_combination, resolve_kinds
 from bot.engine.declarations import Combination
 from bot.engine.french import FrenchDeal, FrenchRules, french_duties, french_key, score_french
@@ -44,6 +44,8 @@ class FamilyGame:
     take: float = 2.9
     # The hard bot's search by tricks left in the games of three and two (``smallgames``, ``smallhard``).
     search: ClassVar[dict[int, tuple[int, int]]] = {}
+    # Whether the hard bot simulates the call (``familyhard.CallSimulator``); else it calls as the medium bot.
+    simulated_call: ClassVar[bool] = True
     # The engine's pure scoring of a deal from its facts (score_bela, score_french).
     scoring: Callable[..., DealScore]
 
@@ -99,6 +101,17 @@ class FamilyGame:
     def contest(self, declared: Sequence[tuple[Combination, ...]], dealer: int, trump: int) -> int | None:
         return contest_winner(declared, (0, 1, 0, 1), dealer, self.key, trump)
 
+    def counted(
+        self, declared: Sequence[tuple[Combination, ...]], sides: Sequence[int], dealer: int, trump: int
+    ) -> tuple[list[int], int | None]:
+        """Each seat's declared points and the contest's winning side (``sides``: each seat's side in the contest):
+        one side's declarations count, the winner's of the single best (``smallhard``)."""
+        return [sum(c.value for c in d) for d in declared], contest_winner(declared, sides, dealer, self.key, trump)
+
+    def belote_pairs(self, trump: int) -> tuple[CardMask, ...]:
+        """The king-and-queen pairs that make a bela/belote under ``trump``: the trump suit's."""
+        return ((1 << (trump * 8 + KING)) | (1 << (trump * 8 + QUEEN)),)
+
     def score(
         self,
         caller_side: int,
@@ -140,6 +153,12 @@ class FamilyGame:
         """An engine deal before the call: the seats' cards of the call and the rest of the deck (``rest``) in the
         order the game deals it after the call."""
         raise NotImplementedError
+
+    def medium_call(self, view: SeatView) -> Call:
+        """The medium bot's call: the suit of greatest value if it reaches ``take`` (``familycalls.best_call``)."""
+        from .familycalls import best_call  # the call module builds on the pieces
+
+        return best_call(view, self)
 
     # --- the decisions of the games of three and two ---
 
@@ -288,11 +307,13 @@ GAMES: dict[str, tuple[type[BaseModel], Callable[[Any], FamilyGame]]] = {
 
 @cache
 def _game(variant: str, rules: tuple[tuple[str, Any], ...]) -> FamilyGame:
-    from .smallgames import SMALL_GAMES  # the games of three and two players build on the pieces above
+    # The games of three and two players build on the pieces above.
+    from .bulgariansmall import BULGARIAN_SMALL_GAMES
+    from .smallgames import SMALL_GAMES
 
-    found = GAMES.get(variant) or SMALL_GAMES.get(variant)
+    found = GAMES.get(variant) or SMALL_GAMES.get(variant) or BULGARIAN_SMALL_GAMES.get(variant)
     if found is None:
-        known = ", ".join([*GAMES, *SMALL_GAMES])
+        known = ", ".join([*GAMES, *SMALL_GAMES, *BULGARIAN_SMALL_GAMES])
         raise ValueError(f"no bot plays the game {variant!r}; they play {known} and bulgarian")
     model, piece = found
     return piece(model.model_validate(dict(rules)))

@@ -31,7 +31,6 @@ from bot.engine.seatview import SeatView
 from .auction_sim import simulated_call
 from .base import Budget, View
 from .bidding import BiddingStyle, choose_call
-from .familycalls import best_call
 from .games import game_of
 from .knowledge import Knowledge, knowledge_of
 from .medium import announce, choose_card
@@ -101,8 +100,8 @@ class HardAgent:
 
             return medium_action(view)
         if view.legal_calls:
-            if self.auction_samples <= 0:
-                return Bid(best_call(view, game))
+            if self.auction_samples <= 0 or not game.simulated_call:
+                return Bid(game.medium_call(view))
             return Bid(CallSimulator(view, game, seed).choose(self.family_call_samples, budget))
         return announce(view, hard_card(view, game, seed, self.schedule, budget, self.pool))
 

@@ -23,8 +23,7 @@ import random
 from collections.abc import Callable
 from typing import Final
 
-from bot.engine.cards import KING, QUEEN, Card, CardMask, card_list
-from bot.engine.combos import contest_winner
+from bot.engine.cards import Card, CardMask, card_list
 from bot.engine.declarations import Combination
 from bot.engine.play import CARD_POINTS
 from bot.engine.seatview import SeatView
@@ -42,8 +41,11 @@ ENUMERATE: Final = 24  # the open game's face-down cards are all arranged when t
 
 def schedule_for(game: FamilyGame, given: dict[int, tuple[int, int]] | None) -> dict[int, tuple[int, int]]:
     """The agent's schedule if it covers every trick of this game (a test's quick one), else the game's own
-    (``search`` of its piece in ``smallgames``)."""
-    if given is not None and all(n in given for n in range(1, game.cards + 1)):
+    (``search`` of its piece in ``smallgames``). The four-player Bulgarian default covers eight tricks, as many as
+    the Bulgarian games of three and two have, but is not theirs."""
+    from .hard import SCHEDULE  # the hard agent's module builds on this one's neighbours
+
+    if given is not None and given is not SCHEDULE and all(n in given for n in range(1, game.cards + 1)):
         return given
     return game.search
 
@@ -169,21 +171,20 @@ class SmallScorer:
         return out
 
     def _belas(self, hands: list[CardMask]) -> list[int]:
-        pair = (1 << (self.trump * 8 + KING)) | (1 << (self.trump * 8 + QUEEN))
         out = list(self.belas)
         open_bela = bool(self.view.rules.get("open_bela", False))
-        for p in range(self.n):
-            if self.view.announces and hands[p] & pair == pair:
-                out[p] += 20  # it will announce its bela
-            elif open_bela and (hands[p] | self.k.played_by[p]) & pair == pair:
-                out[p] += 20  # the open game counts a player's K and Q of trumps at the end
+        for pair in self.game.belote_pairs(self.trump):
+            for p in range(self.n):
+                if self.view.announces and hands[p] & pair == pair:
+                    out[p] += 20  # it will announce its bela
+                elif open_bela and (hands[p] | self.k.played_by[p]) & pair == pair:
+                    out[p] += 20  # the open game counts a player's K and Q of trumps at the end
         return out
 
     def for_sample(self, hands: list[CardMask]) -> Callable[[int], float]:
         n, caller, view = self.n, self.caller, self.view
         declared = self._declared(hands)
-        contest = contest_winner(declared, self.contest_side, view.dealer, self.game.key, self.trump)
-        decl = [sum(c.value for c in d) for d in declared]
+        decl, contest = self.game.counted(declared, self.contest_side, view.dealer, self.trump)
         belas = self._belas(hands)
         remaining = self.on_table + LAST_TEN + sum(self.points[c] for p in range(n) for c in card_list(hands[p]))
         sofar = list(self.sofar)
