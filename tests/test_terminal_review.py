@@ -6,20 +6,34 @@ import io
 from pathlib import Path
 
 from bot.adapters.terminal import TerminalTable
+from bot.ai.base import View
 from bot.ai.review import review_deal
+from bot.ai.simple import RandomAgent
 from bot.config import Settings
 from bot.core.host import Host
 from bot.core.messages import TERMINAL, UserRef
 from bot.core.review import review_text
+from bot.engine import Action, Bid
+from bot.engine.calls import CONTRA, RECONTRA
 from bot.engine.deal import Deal
 from bot.i18n import translator
 from bot.storage.sqlite import SqliteStorage
 
 
+class NoDoubling(RandomAgent):
+    """A random player that never says contra or recontra: a quadrupled first deal can reach 151 and end the match
+    before the player could ask for its review."""
+
+    def act(self, observation: View) -> Action:
+        calls = [c for c in observation.legal_calls if c not in (CONTRA, RECONTRA)]
+        return Bid(self._rng.choice(calls)) if calls else super().act(observation)
+
+
 async def test_r_reviews_the_last_deal_for_the_player(tmp_path: Path) -> None:
     storage = SqliteStorage(tmp_path / "t.sqlite3")
     await storage.open()
-    host = Host(storage, Settings(_env_file=None, turn_seconds=0, bot_level="random", language="en"))  # type: ignore[call-arg]
+    settings = Settings(_env_file=None, turn_seconds=0, bot_level="random", language="en")  # type: ignore[call-arg]
+    host = Host(storage, settings, agent_factory=lambda level, seed: NoDoubling(seed))
     me = UserRef(TERMINAL, "player", "Ana", "en")
     out = io.StringIO()
     asked: list[str] = []
