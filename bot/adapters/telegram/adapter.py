@@ -360,12 +360,14 @@ class TelegramAdapter:
                 "Start. Your cards come in our private chat as buttons: press a card to play it."
             ),
             t.gettext(
-                "/belot bela opens a table of Croatian Bela, /belot french one of French belote; the lobby's Game "
-                "button switches the game, and the group's next /belot offers the game it played last."
+                "/belot bela opens a table of Croatian Bela, /belot french one of French belote, /belot bela-3, "
+                "bela-2 or bela-open one of Bela for three or two, /belot bulgarian-3 or bulgarian-2 one of the "
+                "Bulgarian house games for three or two; the lobby's Game button switches the game, and the group's "
+                "next /belot offers the game it played last."
             ),
             t.gettext(
-                "/score <deal> scores a real-life deal, /score alone asks step by step; /sheet keeps the "
-                "group's score sheet."
+                "/score <deal> scores a real-life deal, /score alone asks step by step, and a photo of the won "
+                "cards (in a group: captioned /score) is read card by card; /sheet keeps the group's score sheet."
             ),
             t.gettext("/lang and a code ({codes}): the language (a group's is changed by its admins).",
                       codes=LANGUAGE_CODES),
