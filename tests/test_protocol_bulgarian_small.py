@@ -6,32 +6,24 @@ process."""
 
 from __future__ import annotations
 
-import io
 import json
 import random
-import sys
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.ai.base import Agent
-from bot.ai.registry import make_agent
-from bot.ai.simple import RandomAgent
 from bot.engine import parse_card
 from bot.engine.bulgarian_small import legal_calls
 from bot.engine.calls import ALL_TRUMPS, CONTRA, NO_TRUMPS, PASS, RECONTRA
 from bot.engine.familymatch import FamilyMatch
-from bot.engine.familyrecord import family_match_to_record
 from bot.engine.game import VARIANTS, parse_variant_rules
-from bot.protocol.agent_runner import run_agent
-from bot.protocol.messages import ProtocolError, encode, fallback_action, hello_message, parse_answer
-from bot.protocol.referee import ProcessAgent
+from bot.protocol.messages import ProtocolError, fallback_action, parse_answer
 from bot.protocol.seatview_json import seatview_from_json
 
-from .test_protocol_family import SHORT, no_errors, play_family
-from .test_protocol_referee import ENV
+from .test_protocol_family import SHORT
+from .test_protocol_small import hello_variants, through_the_agent
 
 HEARTS, SPADES = 2, 3  # the contracts run clubs, diamonds, hearts, spades, no trumps, all trumps
 PROPERTY = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -187,29 +179,13 @@ def test_the_referee_falls_back_to_a_legal_action_at_bulgarian_tables(variant: s
 
 @pytest.mark.parametrize("variant", GAMES)
 def test_the_hello_names_the_bulgarian_tables_and_the_agent_plays_them(variant: str) -> None:
-    hello = hello_message(variant)
-    assert hello["seats"] == VARIANTS[variant].seats and hello["variant"] == variant
-    stdin = io.StringIO(encode(hello) + "\n" + encode({"type": "quit"}) + "\n")
-    stdout = io.StringIO()
-    run_agent(make_agent("random", "h"), stdin, stdout, io.StringIO())
-    assert variant in json.loads(stdout.getvalue().splitlines()[0])["variants"]
+    assert variant in hello_variants(variant)
 
 
 @pytest.mark.parametrize("variant", GAMES)
 def test_belote_bot_agent_plays_bulgarian_matches_of_three_and_two_exactly_as_in_process(variant: str) -> None:
-    seed = f"small-{variant}"
     n = VARIANTS[variant].seats
-    command = [sys.executable, "-m", "bot", "agent", "--level", "random", "--seed", seed]
-    transcript = io.StringIO()
-    with ProcessAgent(command, move_time=5, env=ENV, variant=variant, transcript=transcript) as agent:
-        seats: list[Agent] = [RandomAgent(1), agent, RandomAgent(2)][:n]
-        match = play_family(variant, seats, seed)
-    assert no_errors(agent) and agent.decisions > 0
-    in_process = play_family(variant, [RandomAgent(1), RandomAgent(seed), RandomAgent(2)][:n], seed)
-    assert family_match_to_record(match) == family_match_to_record(in_process)
-    sent = [json.loads(line[2:]) for line in transcript.getvalue().splitlines() if line.startswith("> ")]
-    answers = [json.loads(line[2:]) for line in transcript.getvalue().splitlines() if line.startswith("< ")]
-    assert sent[0]["seats"] == n
+    sent, answers = through_the_agent(variant)
     acts = [m for m in sent if m["type"] == "act"]
     assert acts and all("shown" not in m and set(m["score"]) == set(VARIANTS[variant].sides) for m in acts)
     assert any(m["phase"] == "play" and m["multiplier"] >= 1 for m in acts)

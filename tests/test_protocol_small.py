@@ -252,18 +252,21 @@ def test_the_referee_falls_back_to_a_legal_action_in_every_phase(variant: str) -
     assert {"discard" if variant == "bela-3" else "exchange" if variant == "bela-2" else "play"} <= phases
 
 
-@pytest.mark.parametrize("variant", SMALL)
-def test_the_hello_names_three_or_two_seats_and_the_agent_plays_them(variant: str) -> None:
+def hello_variants(variant: str) -> list[str]:
+    """The games ``belote-bot agent``'s random level answers it plays, after the hello of a ``variant`` table
+    (whose seats and name the hello must give)."""
     hello = hello_message(variant)
     assert hello["seats"] == VARIANTS[variant].seats and hello["variant"] == variant
     stdin = io.StringIO(encode(hello) + "\n" + encode({"type": "quit"}) + "\n")
     stdout = io.StringIO()
     run_agent(make_agent("random", "h"), stdin, stdout, io.StringIO())
-    assert variant in json.loads(stdout.getvalue().splitlines()[0])["variants"]
+    variants: list[str] = json.loads(stdout.getvalue().splitlines()[0])["variants"]
+    return variants
 
 
-@pytest.mark.parametrize("variant", SMALL)
-def test_belote_bot_agent_plays_matches_of_three_and_two_exactly_as_in_process(variant: str) -> None:
+def through_the_agent(variant: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """A match of ``variant`` with seat 1 played by ``belote-bot agent`` in its own process, which must end exactly
+    as the same match played in process; the messages sent to the program and its answers."""
     seed = f"small-{variant}"
     n = VARIANTS[variant].seats
     command = [sys.executable, "-m", "bot", "agent", "--level", "random", "--seed", seed]
@@ -277,6 +280,18 @@ def test_belote_bot_agent_plays_matches_of_three_and_two_exactly_as_in_process(v
     sent = [json.loads(line[2:]) for line in transcript.getvalue().splitlines() if line.startswith("> ")]
     answers = [json.loads(line[2:]) for line in transcript.getvalue().splitlines() if line.startswith("< ")]
     assert sent[0]["seats"] == n
+    return sent, answers
+
+
+@pytest.mark.parametrize("variant", SMALL)
+def test_the_hello_names_three_or_two_seats_and_the_agent_plays_them(variant: str) -> None:
+    assert variant in hello_variants(variant)
+
+
+@pytest.mark.parametrize("variant", SMALL)
+def test_belote_bot_agent_plays_matches_of_three_and_two_exactly_as_in_process(variant: str) -> None:
+    n = VARIANTS[variant].seats
+    sent, answers = through_the_agent(variant)
     ends = [m for m in sent if m["type"] == "deal_end"]
     assert ends and all(len(m["hands"]) == n for m in ends)
     if variant == "bela-3":
