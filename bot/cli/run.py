@@ -20,6 +20,8 @@ from bot.config import Settings, SettingsProblem, load_settings, prepare_databas
 from bot.logsafe import configure_logging, redact
 from bot.storage.sqlite import StorageError
 
+from .owned import tables_owned
+
 log = logging.getLogger("belote-bot")
 SWITCH_INTERVAL = 0.0005  # seconds
 
@@ -79,7 +81,7 @@ async def serve_all(settings: Settings, bot_pause: float = 1.0, stop: asyncio.Ev
     prepare_database(settings.database)
     storage = SqliteStorage(settings.database)
     await storage.open()
-    host = Host(storage, settings, bot_pause=bot_pause)
+    host = Host(storage, settings, bot_pause=bot_pause, owns=tables_owned(settings, storage, platforms))
     tasks: dict[asyncio.Task[Any], str] = {}
     status = 0
     try:
