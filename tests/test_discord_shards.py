@@ -17,11 +17,12 @@ import pytest
 
 from bot.adapters.discord import BeloteClient
 from bot.adapters.discord.alerts import alert_key
+from bot.adapters.discord.shards import server_key
 from bot.cli.owned import tables_owned
 from bot.config import SettingsProblem, load_settings, parse_shards
 from bot.core.clock import ManualClock
 from bot.core.host import Host
-from bot.core.messages import DISCORD, ChatRef
+from bot.core.messages import DISCORD, TELEGRAM, TERMINAL, ChatRef, UserRef
 from bot.storage.sqlite import SqliteStorage
 from tests.discord_fakes import FakeDiscord, wait_until
 from tests.test_discord_adapter import Running, Table, open_table, people, play_turn, to_act
@@ -194,3 +195,46 @@ async def test_a_process_sweeps_only_its_own_turn_alerts(sharded: FakeDiscord, t
     assert alerts(fake, theirs.channel) == theirs_alert, "the other process's alert is its own"
     await first.stop()
     await second.stop()
+
+
+async def test_run_resumes_the_tables_of_the_platforms_it_runs_and_of_discord_its_shards_servers(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "belote.sqlite3"
+    storage = SqliteStorage(db)
+    await storage.open()
+    opener = Host(storage, load_settings(None, turn_seconds=0), clock=ManualClock())
+    await opener.start()
+    shard_of_server = {4 << 22: 0, 5 << 22: 1}  # (id >> 22) % 2
+    chats = {
+        "telegram": ChatRef(TELEGRAM, "-100123"),
+        "terminal": ChatRef(TERMINAL, "local"),
+        "shard 0": ChatRef(DISCORD, "700"),
+        "shard 1 thread": ChatRef(DISCORD, "701", "702"),
+        "no server": ChatRef(DISCORD, "703"),  # opened before servers were stored
+    }
+    await storage.set_chat_parent(DISCORD, "700", server_key(4 << 22))
+    await storage.set_chat_parent(DISCORD, "701/702", server_key(5 << 22))
+    assert sorted(shard_of_server.values()) == [0, 1]
+    table_of: dict[str, str] = {}
+    for name, chat in chats.items():
+        answer = await opener.command(chat, UserRef(chat.platform, "1", "Ana"), "new", [])
+        assert answer.ok and answer.table_id is not None, answer.text
+        table_of[name] = answer.table_id
+    await opener.close()
+
+    async def resumed(platforms: list[str], shards: str | None = None) -> set[str]:
+        settings = load_settings(None, turn_seconds=0, discord_shards=shards)
+        host = Host(storage, settings, clock=ManualClock(), owns=tables_owned(settings, storage, platforms))
+        await host.start()
+        found = {name for name, table_id in table_of.items() if host.table(table_id) is not None}
+        await host.close()
+        return found
+
+    assert await resumed([TELEGRAM]) == {"telegram"}
+    assert await resumed([DISCORD]) == {"shard 0", "shard 1 thread", "no server"}
+    assert await resumed([DISCORD], "0-1/2") == {"shard 0", "shard 1 thread", "no server"}
+    assert await resumed([TELEGRAM, DISCORD], "1/2") == {"telegram", "shard 1 thread"}
+    # A table whose server is unknown is the shard 0 process's: exactly one process serves it.
+    assert await resumed([DISCORD], "0/2") == {"shard 0", "no server"}
+    await storage.close()
