@@ -5,6 +5,8 @@ connection on a non-daemon thread; a storage left open by a failed assertion wou
 exit (under xdist, the whole run). After every test, any storage still open has its connections closed.
 
 ``fake``: the fake Discord server, shared by the Discord test modules.
+
+``postgres_url``: a fresh empty database on a real PostgreSQL server (tests/pgserver.py), one server per worker.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import pytest
 
 from bot.storage.sqlite import SqliteStorage
 from tests.discord_fakes import FakeDiscord
+from tests.pgserver import NoServer, PgServer, start_server
+from tests.pgserver import required as pg_required
 from tests.varied_deals import apply as vary_deals
 from tests.varied_deals import unsalted
 
@@ -63,3 +67,27 @@ async def fake() -> AsyncIterator[FakeDiscord]:
     await server.start()
     yield server
     await server.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PgServer]:
+    """A real PostgreSQL server for this test process (each xdist worker starts its own), stopped at the end.
+
+    Without the server binaries: a failure in CI and under ``make test`` (BELOTE_REQUIRE_POSTGRES), a skip that says
+    what to install when pytest is run by hand."""
+    try:
+        server = start_server()
+    except NoServer as exc:
+        if pg_required():
+            pytest.fail(f"PostgreSQL is required here (CI or BELOTE_REQUIRE_POSTGRES) but cannot start: {exc}")
+        pytest.skip(f"no PostgreSQL server: {exc}")
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: PgServer) -> Iterator[str]:
+    """The URL of a fresh, empty database on the test server, dropped after the test."""
+    url = postgres_server.new_database()
+    yield url
+    postgres_server.drop_database(url)
