@@ -6,12 +6,14 @@ exit (under xdist, the whole run). After every test, any storage still open has 
 
 ``fake``: the fake Discord server, shared by the Discord test modules.
 
-``postgres_url``: a fresh empty database on a real PostgreSQL server (tests/pgserver.py), one server per worker.
+``database``: each storage backend in turn (a SQLite file, a PostgreSQL database). ``postgres_url``: a fresh empty
+database on a real PostgreSQL server (tests/pgserver.py), one server per worker.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -91,3 +93,12 @@ def postgres_url(postgres_server: PgServer) -> Iterator[str]:
     url = postgres_server.new_database()
     yield url
     postgres_server.drop_database(url)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database setting for each backend in turn: a new SQLite file, then a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "db.sqlite3")
+    url: str = request.getfixturevalue("postgres_url")
+    return url
