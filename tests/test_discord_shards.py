@@ -1,8 +1,8 @@
 """Discord sharding against the fake gateway: the real discord.py sharded client, the real host and SQLite.
 
 Discord sends a server's interactions over the connection of its shard alone, ``(server_id >> 22) % shard_count``.
-Two processes (here two clients, each with its own host and storage over one database file) each run a range of
-the shards; each must play the tables of its own servers, resume only those after a restart, and never touch the
+Two processes (here two clients, each with its own host and storage over one database: a SQLite file, then a
+PostgreSQL server) each run a range of the shards; each must play the tables of its own servers, resume only those after a restart, and never touch the
 other's messages.
 """
 
@@ -23,7 +23,7 @@ from bot.config import SettingsProblem, load_settings, parse_shards
 from bot.core.clock import ManualClock
 from bot.core.host import Host
 from bot.core.messages import DISCORD, TELEGRAM, TERMINAL, ChatRef, UserRef
-from bot.storage.sqlite import SqliteStorage
+from bot.storage.factory import open_storage
 from tests.discord_fakes import FakeDiscord, wait_until
 from tests.test_discord_adapter import Running, Table, open_table, people, play_turn, to_act
 from tests.test_discord_alerts import alerts
@@ -44,9 +44,10 @@ async def sharded(fake: FakeDiscord) -> AsyncIterator[FakeDiscord]:
             await running.storage.close()
 
 
-async def start_shards(fake: FakeDiscord, db: Path, shards: str | None) -> Running:
-    """A process as `belote-bot run` makes it with BELOTE_DISCORD_SHARDS=``shards`` (None: every shard)."""
-    storage = SqliteStorage(db)
+async def start_shards(fake: FakeDiscord, db: Path | str, shards: str | None) -> Running:
+    """A process as `belote-bot run` makes it with BELOTE_DISCORD_SHARDS=``shards`` (None: every shard), on the
+    database ``db`` (a SQLite file or a PostgreSQL URL)."""
+    storage = open_storage(str(db))
     await storage.open()
     settings = load_settings(None, language="bg", turn_seconds=0, bot_move_seconds=0.01, discord_shards=shards)
     host = Host(storage, settings, clock=ManualClock(), owns=tables_owned(settings, storage, [DISCORD]))
@@ -116,11 +117,11 @@ async def test_unset_the_client_runs_as_many_shards_as_the_gateway_advises(
 
 
 async def test_two_processes_each_serve_and_resume_only_the_tables_of_their_shards(
-    sharded: FakeDiscord, tmp_path: Path
+    sharded: FakeDiscord, database: str
 ) -> None:
     fake = sharded
     fake.shard_count = 2
-    db = tmp_path / "belote.sqlite3"
+    db = database
     servers = [fake.add_guild(shard=0), fake.add_guild(shard=1)]
     first = await start_shards(fake, db, "0/2")
     second = await start_shards(fake, db, "1/2")
@@ -164,12 +165,12 @@ async def test_two_processes_each_serve_and_resume_only_the_tables_of_their_shar
     await second.stop()
 
 
-async def test_a_process_sweeps_only_its_own_turn_alerts(sharded: FakeDiscord, tmp_path: Path) -> None:
+async def test_a_process_sweeps_only_its_own_turn_alerts(sharded: FakeDiscord, database: str) -> None:
     """Each process keeps the list of its tables with an alert: one that could not delete an ended table's alert
     finds it at its next start, whatever the other process wrote meanwhile."""
     fake = sharded
     fake.shard_count = 2
-    db = tmp_path / "belote.sqlite3"
+    db = database
     servers = [fake.add_guild(shard=0), fake.add_guild(shard=1)]
     first = await start_shards(fake, db, "0/2")
     second = await start_shards(fake, db, "1/2")
@@ -198,10 +199,9 @@ async def test_a_process_sweeps_only_its_own_turn_alerts(sharded: FakeDiscord, t
 
 
 async def test_run_resumes_the_tables_of_the_platforms_it_runs_and_of_discord_its_shards_servers(
-    tmp_path: Path,
+    database: str,
 ) -> None:
-    db = tmp_path / "belote.sqlite3"
-    storage = SqliteStorage(db)
+    storage = open_storage(database)
     await storage.open()
     opener = Host(storage, load_settings(None, turn_seconds=0), clock=ManualClock())
     await opener.start()
@@ -215,6 +215,8 @@ async def test_run_resumes_the_tables_of_the_platforms_it_runs_and_of_discord_it
     }
     await storage.set_chat_parent(DISCORD, "700", server_key(4 << 22))
     await storage.set_chat_parent(DISCORD, "701/702", server_key(5 << 22))
+    assert await storage.get_chat_parent(DISCORD, "701/702") == "server:20971520"
+    assert await storage.get_chat_parent(DISCORD, "703") is None
     assert sorted(shard_of_server.values()) == [0, 1]
     table_of: dict[str, str] = {}
     for name, chat in chats.items():
