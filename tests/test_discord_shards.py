@@ -1,9 +1,9 @@
-"""Discord sharding against the fake gateway: the real discord.py sharded client, the real host and SQLite.
+"""Discord sharding against the fake gateway: the real discord.py sharded client, the real host and storage.
 
 Discord sends a server's interactions over the connection of its shard alone, ``(server_id >> 22) % shard_count``.
 Two processes (here two clients, each with its own host and storage over one database: a SQLite file, then a
-PostgreSQL server) each run a range of the shards; each must play the tables of its own servers, resume only those after a restart, and never touch the
-other's messages.
+PostgreSQL server) each run a range of the shards; each must play the tables of its own servers, resume only those
+after a restart, and never touch the other's messages.
 """
 
 from __future__ import annotations
