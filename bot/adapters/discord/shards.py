@@ -26,23 +26,16 @@ def server_key(guild_id: int) -> str:
 
 def guild_of(parent: str | None) -> int | None:
     """The server id of a parent chat key, if it is one."""
-    if parent is None or not parent.startswith(SERVER) or not parent[len(SERVER):].isascii():
-        return None
-    text = parent[len(SERVER):]
-    return int(text) if text.isdigit() else None
-
-
-def every_shard(shards: ShardRange | None) -> bool:
-    return shards is None or (shards.first == 0 and shards.last == shards.count - 1)
+    text = parent.removeprefix(SERVER) if parent is not None and parent.startswith(SERVER) else ""
+    return int(text) if text.isascii() and text.isdigit() else None
 
 
 def discord_owner(storage: Storage, shards: ShardRange | None) -> Owns:
     """Whether a Discord table is this process's: its server is in ``shards`` (None: every shard, every table)."""
 
     async def owns(row: TableRow) -> bool:
-        if every_shard(shards):
-            return True
-        assert shards is not None
+        if shards is None or (shards.first == 0 and shards.last == shards.count - 1):
+            return True  # every shard: every server, without asking storage
         guild = guild_of(await storage.get_chat_parent(DISCORD, row.chat))
         if guild is None:
             # Its server was never stored (a table older than that record): exactly one process must take it, and
