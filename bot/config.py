@@ -10,6 +10,7 @@ import json
 import os
 import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
@@ -28,6 +29,48 @@ OFFICIAL_TELEGRAM_API = "https://api.telegram.org/bot"
 _WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 _AGENTS_HINT = 'must be a JSON object of name -> command, e.g. {"mybot": "python mybot.py"}'
 _URL_FORM = "postgresql://user:password@host:5432/database"
+_SHARDS = re.compile(r"([0-9]{1,6})(?:-([0-9]{1,6}))?/([0-9]{1,6})")
+_SHARDS_HINT = 'must be "first-last/count" or "shard/count" with 0 <= first <= last < count, e.g. "0-3/8" or "5/8"'
+MAX_SHARDS = 65536  # far beyond any bot: Discord wants a shard per 1,000 to 2,500 servers
+
+
+@dataclass(frozen=True, slots=True)
+class ShardRange:
+    """The Discord shards one process runs: ``first``..``last`` (inclusive) of ``count``."""
+
+    first: int
+    last: int
+    count: int
+
+    @property
+    def ids(self) -> list[int]:
+        return list(range(self.first, self.last + 1))
+
+    def guild_shard(self, guild_id: int) -> int:
+        """The shard Discord sends a server's events to (its formula: the id's timestamp bits modulo the count)."""
+        return (guild_id >> 22) % self.count
+
+    def has_guild(self, guild_id: int) -> bool:
+        return self.first <= self.guild_shard(guild_id) <= self.last
+
+    def __str__(self) -> str:
+        shards = str(self.first) if self.first == self.last else f"{self.first}-{self.last}"
+        return f"{shards}/{self.count}"
+
+
+def parse_shards(text: str) -> ShardRange:
+    """``"0-3/8"`` (shards 0 to 3 of 8) or ``"5/8"`` (shard 5 of 8); ValueError saying what is wrong."""
+    found = _SHARDS.fullmatch(text.strip().replace(" ", ""))
+    if found is None:
+        raise ValueError(_SHARDS_HINT)
+    first, last, count = int(found[1]), int(found[2] if found[2] is not None else found[1]), int(found[3])
+    if count < 1 or count > MAX_SHARDS:
+        raise ValueError(f"the shard count (after the /) must be 1 to {MAX_SHARDS}")
+    if first > last:
+        raise ValueError(f'the first shard ({first}) comes after the last ({last}); write "{last}-{first}/{count}"')
+    if last >= count:
+        raise ValueError(f"there is no shard {last} of {count}: they are numbered 0 to {count - 1}")
+    return ShardRange(first, last, count)
 
 
 def user_data_dir() -> Path:
@@ -79,6 +122,9 @@ class Settings(BaseSettings):
     telegram_chat_commands: int = Field(default=15, ge=1, le=10000)
     telegram_command_window: float = Field(default=60.0, gt=0, le=3600)
     discord_token: str | None = None
+    # The Discord shards this process runs, "first-last/count" (e.g. "0-3/8"); unset: every shard, as many as
+    # Discord's gateway advises. Each process then serves the tables of its shards' servers (docs/discord.md).
+    discord_shards: str | None = None
     # What the log shows: DEBUG, INFO, WARNING or ERROR (tokens and secrets are masked at every level).
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     # A SQLite file, or a PostgreSQL server's URL; the platforms' conventional DATABASE_URL when this is unset.
@@ -108,6 +154,18 @@ class Settings(BaseSettings):
     @classmethod
     def _blank_is_unset(cls, value: str | None) -> str | None:
         return value.strip() or None if isinstance(value, str) else value
+
+    @field_validator("discord_shards")
+    @classmethod
+    def _shards_range(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        return str(parse_shards(value))
+
+    @property
+    def discord_shard_range(self) -> ShardRange | None:
+        """The shards of ``discord_shards`` (None: every shard, the count from the gateway)."""
+        return None if self.discord_shards is None else parse_shards(self.discord_shards)
 
     @field_validator("log_level", mode="before")
     @classmethod

@@ -13,6 +13,11 @@ interaction, one acknowledgement per interaction, and interaction tokens that ex
 A command may carry a file (``upload``): as Discord does, the upload is refused over the server's attachment size
 limit (10 MB unless boosted; the interaction says it as ``attachment_size_limit``), and the bot gets it as a
 resolved attachment whose ``url`` this server serves, as Discord's CDN would.
+
+Sharding as Discord does it: ``GET /gateway/bot`` advises ``shard_count`` shards; each IDENTIFY names its shard
+``[id, count]`` and gets a READY listing only the servers of that shard (``(server_id >> 22) % count == id``),
+then a GUILD_CREATE for each; an interaction goes over the websocket of its server's shard alone, so a client that
+does not run that shard never hears of it. ``add_guild(shard=...)`` makes a server that falls in a given shard.
 """
 
 from __future__ import annotations
@@ -127,9 +132,12 @@ class FakeDiscord:
         self.app_id = self.next_id()
         self.token = "fake-token"  # the bot token Discord accepts
         self.bot = FakeUser(self.next_id(), "Belote")
-        self.guild_id = self.next_id()
+        self.shard_count = 1  # what GET /gateway/bot advises
+        self.guilds: list[int] = []  # every server the bot is in
+        self.guild_id = self.add_guild()  # the server of add_channel's channels unless told otherwise
         self.guild_locale = "bg"
         self.channels: dict[int, int] = {}  # id -> channel type (0 text, 11 public thread)
+        self.channel_guild: dict[int, int] = {}  # channel id -> its server
         self.parents: dict[int, int] = {}  # thread id -> its text channel
         self.messages: dict[int, dict[str, Any]] = {}
         self.history: list[tuple[int, dict[str, Any]]] = []  # every state of every message, in order
@@ -149,6 +157,7 @@ class FakeDiscord:
         self.in_flight: dict[str, int] = {}  # "PATCH channels" -> requests being handled now
         self.most_in_flight: dict[str, int] = {}  # ... and the most at any moment
         self._sockets: list[web.WebSocketResponse] = []
+        self._shard_of_socket: dict[web.WebSocketResponse, tuple[int, int]] = {}  # [id, count] it identified as
         self._seq = itertools.count(1)
         self._runner: web.AppRunner | None = None
         self._saved: tuple[str, Any] | None = None
@@ -176,12 +185,27 @@ class FakeDiscord:
         """Move Discord's clock (token lifetimes), not the bot's."""
         self.clock_offset += seconds
 
-    def add_channel(self, thread: bool = False) -> int:
-        """A text channel, or a public thread (in a text channel of its own)."""
+    def add_guild(self, shard: int | None = None) -> int:
+        """A server the bot is in; with ``shard``, one whose id falls in that shard of ``shard_count``."""
+        gid = self.next_id()
+        if shard is not None:
+            # The shard is read from the id's timestamp bits: step the timestamp until it lands there.
+            while (gid >> 22) % self.shard_count != shard:
+                gid += 1 << 22
+        self.guilds.append(gid)
+        return gid
+
+    @staticmethod
+    def shard_of(guild_id: int, count: int) -> int:
+        return (guild_id >> 22) % count
+
+    def add_channel(self, thread: bool = False, guild: int | None = None) -> int:
+        """A text channel, or a public thread (in a text channel of its own), in ``guild`` (default ``guild_id``)."""
         cid = self.next_id()
         self.channels[cid] = 11 if thread else 0
+        self.channel_guild[cid] = self.guild_id if guild is None else guild
         if thread:
-            self.parents[cid] = self.add_channel()
+            self.parents[cid] = self.add_channel(guild=guild)
         return cid
 
     # --- lifecycle -------------------------------------------------------------------------------------------
@@ -223,21 +247,56 @@ class FakeDiscord:
                 await ws.send_str(json.dumps({"op": 11}))
             elif frame["op"] == 2:
                 self.identified.append(frame["d"])
+                shard_id, count = frame["d"].get("shard", [0, 1])
+                if not 0 <= shard_id < count:
+                    await ws.close(code=4010, message=b"Invalid shard")  # as Discord closes it
+                    break
                 self._sockets.append(ws)
+                self._shard_of_socket[ws] = (shard_id, count)
+                guilds = [g for g in self.guilds if self.shard_of(g, count) == shard_id]
                 ready = {
                     "v": 10,
                     "user": {**self.bot.payload(), "bot": True, "verified": True, "flags": 0, "mfa_enabled": False},
-                    "guilds": [],
-                    "session_id": "fake-session",
+                    "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
+                    "session_id": f"fake-session-{shard_id}",
                     "resume_gateway_url": self.base + "/gateway",
                     "application": {"id": str(self.app_id), "flags": 0},
-                    "shard": [0, 1],
+                    "shard": [shard_id, count],
                 }
                 await self._send(ws, "READY", ready)
+                for g in guilds:
+                    await self._send(ws, "GUILD_CREATE", self._guild_payload(g))
                 self.connected.set()
         if ws in self._sockets:
             self._sockets.remove(ws)
+        self._shard_of_socket.pop(ws, None)
         return ws
+
+    def _guild_payload(self, guild_id: int) -> dict[str, Any]:
+        channels = [
+            {"id": str(c), "type": 0, "name": f"table-{c % 1000}", "position": 0, "permission_overwrites": [],
+             "parent_id": None, "nsfw": False, "guild_id": str(guild_id)}
+            for c, kind in self.channels.items() if kind == 0 and self.channel_guild.get(c) == guild_id
+        ]
+        return {
+            "id": str(guild_id), "name": f"server-{guild_id % 1000}", "icon": None, "splash": None,
+            "discovery_splash": None, "owner_id": str(self.bot.id), "afk_channel_id": None, "afk_timeout": 300,
+            "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
+            "roles": [{"id": str(guild_id), "name": "@everyone", "permissions": str(MEMBER_PERMISSIONS),
+                       "position": 0, "color": 0, "hoist": False, "managed": False, "mentionable": False}],
+            "emojis": [], "stickers": [], "features": [], "mfa_level": 0, "application_id": None,
+            "system_channel_id": None, "system_channel_flags": 0, "rules_channel_id": None, "vanity_url_code": None,
+            "description": None, "banner": None, "premium_tier": 0, "preferred_locale": self.guild_locale,
+            "public_updates_channel_id": None, "nsfw_level": 0, "premium_progress_bar_enabled": False,
+            "joined_at": "2026-01-01T00:00:00+00:00", "large": False, "unavailable": False, "member_count": 1,
+            "members": [], "channels": channels, "threads": [], "presences": [], "voice_states": [],
+            "stage_instances": [], "guild_scheduled_events": [],
+        }
+
+    def shard_sockets(self, guild_id: int) -> list[web.WebSocketResponse]:
+        """The live gateway connections that carry this server's events (its shard's)."""
+        return [ws for ws, (sid, count) in self._shard_of_socket.items()
+                if not ws.closed and self.shard_of(guild_id, count) == sid]
 
     async def _cdn(self, request: web.Request) -> web.Response:
         upload = self.uploads.get(int(request.match_info["id"]))
@@ -250,9 +309,16 @@ class FakeDiscord:
         await ws.send_str(json.dumps({"op": 0, "t": event, "s": next(self._seq), "d": data}))
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        """Send an event as Discord does: a server's event over its shard's connection only (the newest, if a
+        shard connected twice), others over every connection."""
         await asyncio.wait_for(self.connected.wait(), 10)
-        for ws in self._sockets:
-            await self._send(ws, event, data)
+        guild = data.get("guild_id")
+        if guild is None:
+            for ws in self._sockets:
+                await self._send(ws, event, data)
+            return
+        await wait_until(lambda: bool(self.shard_sockets(int(guild))), what=f"a connection of server {guild}'s shard")
+        await self._send(self.shard_sockets(int(guild))[-1], event, data)
 
     # --- interactions ----------------------------------------------------------------------------------------
 
@@ -264,10 +330,11 @@ class FakeDiscord:
         record = InteractionRecord(iid, token, user, channel_id, created=time.monotonic(), created_fake=self.now())
         self.interactions[iid] = record
         self.by_token[token] = record
+        guild_id = self.channel_guild[channel_id]
         channel: dict[str, Any] = {
             "id": str(channel_id),
             "type": self.channels[channel_id],
-            "guild_id": str(self.guild_id),
+            "guild_id": str(guild_id),
             "name": f"table-{channel_id % 1000}",
             "permissions": "2248473465835073",
             "flags": 0,
@@ -284,8 +351,8 @@ class FakeDiscord:
             "type": type_,
             "token": token,
             "version": 1,
-            "guild_id": str(self.guild_id),
-            "guild": {"id": str(self.guild_id), "locale": self.guild_locale, "features": []},
+            "guild_id": str(guild_id),
+            "guild": {"id": str(guild_id), "locale": self.guild_locale, "features": []},
             "channel_id": str(channel_id),
             "channel": channel,
             "member": {
@@ -304,7 +371,7 @@ class FakeDiscord:
             "guild_locale": self.guild_locale,
             "app_permissions": "2248473465835073",
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "authorizing_integration_owners": {"0": str(guild_id)},
             "context": 0,
             "attachment_size_limit": 10485760,
         }
@@ -451,6 +518,9 @@ class FakeDiscord:
 
     def _route(self, method: str, parts: list[str], body: Any) -> Any:
         match method, parts:
+            case "GET", ["gateway", "bot"]:
+                limit = {"total": 1000, "remaining": 999, "reset_after": 86_400_000, "max_concurrency": 1}
+                return {"url": self.base + "/gateway", "shards": self.shard_count, "session_start_limit": limit}
             case "GET", ["users", "@me"]:
                 return {**self.bot.payload(), "bot": True, "verified": True, "flags": 0, "mfa_enabled": False}
             case "GET", ["oauth2", "applications", "@me"]:
@@ -585,7 +655,7 @@ class FakeDiscord:
             "application_id": str(self.app_id),
         }
         if owner is None:
-            message["guild_id"] = str(self.guild_id)
+            message["guild_id"] = str(self.channel_guild[channel_id])
         self.messages[mid] = message
         self.history.append((mid, json.loads(json.dumps(message))))
         if owner is not None:

@@ -184,9 +184,11 @@ class Table:
         )
 
 
-async def open_table(running: Running, users: list[FakeUser], options: str = "target_score=51") -> Table:
+async def open_table(
+    running: Running, users: list[FakeUser], options: str = "target_score=51", channel: int | None = None
+) -> Table:
     fake = running.fake
-    channel = fake.add_channel()
+    channel = fake.add_channel() if channel is None else channel
     await fake.command(users[0], channel, "belot", "new", options=options)
     await running.settle()
     for user in users[1:]:

@@ -21,6 +21,8 @@ from bot.logsafe import configure_logging, redact
 from bot.storage.base import StorageError
 from bot.storage.factory import database_password, open_storage
 
+from .owned import tables_owned
+
 log = logging.getLogger("belote-bot")
 SWITCH_INTERVAL = 0.0005  # seconds
 
@@ -81,7 +83,7 @@ async def serve_all(settings: Settings, bot_pause: float = 1.0, stop: asyncio.Ev
     prepare_database(settings.database)
     storage = open_storage(settings.database)
     await storage.open()
-    host = Host(storage, settings, bot_pause=bot_pause)
+    host = Host(storage, settings, bot_pause=bot_pause, owns=tables_owned(settings, storage, platforms))
     tasks: dict[asyncio.Task[Any], str] = {}
     status = 0
     try:

@@ -54,7 +54,7 @@ from bot.engine.familymatch import FamilyMatch
 from bot.engine.familyrecord import family_match_to_record
 from bot.engine.record import match_to_record
 from bot.i18n import Translator, translator
-from bot.storage.base import Storage
+from bot.storage.base import Storage, TableRow
 
 from . import views
 from .agents import make_agent_factory
@@ -79,6 +79,9 @@ Sink = Callable[[OutMessage], Awaitable[None]]
 TitleSource = Callable[[str], Awaitable[str]]
 # Makes the agent for a bot seat: (level or agent name, seed) -> Agent.
 AgentFactory = Callable[[str, int], Agent]
+# Whether this process serves a stored table: several processes may share one database, each serving its own tables
+# (a Discord shard range's servers, or Telegram's chats).
+Owns = Callable[[TableRow], Awaitable[bool]]
 
 
 
@@ -94,10 +97,12 @@ class Host(Commands, Turns, Expiry, Choices):
         clock: Clock | None = None,
         agent_factory: AgentFactory | None = None,
         bot_pause: float = 0.0,
+        owns: Owns | None = None,
     ) -> None:
         """``storage`` must be opened by the caller. ``settings`` give the defaults of new tables (turn timer, away
         policy, bot level, language, named agents); ``clock`` drives the turn timers; ``agent_factory`` makes bots;
-        ``bot_pause`` is a pause before each bot move (seconds) so people can follow the play."""
+        ``bot_pause`` is a pause before each bot move (seconds) so people can follow the play; ``owns`` picks the
+        stored tables ``start`` resumes (None: every one)."""
         self.storage = storage
         self.settings = settings if settings is not None else Settings(_env_file=None)
         self.clock: Clock = clock if clock is not None else SystemClock()
@@ -105,6 +110,7 @@ class Host(Commands, Turns, Expiry, Choices):
             self.settings.agents, self.settings.bot_move_seconds
         )
         self.bot_pause = bot_pause
+        self.owns = owns
         self.thinking = ThinkPool(self.settings.bot_threads, self.settings.quick_bot_threads)
         self.reviews = Reviews(self)
         self._sinks: dict[str, Sink] = {}
@@ -125,9 +131,12 @@ class Host(Commands, Turns, Expiry, Choices):
     # --- lifecycle ---
 
     async def start(self) -> None:
-        """Rebuild every unfinished table from its log, re-render its messages in place, resume its timer."""
+        """Rebuild every unfinished table this process owns from its log, re-render its messages in place, resume
+        its timer. Another process's tables are left alone: it plays them, and their messages are its own."""
         self._started = True
         for row in await self.storage.unfinished_tables():
+            if self.owns is not None and not await self.owns(row):
+                continue
             events = [e.data for e in await self.storage.events(row.table_id)]
             chat = ChatRef.from_key(row.platform, row.chat)
             if row.platform in self._titles:  # storage keeps the chat's id only; private views name the chat

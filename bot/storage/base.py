@@ -111,6 +111,10 @@ class Storage(Protocol):
         no language of its own, ``get_chat_language`` answers with the parent's."""
         ...
 
+    async def get_chat_parent(self, platform: str, chat: str) -> str | None:
+        """The place ``set_chat_parent`` gave the chat, or None (the Discord adapter learns a table's server so)."""
+        ...
+
     async def chats_following(self, platform: str, parent: str) -> list[str]:
         """The chats of that parent without a language of their own."""
         ...

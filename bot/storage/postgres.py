@@ -167,6 +167,10 @@ class PostgresStorage(PgSheetTables):
             (platform, chat, value),
         )
 
+    async def get_chat_parent(self, platform: str, chat: str) -> str | None:
+        value = await self._value("SELECT parent FROM chats WHERE platform = $1 AND chat = $2", (platform, chat))
+        return None if value is None else str(value)
+
     async def chats_following(self, platform: str, parent: str) -> list[str]:
         rows = await self._rows(
             "SELECT chat FROM chats WHERE platform = $1 AND parent = $2 AND language IS NULL "

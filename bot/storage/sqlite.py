@@ -285,6 +285,10 @@ class SqliteStorage(SheetTables):
             (platform, chat, parent),
         )
 
+    async def get_chat_parent(self, platform: str, chat: str) -> str | None:
+        rows = await self._rows("SELECT parent FROM chats WHERE platform = ? AND chat = ?", (platform, chat))
+        return rows[0][0] if rows else None
+
     async def chats_following(self, platform: str, parent: str) -> list[str]:
         rows = await self._rows(
             "SELECT chat FROM chats WHERE platform = ? AND parent = ? AND language IS NULL ORDER BY chat",

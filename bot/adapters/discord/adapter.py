@@ -28,12 +28,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.config import ShardRange
 from bot.core.messages import DISCORD, Answer, ChatRef, OutMessage, UserRef
 
 from .alerts import TurnAlerts
 from .lag import LoopLag, answered_within
 from .outbox import Outbox
 from .render import Rendered, render
+from .shards import server_key
 from .text import CONTENT_LIMIT, clip, locale_language, markup, tr
 
 if TYPE_CHECKING:
@@ -75,8 +77,10 @@ class DiscordAdapter:
         *,
         monotonic: Callable[[], float] = time.monotonic,
         ack_budget: float = ACK_BUDGET,
+        shards: ShardRange | None = None,
     ) -> None:
         self.host = host
+        self.shards = shards  # the Discord shards this process runs (None: all of them)
         self.client = client
         self.monotonic = monotonic
         self.ack_budget = ack_budget
@@ -90,7 +94,7 @@ class DiscordAdapter:
         self._refs: dict[str, str] = {}  # public OutMessage.key -> "channel_id/message_id"
         self._noted: set[str] = set()  # channels whose server is stored (note_server)
         self._channel_sends = asyncio.Semaphore(CHANNEL_SENDS)
-        self.alerts = TurnAlerts(self)
+        self.alerts = TurnAlerts(self, shards)
         self.outbox = Outbox(self._deliver_now, gate=self._after_answers)
         self.calculator: Calculator  # set by the client, which installs the calculator's commands
         self.scans: PhotoScans  # set by the client too: /score with a photo
@@ -115,7 +119,7 @@ class DiscordAdapter:
     @staticmethod
     def server_ref(interaction: discord.Interaction[Any]) -> ChatRef | None:
         """The server as a place of its own: its language is the one its channels follow."""
-        return None if interaction.guild_id is None else ChatRef(DISCORD, f"server:{interaction.guild_id}")
+        return None if interaction.guild_id is None else ChatRef(DISCORD, server_key(interaction.guild_id))
 
     async def note_server(self, interaction: discord.Interaction[Any]) -> None:
         """Remember which server a channel belongs to (once per channel and run), so that while the channel has

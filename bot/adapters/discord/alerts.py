@@ -5,6 +5,8 @@ An edit notifies nobody, so each alert is a new message that replaces the table'
 outlives the match. The alert's message ref is stored like every public message's; besides it, storage keeps the
 list of tables that may have an alert in a channel (key ``alerts``, which no table's key can be: those start with the
 table's id). At every start the bot deletes the alerts of tables that ended while it was down or before it could.
+A process that runs a range of Discord shards keeps an index of its own (``alerts/0-3/8``): processes sharing the
+database never write one another's index, nor delete one another's alerts.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ import discord
 from bot.core.messages import DISCORD, OutMessage, UserRef
 
 if TYPE_CHECKING:
+    from bot.config import ShardRange
+
     from .adapter import DiscordAdapter
 
 log = logging.getLogger(__name__)
@@ -30,9 +34,15 @@ def alert_key(table_id: str) -> str:
     return f"{table_id}:ping"
 
 
+def index_key(shards: ShardRange | None) -> str:
+    """Where the index of tables with an alert is kept: one per shard range, so each process writes only its own."""
+    return INDEX_KEY if shards is None else f"{INDEX_KEY}/{shards}"  # a table's keys have a ":"
+
+
 class TurnAlerts:
-    def __init__(self, adapter: DiscordAdapter) -> None:
+    def __init__(self, adapter: DiscordAdapter, shards: ShardRange | None = None) -> None:
         self.adapter = adapter
+        self.index_key = index_key(shards)
         self._tables: set[str] | None = None  # the stored index, once read
         self._index_lock = asyncio.Lock()
 
@@ -92,7 +102,7 @@ class TurnAlerts:
 
     async def _index(self) -> set[str]:
         if self._tables is None:
-            stored = await self.adapter.host.storage.get_message_ref(DISCORD, INDEX_KEY)
+            stored = await self.adapter.host.storage.get_message_ref(DISCORD, self.index_key)
             self._tables = set(stored.split()) if stored else set()
         return self._tables
 
@@ -106,4 +116,4 @@ class TurnAlerts:
                 tables.discard(discard)
             if len(tables) != before:
                 text = " ".join(sorted(tables)) or None
-                await self.adapter.host.storage.set_message_ref(DISCORD, INDEX_KEY, text)
+                await self.adapter.host.storage.set_message_ref(DISCORD, self.index_key, text)

@@ -10,7 +10,7 @@ from discord import app_commands
 
 from bot.core.messages import DISCORD
 
-from .adapter import DiscordAdapter
+from .adapter import ACK_BUDGET, DiscordAdapter
 from .buttons import GameButton
 from .calculator import AddToSheet, Calculator
 from .calculator import install as install_calculator
@@ -19,26 +19,44 @@ from .scan import PhotoScans, ScanButton
 from .score_form import FormButton, on_points_submitted
 
 if TYPE_CHECKING:
-    from bot.config import Settings
+    from bot.config import Settings, ShardRange
     from bot.core.host import Host
 
 log = logging.getLogger(__name__)
 
 
-class BeloteClient(discord.Client):
-    """Interactions only: no privileged intents, no message content. Buttons are dynamic items (no stored views)."""
+class BeloteClient(discord.AutoShardedClient):
+    """Interactions only: no privileged intents, no message content. Buttons are dynamic items (no stored views).
 
-    def __init__(self, host: Host, *, sync_commands: bool = True, ack_budget: float | None = None) -> None:
-        super().__init__(intents=discord.Intents(guilds=True))
+    Sharded: ``shards`` None runs every shard, as many as Discord's gateway advises (``GET /gateway/bot``); a range
+    runs those shards of its count only, and Discord sends this process the interactions of their servers alone."""
+
+    def __init__(
+        self,
+        host: Host,
+        *,
+        sync_commands: bool = True,
+        ack_budget: float | None = None,
+        shards: ShardRange | None = None,
+    ) -> None:
+        intents = discord.Intents(guilds=True)
+        if shards is None:
+            super().__init__(intents=intents)
+        else:
+            super().__init__(intents=intents, shard_ids=shards.ids, shard_count=shards.count)
         self.tree: app_commands.CommandTree[BeloteClient] = app_commands.CommandTree(self)
         self.sync_commands = sync_commands
-        self.adapter = (
-            DiscordAdapter(host, self) if ack_budget is None else DiscordAdapter(host, self, ack_budget=ack_budget)
-        )
+        self.adapter = DiscordAdapter(host, self, ack_budget=ACK_BUDGET if ack_budget is None else ack_budget,
+                                      shards=shards)
         self.adapter.calculator = Calculator(self.adapter)
         self.adapter.scans = PhotoScans(self.adapter)
         install(self.tree)
         install_calculator(self.tree)
+        self._logging_in = False
+
+    async def login(self, token: str) -> None:
+        self._logging_in = True  # from here on the sharded client has its event queue, which its close uses
+        await super().login(token)
 
     async def setup_hook(self) -> None:
         self.adapter.lag.start()
@@ -63,6 +81,11 @@ class BeloteClient(discord.Client):
             await self.adapter.outbox.drain()
         else:
             self.adapter.outbox.cancel()  # never logged in: nothing can be sent
+        if not self._logging_in:
+            # No shard was ever launched: the plain client's close frees what there is (the sharded one's would
+            # fail on the event queue that only a login makes).
+            await discord.Client.close(self)
+            return
         await super().close()
 
 
@@ -72,7 +95,7 @@ async def serve(host: Host, settings: Settings, *, sync_commands: bool = True) -
     token = settings.discord_token
     if not token:
         raise ValueError("BELOTE_DISCORD_TOKEN is not set: put the bot token of your Discord application there")
-    client = BeloteClient(host, sync_commands=sync_commands)
+    client = BeloteClient(host, sync_commands=sync_commands, shards=settings.discord_shard_range)
     host.add_sink(DISCORD, client.adapter.deliver)
     try:
         await client.start(token)
