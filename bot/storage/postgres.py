@@ -27,7 +27,7 @@ from .factory import shown_database as shown
 from .postgres_schema import FAILURES, migrate, reason
 from .postgres_sheets import PgSheetTables
 
-POOL_SIZE = 8
+POOL_SIZE = 16  # as many commits in flight at once; the server groups them into one flush of its log
 CONNECT_SECONDS = 15.0
 Statements = list[tuple[str, tuple[Any, ...]]]
 if TYPE_CHECKING:
