@@ -94,6 +94,7 @@ def test_the_password_is_masked_in_the_log(clean: pytest.MonkeyPatch, capsys: py
     assert database_password("postgresql://belote@db.example/belote?password=in-the-query") == "in-the-query"
     clean.setenv("BELOTE_DATABASE", url)
     clean.setenv("BELOTE_TELEGRAM_TOKEN", "123456:not-a-real-token")
+    clean.setattr(sys, "setswitchinterval", lambda seconds: None)  # run's own setting would outlive this test
     assert run_cli.main(argparse.Namespace(bot_pause=0.0)) == 2
     err = capsys.readouterr().err
     assert "hunter2" not in err and "Traceback" not in err
