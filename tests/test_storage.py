@@ -340,4 +340,3 @@ async def test_a_server_that_goes_away_fails_the_write_and_the_storage_recovers(
         await storage.append_event("t1", seq, {"e": "play"})
     assert [e.seq for e in await storage.events("t1")] == [1, 2, 3, 4]
     await storage.close()
-
