@@ -128,6 +128,8 @@ class Host(Commands, Turns, Expiry, Choices):
         """Rebuild every unfinished table from its log, re-render its messages in place, resume its timer."""
         self._started = True
         for row in await self.storage.unfinished_tables():
+            if row.table_id in self._tables:
+                continue  # opened by a chat's command while this start was reading: already live, and in play
             events = [e.data for e in await self.storage.events(row.table_id)]
             chat = ChatRef.from_key(row.platform, row.chat)
             if row.platform in self._titles:  # storage keeps the chat's id only; private views name the chat
