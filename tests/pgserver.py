@@ -234,6 +234,8 @@ def main(argv: list[str]) -> int:
         print(f"PostgreSQL server binaries: {bindir}")
         return 0
     if argv[:1] == ["--serve"]:  # a durable server until Ctrl+C, for the host bench: prints its URL
+        for sig in (signal.SIGINT, signal.SIGTERM):  # a shell's background job starts with SIGINT ignored
+            signal.signal(sig, signal.SIG_DFL)
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
         server = start_server(durable=True)
         print(server.url(), flush=True)
