@@ -28,8 +28,10 @@ postgres:
 	@if ! $(PY) -m tests.pgserver --check; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "Installing PostgreSQL's server for the storage tests: apt-get install postgresql"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-	      postgresql postgresql-client >/dev/null && $(PY) -m tests.pgserver --check; \
+	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	      postgresql postgresql-client >/dev/null && $(PY) -m tests.pgserver --check; } || \
+	    { echo "apt-get could not install PostgreSQL's server (see above); install it by hand, then run make test" \
+	      "again." >&2; exit 1; }; \
 	  else \
 	    echo "make test needs PostgreSQL's server binaries: install them as above (or set BELOTE_PG_BINDIR)," \
 	      "then run make test again." >&2; \

@@ -131,6 +131,8 @@ class Settings(BaseSettings):
     database: str = Field(
         default_factory=default_database, validation_alias=AliasChoices("BELOTE_DATABASE", "DATABASE_URL")
     )
+    # PostgreSQL only: connections this process keeps open (a small hosted plan allows about 20 in all).
+    database_connections: int = Field(default=16, ge=1, le=500)
     language: str = "bg"  # one of bot.i18n.LANGUAGES
     turn_seconds: int = Field(default=60, ge=0, le=86400)  # 0: no turn timer
     away_policy: AwayPolicy = "bot_turn"

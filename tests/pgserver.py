@@ -14,6 +14,7 @@ The server trades durability for speed (fsync off): the tests kill the bot, neve
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import glob
 import itertools
@@ -167,8 +168,9 @@ class PgServer:
                     os.chown(log, self._user.pw_uid, self._user.pw_gid)
                 self.process = subprocess.Popen(
                     [str(self.bindir / "postgres"), "-D", str(data), "-p", str(self.port), *settings],
+                    # In the test run's process group: a Ctrl-C of the run stops the server too.
                     stdout=sink, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=self.folder,
-                    start_new_session=True, **self._as_server_user(),  # type: ignore[call-overload]
+                    **self._as_server_user(),  # type: ignore[call-overload]
                 )
             if self._wait_ready():
                 return
@@ -219,6 +221,7 @@ def start_server(*, durable: bool = False) -> PgServer:
     except BaseException:
         server.stop()
         raise
+    atexit.register(server.stop)  # a run that ends without its fixtures' teardown leaves no server behind
     return server
 
 
@@ -231,6 +234,8 @@ def main(argv: list[str]) -> int:
         print(f"PostgreSQL server binaries: {bindir}")
         return 0
     if argv[:1] == ["--serve"]:  # a durable server until Ctrl+C, for the host bench: prints its URL
+        for sig in (signal.SIGINT, signal.SIGTERM):  # a shell's background job starts with SIGINT ignored
+            signal.signal(sig, signal.SIG_DFL)
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
         server = start_server(durable=True)
         print(server.url(), flush=True)

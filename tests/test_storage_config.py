@@ -4,6 +4,7 @@ line for one that is neither, and a URL's password kept out of every message and
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import socket
 import subprocess
@@ -18,6 +19,7 @@ from bot.logsafe import redact
 from bot.storage.factory import database_password, is_postgres, open_storage
 from bot.storage.postgres import PostgresStorage
 from bot.storage.sqlite import SqliteStorage
+from tests.storage_backends import peek
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -92,6 +94,7 @@ def test_the_password_is_masked_in_the_log(clean: pytest.MonkeyPatch, capsys: py
     assert database_password("postgresql://belote@db.example/belote?password=in-the-query") == "in-the-query"
     clean.setenv("BELOTE_DATABASE", url)
     clean.setenv("BELOTE_TELEGRAM_TOKEN", "123456:not-a-real-token")
+    clean.setattr(sys, "setswitchinterval", lambda seconds: None)  # run's own setting would outlive this test
     assert run_cli.main(argparse.Namespace(bot_pause=0.0)) == 2
     err = capsys.readouterr().err
     assert "hunter2" not in err and "Traceback" not in err
@@ -109,3 +112,32 @@ def test_run_against_a_server_that_is_not_there_says_so_in_one_line(tmp_path: Pa
     assert lines[-1].startswith("belote-bot: cannot open database postgresql://belote@127.0.0.1:")
     assert "is PostgreSQL running there?" in lines[-1] and "(BELOTE_DATABASE)" in lines[-1]
     assert "hunter2" not in done.stderr + done.stdout and "Traceback" not in done.stderr
+
+
+async def test_the_bot_keeps_no_more_connections_than_it_is_allowed(
+    clean: pytest.MonkeyPatch, postgres_url: str
+) -> None:
+    clean.setenv("BELOTE_DATABASE", postgres_url)
+    clean.setenv("BELOTE_DATABASE_CONNECTIONS", "3")  # a small hosted plan
+    settings = load_settings()
+    storage = open_storage(settings.database, connections=settings.database_connections)
+    await storage.open()
+    from bot.storage.base import TableRow
+
+    name = postgres_url.rsplit("/", 1)[1]
+    counted = f"SELECT COUNT(*) FROM pg_stat_activity WHERE datname = '{name}' AND application_name = 'belote-bot'"
+    seen: list[int] = []
+
+    async def table(n: int) -> None:
+        await storage.create_table(TableRow(f"t{n}", "tg", f"-{n}", "7", "playing", None, 1.0, 1.0))
+        for seq in range(1, 6):
+            await storage.append_event(f"t{n}", seq, {"e": "play"})
+        seen.append(int(await peek(postgres_url, counted)))
+
+    await asyncio.gather(*(table(n) for n in range(20)))
+    assert 1 <= max(seen) <= 3
+    assert len(await storage.unfinished_tables()) == 20
+    await storage.close()
+    clean.setenv("BELOTE_DATABASE_CONNECTIONS", "0")
+    with pytest.raises(SettingsProblem, match="BELOTE_DATABASE_CONNECTIONS"):
+        load_settings()

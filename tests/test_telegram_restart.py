@@ -47,9 +47,8 @@ async def play_until(h: Harness, table_id: str, rng: random.Random, done: object
         await h.delivered()
 
 
-async def test_a_restart_mid_deal_resumes_in_the_same_messages(tmp_path: Path) -> None:
-    rng = random.Random(11)
-    database = tmp_path / "belote.sqlite3"
+async def test_a_restart_mid_deal_resumes_in_the_same_messages(database: str) -> None:
+    rng = random.Random(11)  # on a SQLite file, then on a PostgreSQL database
     async with FakeTelegram(limits_of(POLICY)) as tg:
         tg.add_group(GROUP, "Restart club")
         for p in (ALICE, BOB):

@@ -66,7 +66,7 @@ async def play_terminal(
     overrides.update(settings_overrides or {})
     settings = load_settings(None, **overrides)
     prepare_database(database)
-    storage = open_storage(database)
+    storage = open_storage(database, connections=settings.database_connections)
     await storage.open()
     host = Host(storage, settings, bot_pause=delay)
     player = name or translator(language).gettext("You")

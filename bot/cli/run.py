@@ -81,7 +81,7 @@ async def serve_all(settings: Settings, bot_pause: float = 1.0, stop: asyncio.Ev
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
     prepare_database(settings.database)
-    storage = open_storage(settings.database)
+    storage = open_storage(settings.database, connections=settings.database_connections)
     await storage.open()
     host = Host(storage, settings, bot_pause=bot_pause, owns=tables_owned(settings, storage, platforms))
     tasks: dict[asyncio.Task[Any], str] = {}

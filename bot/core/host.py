@@ -135,6 +135,8 @@ class Host(Commands, Turns, Expiry, Choices):
         its timer. Another process's tables are left alone: it plays them, and their messages are its own."""
         self._started = True
         for row in await self.storage.unfinished_tables():
+            if row.table_id in self._tables:
+                continue  # opened by a chat's command while this start was reading: already live, and in play
             if self.owns is not None and not await self.owns(row):
                 continue
             events = [e.data for e in await self.storage.events(row.table_id)]

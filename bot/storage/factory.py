@@ -17,12 +17,13 @@ def is_postgres(database: str) -> bool:
     return bool(sep) and scheme.lower() in SCHEMES
 
 
-def open_storage(database: str) -> Storage:
-    """The storage for ``database`` (BELOTE_DATABASE), built but not yet opened."""
+def open_storage(database: str, *, connections: int | None = None) -> Storage:
+    """The storage for ``database`` (BELOTE_DATABASE), built but not yet opened; ``connections``: a PostgreSQL
+    server's pool size (BELOTE_DATABASE_CONNECTIONS; None: the default)."""
     if is_postgres(database):
-        from .postgres import PostgresStorage
+        from .postgres import POOL_SIZE, PostgresStorage
 
-        return PostgresStorage(database.strip())
+        return PostgresStorage(database.strip(), pool_size=connections or POOL_SIZE)
     from .sqlite import SqliteStorage
 
     return SqliteStorage(database)

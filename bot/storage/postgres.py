@@ -24,11 +24,12 @@ import asyncpg
 
 from .base import JSON, Event, PlayerStats, StorageError, TableRow
 from .factory import shown_database as shown
-from .postgres_schema import FAILURES, migrate, reason
+from .postgres_schema import DROPPED, FAILURES, migrate, reason
 from .postgres_sheets import PgSheetTables
 
-POOL_SIZE = 8
+POOL_SIZE = 16  # as many commits in flight at once; the server groups them into one flush of its log
 CONNECT_SECONDS = 15.0
+READ_TRIES = 3
 Statements = list[tuple[str, tuple[Any, ...]]]
 if TYPE_CHECKING:
     from .postgres_sheets import Connection
@@ -53,7 +54,7 @@ class PostgresStorage(PgSheetTables):
         try:
             pool = await asyncpg.create_pool(
                 self.url, min_size=1, max_size=self.pool_size, timeout=CONNECT_SECONDS,
-                server_settings={"application_name": "belote-bot"},
+                server_settings={"application_name": "belote-bot"}, reset=_nothing_to_reset,
             )
         except (*FAILURES, ValueError) as exc:  # ValueError: asyncpg could not read the URL
             raise StorageError(f"cannot open database {where}: {reason(exc)}") from None
@@ -89,9 +90,21 @@ class PostgresStorage(PgSheetTables):
 
     # --- the statements: each write has committed when it returns ---
 
+    @contextlib.asynccontextmanager
+    async def _connection(self) -> AsyncIterator[Connection]:
+        """A connection of the pool; one that turns out dropped is closed rather than handed out again."""
+        async with self.pool.acquire() as conn:
+            try:
+                yield conn
+            except DROPPED:
+                with contextlib.suppress(asyncpg.InterfaceError):  # the driver may have let it go already
+                    conn.terminate()
+                raise
+
     async def _write(self, sql: str, params: tuple[Any, ...]) -> int:
         try:
-            return changed(await self.pool.execute(sql, *params))
+            async with self._connection() as conn:
+                return changed(await conn.execute(sql, *params))
         except FAILURES as exc:
             raise StorageError(f"database write failed: {reason(exc)}") from None
 
@@ -99,7 +112,7 @@ class PostgresStorage(PgSheetTables):
     async def _transaction(self) -> AsyncIterator[Connection]:
         """A connection inside a transaction, committed when the block ends (rolled back when it raises)."""
         try:
-            async with self.pool.acquire() as conn, conn.transaction():
+            async with self._connection() as conn, conn.transaction():
                 yield conn
         except FAILURES as exc:
             raise StorageError(f"database write failed: {reason(exc)}") from None
@@ -112,10 +125,20 @@ class PostgresStorage(PgSheetTables):
             return total
 
     async def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> Sequence[asyncpg.Record]:
-        try:
-            return await self.pool.fetch(sql, *params)
-        except FAILURES as exc:
-            raise StorageError(f"database read failed: {reason(exc)}") from None
+        # A read changes nothing, so one that met a dropped connection is asked again: the host reads a table's log
+        # right after a write failed on that same drop, and must not fail twice. A write is not repeated: whether
+        # it committed is unknown, and the host rebuilds the table from what the log holds.
+        for attempt in range(READ_TRIES):
+            try:
+                async with self._connection() as conn:
+                    return await conn.fetch(sql, *params)
+            except DROPPED as exc:
+                if attempt + 1 == READ_TRIES:
+                    raise StorageError(f"database read failed: {reason(exc)}") from None
+                await asyncio.sleep(0.05 * (attempt + 1))
+            except FAILURES as exc:
+                raise StorageError(f"database read failed: {reason(exc)}") from None
+        raise AssertionError("unreachable")
 
     async def _value(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
         rows = await self._rows(sql, params)
@@ -352,6 +375,12 @@ class PostgresStorage(PgSheetTables):
             (*params, limit),
         )
         return [PlayerStats(*r) for r in rows]
+
+
+async def _nothing_to_reset(conn: asyncpg.Connection) -> None:
+    """The pool resets a connection it takes back with a query of its own, a second round trip for every statement.
+    The storage leaves nothing to reset: no session setting, listener, cursor or session lock (its locks end with
+    their transactions), and the driver still rolls back a transaction left open."""
 
 
 def _real(value: float | None) -> float | None:

@@ -68,8 +68,15 @@ MIGRATIONS: Final[tuple[str, ...]] = (
 
 # Held while the schema is created or migrated, so two processes starting together migrate once.
 SCHEMA_LOCK: Final = 0x62656C6F7465  # "belote"
+# What a connection the server dropped raises (a restart, a failover, an administrator, a network cut). The driver
+# may leave such a connection in a state it cannot use again (InternalClientError): it is closed, never pooled again,
+# and a read that met it is asked again on a new one.
+DROPPED: Final = (
+    asyncpg.PostgresConnectionError, asyncpg.exceptions.OperatorInterventionError, asyncpg.InterfaceError,
+    asyncpg.InternalClientError, OSError,
+)
 # What a failed statement or a lost connection raises.
-FAILURES: Final = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
+FAILURES: Final = (asyncpg.PostgresError, *DROPPED)
 
 
 async def migrate(pool: asyncpg.Pool, where: str) -> None:

@@ -16,7 +16,7 @@ from bot.core.host import AgentFactory, Host
 from bot.core.payload import decode
 from bot.core.table import Table, replay
 from bot.engine import parse_card
-from bot.storage.sqlite import SqliteStorage
+from bot.storage.factory import open_storage
 from tests.fake_telegram import TOKEN, Answer, FakeTelegram, FloodLimits, Sent
 
 _CARD = re.compile(r"(10|[789JQKA])([♣♦♥♠])")
@@ -63,7 +63,7 @@ class Harness:
     def __init__(
         self,
         tg: FakeTelegram,
-        database: Path,
+        database: Path | str,  # a SQLite file or a PostgreSQL URL
         policy: FloodPolicy,
         agent_factory: AgentFactory | None = None,
         bot_pause: float = 0.0,
@@ -88,7 +88,7 @@ class Harness:
         )
 
     async def start(self) -> None:
-        self.storage = SqliteStorage(self.database)
+        self.storage = open_storage(str(self.database))
         await self.storage.open()
         self.host = Host(self.storage, self.settings, agent_factory=self.agent_factory, bot_pause=self.bot_pause)
         self.adapter = TelegramAdapter(self.host, self.settings, self.policy)
