@@ -132,19 +132,34 @@ class FileLease:
 
 
 def lease_for(settings: Settings) -> Lease:
-    """The lease of this process: a lock file beside its SQLite file."""
-    return FileLease(Path(f"{settings.database}.{lease_name(settings)}.lease"))
+    """The lease of this process: an advisory lock on a PostgreSQL database, a lock file beside a SQLite file."""
+    name = lease_name(settings)
+    database = settings.database.strip()
+    if database.partition("://")[0].lower() in ("postgresql", "postgres"):
+        from .pglease import PostgresLease
+
+        return PostgresLease(database, name)
+    return FileLease(Path(f"{settings.database}.{name}.lease"))
 
 
 async def acquire(lease: Lease, stop: asyncio.Event, poll: float = POLL) -> bool:
     """Wait until this process holds the lease (True) or ``stop`` is set (False). A standby says so once."""
     said = False
+    trouble = ""
     while not stop.is_set():
-        if await lease.try_acquire():
-            if said:
-                log.info("the lease is free: this process takes over")
-            return True
-        if not said:
+        try:
+            if await lease.try_acquire():
+                if said or trouble:
+                    log.info("the lease is free: this process takes over")
+                return True
+        except Exception as exc:  # the database cannot be reached: a standby waits for it, as for the lease
+            if str(exc) != trouble:
+                trouble = str(exc)
+                log.warning("%s cannot be taken now (%s: %s); trying again every %g s", lease.what,
+                            type(exc).__name__, exc, poll)
+        else:
+            trouble = ""
+        if not said and not trouble:
             holder = await lease.holder()
             log.info("standby: waiting for the active process (%s%s)", lease.what,
                      f", held by {holder}" if holder else "")
