@@ -50,6 +50,23 @@ async def wait_ready(port: int, want: int = 200, timeout: float = 20.0) -> float
         await asyncio.sleep(0.1)
 
 
+async def wait_standby(port: int, timeout: float = 20.0) -> dict[str, Any]:
+    """Wait until /readyz says this process is a standby; its answer."""
+    began = time.monotonic()
+    while True:
+        status, body = await ready(port)
+        if status == 503 and body.get("role") == "standby":
+            return body
+        if time.monotonic() - began > timeout:
+            raise AssertionError(f"not a standby after {timeout} s: /readyz answers {status} {body}")
+        await asyncio.sleep(0.05)
+
+
+def connects(tg: FakeTelegram) -> int:
+    """How many times a Telegram adapter connected (each start asks getMe once)."""
+    return sum(1 for method, _ in tg.calls if method == "getMe")
+
+
 async def scrape(port: int) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
     """Every sample /metrics serves, parsed by the Prometheus library: (name, sorted labels) -> value."""
     status, body = await get(port, "/metrics")
@@ -89,9 +106,10 @@ def my_move(tg: FakeTelegram, person: int) -> tuple[Sent, str] | None:
     return None
 
 
-async def play_moves(tg: FakeTelegram, person: int, moves: int, timeout: float = 30.0) -> list[str]:
-    """The person presses ``moves`` calls or cards, each when their hand offers one; the payloads pressed."""
-    pressed: list[str] = []
+async def play_moves(tg: FakeTelegram, person: int, moves: int, timeout: float = 30.0) -> list[tuple[int, str]]:
+    """The person presses ``moves`` calls or cards, each when their hand offers one; (the hand message's id, the
+    payload) of each press the bot took."""
+    pressed: list[tuple[int, str]] = []
     tried: set[str] = set()
     deadline = time.monotonic() + timeout
     while len(pressed) < moves:
@@ -103,5 +121,5 @@ async def play_moves(tg: FakeTelegram, person: int, moves: int, timeout: float =
         tried.add(data)
         answer = await tg.answer_of(tg.press(person, message, data), timeout=20)
         if not answer.text:  # a refused press (an older state of the hand) is answered with the reason
-            pressed.append(data)
+            pressed.append((message.message_id, data))
     return pressed

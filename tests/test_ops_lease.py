@@ -20,7 +20,7 @@ from bot.cli.run import LEASE_LOST, serve_all
 from bot.config import Settings, load_settings
 from bot.ops.lease import CHECK, FileLease, lease_for, lease_name
 from tests.fake_telegram import TOKEN, FakeTelegram
-from tests.ops_helpers import free_port, open_and_start, play_moves, ready, wait_ready
+from tests.ops_helpers import connects, free_port, open_and_start, play_moves, wait_ready, wait_standby
 
 GROUP = -100779
 ALICE = 7901
@@ -29,11 +29,6 @@ ALICE = 7901
 def settings_for(tg: FakeTelegram, database: Path, **more: object) -> Settings:
     return load_settings(env_file=None, telegram_token=TOKEN, telegram_base_url=tg.root_url, database=str(database),
                          turn_seconds=0, bot_level="random", language="en", **more)
-
-
-def connects(tg: FakeTelegram) -> int:
-    """How many times a Telegram adapter connected (each start asks getMe once)."""
-    return sum(1 for method, _ in tg.calls if method == "getMe")
 
 
 def test_the_lease_name_says_what_is_served_and_keeps_the_tokens_secret(tmp_path: Path) -> None:
@@ -96,7 +91,7 @@ async def test_the_standby_touches_nothing_and_takes_over_when_the_active_proces
             await open_and_start(tg, ALICE, GROUP)
             await play_moves(tg, ALICE, 2)
             b = asyncio.create_task(serve_all(settings_for(tg, database, health_port=port_b), 0.0, stop_b))
-            _, body = await wait_standby(port_b)
+            body = await wait_standby(port_b)
             assert body["reason"] == "standby: another process holds the lease", body
             assert "standby: waiting for the active process" in caplog.text
             assert f"held by pid {os.getpid()} on " in caplog.text
@@ -118,16 +113,6 @@ async def test_the_standby_touches_nothing_and_takes_over_when_the_active_proces
             await asyncio.wait_for(a, 20)
             if b is not None:
                 assert await asyncio.wait_for(b, 20) == 0
-
-
-async def wait_standby(port: int, timeout: float = 10.0) -> tuple[int, dict[str, object]]:
-    began = time.monotonic()
-    while True:
-        status, body = await ready(port)
-        if status == 503 and body.get("role") == "standby":
-            return status, body
-        assert time.monotonic() - began < timeout, (status, body)
-        await asyncio.sleep(0.05)
 
 
 async def test_a_process_whose_lock_file_is_taken_away_stops_acting(
