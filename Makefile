@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup lint fast pure
+.PHONY: run test setup lint fast pure postgres
 
 $(STAMP): pyproject.toml setup.py
 	$(PY) -m venv $(VENV)
@@ -21,8 +21,24 @@ lint: $(STAMP)
 	$(BIN)/ruff check bot tests bench tools training
 	$(BIN)/mypy --strict bot
 
-test: $(STAMP) lint
-	$(BIN)/pytest -q -n 2 -p no:cacheprovider
+# The storage tests also run against a real PostgreSQL server that they start themselves (tests/pgserver.py) from
+# the machine's server binaries; as root on Debian or Ubuntu they are installed when missing. Under make test a
+# missing server fails those tests instead of skipping them.
+postgres:
+	@if ! $(PY) -m tests.pgserver --check; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing PostgreSQL's server for the storage tests: apt-get install postgresql"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	      postgresql postgresql-client >/dev/null && $(PY) -m tests.pgserver --check; \
+	  else \
+	    echo "make test needs PostgreSQL's server binaries: install them as above (or set BELOTE_PG_BINDIR)," \
+	      "then run make test again." >&2; \
+	    exit 1; \
+	  fi; \
+	fi
+
+test: $(STAMP) lint postgres
+	BELOTE_REQUIRE_POSTGRES=1 $(BIN)/pytest -q -n 2 -p no:cacheprovider
 
 # Optional: compile the hard bot's search, sampling and rule-based player, in every game, with mypyc (in the dev
 # extras), about twice as fast. The compiled modules (*.so beside the sources) take precedence over the .py files, so

@@ -12,11 +12,13 @@ import re
 import sys
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import Field, ValidationError, field_validator
+from pydantic import AliasChoices, Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.i18n import LANGUAGES
+from bot.storage.factory import SCHEMES, is_postgres, shown_database
 
 AwayPolicy = Literal["bot_turn", "bot_seat", "wait"]
 BotLevel = Literal["random", "easy", "medium", "hard"]
@@ -25,6 +27,7 @@ BOT_LEVELS: tuple[BotLevel, ...] = ("random", "easy", "medium", "hard")
 OFFICIAL_TELEGRAM_API = "https://api.telegram.org/bot"
 _WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 _AGENTS_HINT = 'must be a JSON object of name -> command, e.g. {"mybot": "python mybot.py"}'
+_URL_FORM = "postgresql://user:password@host:5432/database"
 
 
 def user_data_dir() -> Path:
@@ -57,7 +60,8 @@ class Settings(BaseSettings):
     """Every setting of the bot. Field ``x`` is read from ``BELOTE_X``."""
 
     model_config = SettingsConfigDict(
-        env_prefix="BELOTE_", env_file=".env", env_file_encoding="utf-8", extra="ignore", validate_default=True
+        env_prefix="BELOTE_", env_file=".env", env_file_encoding="utf-8", extra="ignore", validate_default=True,
+        populate_by_name=True,  # database=... by its name, though the environment names it by its aliases
     )
 
     telegram_token: str | None = None
@@ -77,7 +81,10 @@ class Settings(BaseSettings):
     discord_token: str | None = None
     # What the log shows: DEBUG, INFO, WARNING or ERROR (tokens and secrets are masked at every level).
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
-    database: str = Field(default_factory=default_database)
+    # A SQLite file, or a PostgreSQL server's URL; the platforms' conventional DATABASE_URL when this is unset.
+    database: str = Field(
+        default_factory=default_database, validation_alias=AliasChoices("BELOTE_DATABASE", "DATABASE_URL")
+    )
     language: str = "bg"  # one of bot.i18n.LANGUAGES
     turn_seconds: int = Field(default=60, ge=0, le=86400)  # 0: no turn timer
     away_policy: AwayPolicy = "bot_turn"
@@ -142,7 +149,14 @@ class Settings(BaseSettings):
     @classmethod
     def _database_named(cls, value: str) -> str:
         if not value.strip():
-            raise ValueError("must name a database file, e.g. belote.sqlite3")
+            raise ValueError(f"must name a database file, e.g. belote.sqlite3, or a server: {_URL_FORM}")
+        scheme, sep, _ = value.strip().partition("://")
+        if sep and not is_postgres(value):
+            raise ValueError(f"{scheme}:// is not a database this bot keeps: give a SQLite file, e.g. belote.sqlite3, "
+                             f"or a PostgreSQL URL ({' or '.join(s + '://' for s in SCHEMES)}), e.g. {_URL_FORM}")
+        if sep:
+            _check_url(value.strip())
+            return value.strip()
         return value
 
     @field_validator("agents", mode="before")
@@ -160,17 +174,33 @@ class Settings(BaseSettings):
         return value
 
 
+def _check_url(url: str) -> None:
+    """A PostgreSQL URL's parts that can be checked without the server: a host, a port number."""
+    parts = urlsplit(url)
+    try:
+        parts.port  # noqa: B018 - urlsplit checks the port only when asked
+    except ValueError:
+        raise ValueError(f"has a port that is not a number from 1 to 65535: write it as {_URL_FORM}") from None
+    if not parts.hostname and "host=" not in parts.query:
+        raise ValueError(f"names no server: write it as {_URL_FORM}")
+
+
 class SettingsProblem(ValueError):
     """Settings that cannot be used; the message is one line for a person."""
 
 
 def _explain(err: dict[str, Any]) -> str:
     loc = err.get("loc", ())
-    name = "BELOTE_" + str(loc[0]).upper() if loc else "a setting"
+    name = str(loc[0]).upper() if loc else "a setting"
+    name = name if name.startswith("BELOTE_") or not loc else "BELOTE_" + name
+    if name == "BELOTE_DATABASE" and "BELOTE_DATABASE" not in os.environ and "DATABASE_URL" in os.environ:
+        name = "DATABASE_URL (read as BELOTE_DATABASE is unset)"
     msg = str(err.get("msg", "invalid value")).removeprefix("Value error, ")
     msg = msg.replace("Input should be", "must be")
     value = err.get("input")
     secret = any(word in name for word in ("TOKEN", "SECRET"))  # never echoed: the message may reach a log
+    if "DATABASE" in name and isinstance(value, str):
+        value = shown_database(value)  # a URL's password never reaches a message
     shown = f" (got {value!r})" if isinstance(value, str | int | float) and len(str(value)) < 60 and not secret else ""
     return f"{name}: {msg}{shown}"
 

@@ -5,16 +5,22 @@ connection on a non-daemon thread; a storage left open by a failed assertion wou
 exit (under xdist, the whole run). After every test, any storage still open has its connections closed.
 
 ``fake``: the fake Discord server, shared by the Discord test modules.
+
+``database``: each storage backend in turn (a SQLite file, a PostgreSQL database). ``postgres_url``: a fresh empty
+database on a real PostgreSQL server (tests/pgserver.py), one server per worker.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 
 from bot.storage.sqlite import SqliteStorage
 from tests.discord_fakes import FakeDiscord
+from tests.pgserver import NoServer, PgServer, start_server
+from tests.pgserver import required as pg_required
 from tests.varied_deals import apply as vary_deals
 from tests.varied_deals import unsalted
 
@@ -63,3 +69,36 @@ async def fake() -> AsyncIterator[FakeDiscord]:
     await server.start()
     yield server
     await server.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PgServer]:
+    """A real PostgreSQL server for this test process (each xdist worker starts its own), stopped at the end.
+
+    Without the server binaries: a failure in CI and under ``make test`` (BELOTE_REQUIRE_POSTGRES), a skip that says
+    what to install when pytest is run by hand."""
+    try:
+        server = start_server()
+    except NoServer as exc:
+        if pg_required():
+            pytest.fail(f"PostgreSQL is required here (CI or BELOTE_REQUIRE_POSTGRES) but cannot start: {exc}")
+        pytest.skip(f"no PostgreSQL server: {exc}")
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: PgServer) -> Iterator[str]:
+    """The URL of a fresh, empty database on the test server, dropped after the test."""
+    url = postgres_server.new_database()
+    yield url
+    postgres_server.drop_database(url)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database setting for each backend in turn: a new SQLite file, then a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "db.sqlite3")
+    url: str = request.getfixturevalue("postgres_url")
+    return url

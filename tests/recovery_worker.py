@@ -12,14 +12,14 @@ import sys
 from bot.config import Settings
 from bot.core.host import Host
 from bot.core.messages import ChatRef, OutMessage, UserRef
-from bot.storage.sqlite import SqliteStorage
+from bot.storage.factory import open_storage
 
 CHAT = ChatRef("test", "-42")
 OPENER = UserRef("test", "1", "Ana")
 
 
 async def main(database: str, pause: float) -> int:
-    storage = SqliteStorage(database)
+    storage = open_storage(database)  # a SQLite file or a PostgreSQL URL
     await storage.open()
     settings = Settings(_env_file=None, turn_seconds=0, bot_level="random", bot_only_tables=True)  # type: ignore[call-arg]
     host = Host(storage, settings, bot_pause=pause)

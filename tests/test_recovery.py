@@ -1,6 +1,6 @@
 """Recovery: a host process killed with SIGKILL in the middle of a deal loses nothing; a new process on the same
 database rebuilds the table from its log, finishes the match, and the final record equals an uninterrupted replay
-of the same logged actions."""
+of the same logged actions. On both storage backends: a SQLite file and a PostgreSQL database."""
 
 from __future__ import annotations
 
@@ -15,13 +15,15 @@ from pathlib import Path
 from bot.engine import Bid, Match, Play, parse_call, parse_card, parse_rules
 from bot.engine.record import match_to_record
 from bot.engine.shuffle import LEGACY_SCHEME
+from bot.storage.factory import is_postgres, open_storage
+from tests.storage_backends import fetch
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _events(db: Path) -> list[tuple[int, str]]:
-    with sqlite3.connect(db) as conn:
-        return list(conn.execute("SELECT seq, data FROM events ORDER BY table_id, seq"))
+def _events(db: Path | str) -> list[tuple[int, str]]:
+    rows = fetch(str(db), "SELECT seq, data FROM events ORDER BY table_id, seq")
+    return [(int(seq), str(data)) for seq, data in rows]
 
 
 def _replay(events: list[dict[str, object]]) -> Match:
@@ -49,7 +51,7 @@ def _replay(events: list[dict[str, object]]) -> Match:
     return match
 
 
-def _worker(db: Path, pause: float) -> subprocess.Popen[str]:
+def _worker(db: Path | str, pause: float) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "tests.recovery_worker", str(db), str(pause)],
         cwd=ROOT,
@@ -60,10 +62,10 @@ def _worker(db: Path, pause: float) -> subprocess.Popen[str]:
     )
 
 
-def test_sigkill_mid_deal_then_restart_finishes_the_same_match(tmp_path: Path) -> None:
+def test_sigkill_mid_deal_then_restart_finishes_the_same_match(database: str) -> None:
     import json
 
-    db = tmp_path / "belote.sqlite3"
+    db = database
     # Bots move every 20 ms, so even a one-deal match (36 actions) leaves a wide window after the fifth card.
     first = _worker(db, 0.02)
     assert first.stdout is not None
@@ -95,8 +97,8 @@ def test_sigkill_mid_deal_then_restart_finishes_the_same_match(tmp_path: Path) -
     assert events[: len(at_kill)] == at_kill, "nothing logged before the kill was lost or changed"
     replayed = _replay(events)
     assert replayed.over
-    with sqlite3.connect(db) as conn:
-        stored = json.loads(conn.execute("SELECT record FROM matches WHERE table_id = ?", (table_id,)).fetchone()[0])
+    [(record,)] = fetch(db, f"SELECT record FROM matches WHERE table_id = '{table_id}'")
+    stored = json.loads(record)
     assert stored == match_to_record(replayed, stored["seats"], reveal=True)  # a finished match shows its seed
     assert len(stored["deals"]) == len(replayed.deals)
 
@@ -126,11 +128,13 @@ sys.exit(run.main(argparse.Namespace(bot_pause=0.005)))
 """
 
 
-def test_sigterm_stops_run_cleanly_and_a_restart_resumes_every_logged_action(tmp_path: Path) -> None:
+def test_sigterm_stops_run_cleanly_and_a_restart_resumes_every_logged_action(tmp_path: Path, database: str) -> None:
     import asyncio
     import json
 
-    db = tmp_path / "run.sqlite3"
+    import asyncpg
+
+    db = database
     env = {**os.environ, "PYTHONPATH": str(ROOT), "BELOTE_TELEGRAM_TOKEN": "1:x", "BELOTE_DATABASE": str(db),
            "BELOTE_BOT_LEVEL": "random", "BELOTE_TURN_SECONDS": "0", "BELOTE_BOT_ONLY_TABLES": "1"}
     env.pop("BELOTE_DISCORD_TOKEN", None)
@@ -142,9 +146,9 @@ def test_sigterm_stops_run_cleanly_and_a_restart_resumes_every_logged_action(tmp
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         try:
-            if db.exists() and any('"e":"play"' in data for _, data in _events(db)):
+            if (is_postgres(db) or Path(db).exists()) and any('"e":"play"' in data for _, data in _events(db)):
                 break
-        except sqlite3.OperationalError:  # the schema is not there yet
+        except (sqlite3.OperationalError, asyncpg.UndefinedTableError):  # the schema is not there yet
             pass
         time.sleep(0.05)
     proc.send_signal(signal.SIGTERM)
@@ -159,10 +163,8 @@ def test_sigterm_stops_run_cleanly_and_a_restart_resumes_every_logged_action(tmp
 
     from bot.config import Settings
     from bot.core.host import Host
-    from bot.storage.sqlite import SqliteStorage
-
     async def resume() -> tuple[int, int]:
-        storage = SqliteStorage(db)
+        storage = open_storage(db)
         await storage.open()
         host = Host(storage, Settings(_env_file=None, turn_seconds=0, bot_level="random", bot_only_tables=True))  # type: ignore[call-arg]
         await host.start()

@@ -343,15 +343,15 @@ async def test_a_sheet_kept_before_keepers_survives_the_migration_and_its_first_
         await storage.close()
 
 
-async def test_a_group_that_becomes_a_supergroup_keeps_every_sheet_in_the_history(tmp_path: Path) -> None:
-    from bot.storage.sqlite import SqliteStorage
+async def test_a_group_that_becomes_a_supergroup_keeps_every_sheet_in_the_history(database: str) -> None:
+    from bot.storage.factory import open_storage
 
     def sheet(a: int) -> dict[str, object]:
         s = ScoreSheet()
         s.add_points(a, 0)
         return s.to_json()
 
-    storage = SqliteStorage(tmp_path / "belote.sqlite3")
+    storage = open_storage(database)  # on each backend
     await storage.open()
     try:
         await storage.set_sheet("telegram", "-5", sheet(1), ("1", "Ana"))

@@ -18,6 +18,7 @@ COMMANDS: dict[str, str] = {
     "agent": "play one of our bots as a belote-agent/1 agent on standard input/output",
     "arena": "play duplicate matches between two agents and report who is stronger",
     "demo": "four bots play a match through the engine alone; print it (or write its record)",
+    "migrate": "move a SQLite database into PostgreSQL (run again, it moves nothing)",
     "play": "play a match in the terminal against bots",
     "replay": "replay a game record (belote-record/1) and check every action",
     "run": "run the chat bots (or the terminal table when no token is set)",

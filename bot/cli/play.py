@@ -29,8 +29,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--delay", type=float, default=0.3, metavar="SECONDS",
                         help="pause before each bot move (default: 0.3)")
     parser.add_argument("--new", action="store_true", help="stop the unfinished match, if any, and start a new one")
-    parser.add_argument("--database", help="SQLite file (default: BELOTE_DATABASE, else belote.sqlite3 in the "
-                        "user's data folder, e.g. ~/.local/share/belote-bot)")
+    parser.add_argument("--database", help="SQLite file or postgresql:// URL (default: BELOTE_DATABASE, else "
+                        "belote.sqlite3 in the user's data folder, e.g. ~/.local/share/belote-bot)")
     parser.add_argument("--lang", choices=LANGUAGES,
                         help="language (default: a resumed match keeps its own, a new one BELOTE_LANGUAGE)")
     parser.add_argument("--level", choices=("random", "easy", "medium", "hard"), help="the bots' level")
@@ -58,7 +58,7 @@ async def play_terminal(
     from bot.core.host import Host
     from bot.core.messages import TERMINAL, UserRef
     from bot.i18n import translator
-    from bot.storage.sqlite import SqliteStorage
+    from bot.storage.factory import open_storage
 
     overrides: dict[str, object] = {"database": database, "language": language, "turn_seconds": 0}
     if level:
@@ -66,7 +66,7 @@ async def play_terminal(
     overrides.update(settings_overrides or {})
     settings = load_settings(None, **overrides)
     prepare_database(database)
-    storage = SqliteStorage(database)
+    storage = open_storage(database)
     await storage.open()
     host = Host(storage, settings, bot_pause=delay)
     player = name or translator(language).gettext("You")
@@ -83,7 +83,7 @@ async def play_terminal(
 
 def main(args: argparse.Namespace) -> int:
     from bot.config import SettingsProblem, load_settings
-    from bot.storage.sqlite import StorageError
+    from bot.storage.base import StorageError
 
     try:
         settings = load_settings()
@@ -106,6 +106,6 @@ def main(args: argparse.Namespace) -> int:
         )
     except KeyboardInterrupt:
         return 130  # the table said, in its language, that it is saved
-    except StorageError as exc:
+    except (StorageError, SettingsProblem) as exc:  # e.g. a --database that is neither a file nor a URL
         print(f"belote-bot: {exc}", file=sys.stderr)
         return 2

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 from bot.config import Settings, SettingsProblem, load_settings, prepare_database
 from bot.logsafe import configure_logging, redact
 from bot.ops import metrics
-from bot.storage.sqlite import StorageError
+from bot.storage.base import StorageError
+from bot.storage.factory import database_password, open_storage
 
 if TYPE_CHECKING:
     from bot.ops.health import Readiness
@@ -43,7 +44,9 @@ settings (environment variables, or a .env file in the working directory):
   BELOTE_DISCORD_TOKEN      the Discord bot's token (from the Discord developer portal)
   BELOTE_DATABASE           the SQLite file (default: belote.sqlite3 in the user's data folder:
                             $XDG_DATA_HOME/belote-bot or ~/.local/share/belote-bot on Linux,
-                            ~/Library/Application Support/belote-bot on macOS, %LOCALAPPDATA%\\belote-bot on Windows)
+                            ~/Library/Application Support/belote-bot on macOS, %LOCALAPPDATA%\\belote-bot on Windows),
+                            or a PostgreSQL server: postgresql://user:password@host:5432/database
+                            (unset: DATABASE_URL when that is set)
   BELOTE_LANGUAGE           bg, en, hr or fr (default: bg)
   BELOTE_TURN_SECONDS       the turn timer of new tables (default: 60; 0 for none)
   BELOTE_BOT_LEVEL          random, easy, medium or hard (default: medium)
@@ -119,11 +122,10 @@ async def _serve_active(
     """The active process: open the storage, build the host, run the adapters until stopped or the lease is lost."""
     from bot.core.host import Host
     from bot.ops.lease import keep
-    from bot.storage.sqlite import SqliteStorage
 
     platforms = [p for p, token in (("telegram", settings.telegram_token), ("discord", settings.discord_token))
                  if token]
-    storage = SqliteStorage(settings.database)
+    storage = open_storage(settings.database)
     await storage.open()
     host = Host(storage, settings, bot_pause=bot_pause)
     metrics.watch_tables(host.statuses)
@@ -189,7 +191,9 @@ def main(args: argparse.Namespace) -> int:
         print(f"belote-bot: {exc}", file=sys.stderr)
         return 2
     configure_logging(
-        settings.log_level, (settings.telegram_token, settings.discord_token, settings.telegram_webhook_secret)
+        settings.log_level,
+        (settings.telegram_token, settings.discord_token, settings.telegram_webhook_secret,
+         database_password(settings.database)),
     )
     if not settings.telegram_token and not settings.discord_token:
         print(NO_TOKEN_HELP, file=sys.stderr)

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Protocol
 
 from bot.config import Settings
+from bot.storage.factory import is_postgres, shown_database
 
 log = logging.getLogger(__name__)
 
@@ -134,11 +135,10 @@ class FileLease:
 def lease_for(settings: Settings) -> Lease:
     """The lease of this process: an advisory lock on a PostgreSQL database, a lock file beside a SQLite file."""
     name = lease_name(settings)
-    database = settings.database.strip()
-    if database.partition("://")[0].lower() in ("postgresql", "postgres"):
+    if is_postgres(settings.database):
         from .pglease import PostgresLease
 
-        return PostgresLease(database, name)
+        return PostgresLease(settings.database.strip(), name, shown_database(settings.database))
     return FileLease(Path(f"{settings.database}.{name}.lease"))
 
 

@@ -16,6 +16,10 @@ from typing import Any, Protocol
 JSON = dict[str, Any]
 
 
+class StorageError(RuntimeError):
+    """The database cannot be used (wrong file or server, newer schema, closed) or a write failed."""
+
+
 @dataclass(frozen=True, slots=True)
 class TableRow:
     """One table as stored: identity, who opened it, its status and its timer deadline (epoch seconds)."""

@@ -22,10 +22,12 @@ from typing import Any, Final
 
 import aiosqlite
 
-from .base import JSON, Event, PlayerStats, TableRow
+from .base import JSON, Event, PlayerStats, StorageError, TableRow
 from .sqlite_sheets import SheetTables
 
 log = logging.getLogger(__name__)
+
+__all__ = ["MIGRATIONS", "SqliteStorage", "StorageError"]
 
 # Each entry brings the schema from version i to i + 1. Never edit a released entry: append a new one.
 MIGRATIONS: Final[tuple[str, ...]] = (
@@ -85,10 +87,6 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     ALTER TABLE match_players ADD COLUMN game TEXT NOT NULL DEFAULT 'bulgarian';
     """,
 )
-
-
-class StorageError(RuntimeError):
-    """The database cannot be used (wrong file, newer schema, closed)."""
 
 
 class SqliteStorage(SheetTables):
