@@ -2,7 +2,7 @@
 A acts, B waits as a standby (/readyz 503, no request to Telegram); Alice opens a table and plays; A is killed with
 SIGKILL; B takes over within 15 s, re-renders the table without posting anything anew, and Alice's next press on
 the buttons A sent is taken. Every press she made is in the table's log, once, and her hand shows the log's cards.
-A started again waits as the new standby."""
+A started again waits as the new standby. On a SQLite file and on a PostgreSQL database."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from bot.core.messages import TELEGRAM, ChatRef
 from bot.core.table import replay
-from bot.storage.sqlite import SqliteStorage
+from bot.storage.factory import open_storage
 from tests.fake_telegram import FakeTelegram, Sent
 from tests.ops_helpers import (
     connects,
@@ -43,8 +43,7 @@ def hand_message(tg: FakeTelegram) -> Sent | None:
     return found[-1] if found else None
 
 
-async def test_the_standby_takes_over_a_killed_process_and_the_table_goes_on(tmp_path: Path) -> None:
-    database = str(tmp_path / "belote.sqlite3")
+async def test_the_standby_takes_over_a_killed_process_and_the_table_goes_on(tmp_path: Path, database: str) -> None:
     async with FakeTelegram() as tg:
         tg.add_user(ALICE, "Alice", "en")
         tg.add_group(GROUP, "Club", members={ALICE})
@@ -100,7 +99,7 @@ async def test_the_standby_takes_over_a_killed_process_and_the_table_goes_on(tmp
         assert "this process takes over" in b.log
 
         # Every press Alice made is in the log once; her hand shows the log's cards.
-        storage = SqliteStorage(database)
+        storage = open_storage(database)
         await storage.open()
         try:
             [row] = await storage.unfinished_tables()

@@ -102,8 +102,7 @@ async def serve_all(
     prepare_database(settings.database)
     lease = lease if lease is not None else lease_for(settings)
     try:
-        readiness.role = "standby"
-        if not await acquire(lease, stop):
+        if not await acquire(lease, stop, standby=readiness.standby):
             return 0
         metrics.set_lease(True)
         readiness.role = "starting"

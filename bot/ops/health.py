@@ -36,6 +36,10 @@ class Readiness:
     role: Role = "starting"
     storage: Storage | None = None
 
+    def standby(self) -> None:
+        """Another process holds the lease: this one waits."""
+        self.role = "standby"
+
     async def verdict(self) -> tuple[bool, dict[str, Any]]:
         """(ready, the JSON body): the first reason found why this process cannot serve, or what it serves."""
         if self.role == "standby":

@@ -24,6 +24,7 @@ import logging
 import os
 import socket
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
@@ -142,8 +143,11 @@ def lease_for(settings: Settings) -> Lease:
     return FileLease(Path(f"{settings.database}.{name}.lease"))
 
 
-async def acquire(lease: Lease, stop: asyncio.Event, poll: float = POLL) -> bool:
-    """Wait until this process holds the lease (True) or ``stop`` is set (False). A standby says so once."""
+async def acquire(
+    lease: Lease, stop: asyncio.Event, poll: float = POLL, standby: Callable[[], None] | None = None
+) -> bool:
+    """Wait until this process holds the lease (True) or ``stop`` is set (False). A standby says so once, in the
+    log, then to ``standby()``."""
     said = False
     trouble = ""
     while not stop.is_set():
@@ -164,6 +168,8 @@ async def acquire(lease: Lease, stop: asyncio.Event, poll: float = POLL) -> bool
             log.info("standby: waiting for the active process (%s%s)", lease.what,
                      f", held by {holder}" if holder else "")
             said = True
+            if standby is not None:
+                standby()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), poll)
     return False

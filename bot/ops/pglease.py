@@ -99,7 +99,7 @@ class PostgresLease:
             raise LeaseLost("the lease was never taken")
         try:
             held = await self._conn.fetchval(HELD, *self._halves, timeout=QUERY_TIMEOUT)
-        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+        except Exception as exc:  # whatever failed, this process can no longer show that it holds the lock
             self._held = False
             await self._drop()
             raise LeaseLost(f"the connection holding {self.what} broke ({type(exc).__name__}: {exc})") from None
