@@ -13,6 +13,7 @@ import pytest
 
 from bot.cli.run import serve_all
 from bot.config import SettingsProblem, load_settings
+from tests.discord_fakes import FakeDiscord
 from tests.fake_telegram import TOKEN, FakeTelegram
 from tests.ops_helpers import free_port, get, open_and_start, play_moves, ready, scrape, value, wait_ready
 
@@ -99,6 +100,25 @@ async def test_not_ready_until_an_adapter_is_connected_and_the_port_named_when_t
         finally:
             stop.set()
             assert await asyncio.wait_for(run, 20) == 0
+
+
+async def test_ready_once_the_discord_adapter_is_connected(tmp_path: Path, fake: FakeDiscord) -> None:
+    port = free_port()
+    settings = load_settings(env_file=None, discord_token=fake.token, database=str(tmp_path / "belote.sqlite3"),
+                             health_port=port)
+    stop = asyncio.Event()
+    run = asyncio.create_task(serve_all(settings, bot_pause=0.0, stop=stop))
+    try:
+        await wait_ready(port)
+        assert fake.identified, "ready before the gateway connection"
+        status, body = await ready(port)
+        assert (status, body["adapters"]) == (200, ["discord"])
+        samples = await scrape(port)
+        assert value(samples, "belote_adapter_up", platform="discord") == 1
+        assert value(samples, "belote_adapter_up", platform="telegram") == 0
+    finally:
+        stop.set()
+        assert await asyncio.wait_for(run, 20) == 0
 
 
 def test_health_settings_are_checked() -> None:

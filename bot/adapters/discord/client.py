@@ -53,7 +53,9 @@ class BeloteClient(discord.Client):
         except Exception:
             log.exception("could not remove the turn alerts of tables that ended while the bot was down")
         self.adapter.outbox.ready.set()
-        metrics.adapter_up(DISCORD)
+
+    async def on_ready(self) -> None:
+        metrics.adapter_up(DISCORD)  # connected to the gateway: interactions reach the bot (``/readyz``)
 
     async def on_interaction(self, interaction: discord.Interaction[BeloteClient]) -> None:
         if interaction.type is discord.InteractionType.modal_submit:
