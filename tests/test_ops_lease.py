@@ -141,3 +141,26 @@ async def test_a_process_whose_lock_file_is_taken_away_stops_acting(
         tg.send_text(ALICE, GROUP, "/belot")
         await asyncio.sleep(1.5)
         assert len(tg.calls) == calls and tg.pending_updates() == 1
+
+
+async def test_belote_bot_run_exits_with_status_3_when_its_lease_is_lost(tmp_path: Path) -> None:
+    """The real command: a supervisor sees a non-zero status (and a line saying why) and starts it again."""
+    from tests.telegram.process import BotProcess
+
+    async with FakeTelegram() as tg:
+        port = free_port()
+        bot = BotProcess(tg, tmp_path, health_port=str(port))
+        await bot.start()
+        try:
+            await wait_ready(port, timeout=30)
+            [lock] = tmp_path.glob("belote.sqlite3.*.lease")
+            lock.unlink()
+            assert bot.proc is not None
+            assert await asyncio.wait_for(bot.proc.wait(), CHECK + 15) == LEASE_LOST
+        finally:
+            if bot.proc is not None and bot.proc.returncode is None:
+                bot.proc.kill()
+                await bot.proc.wait()
+        assert "the lease is lost (the lock file" in bot.log
+        assert "belote-bot: the lease was lost, so this process stopped acting" in bot.log
+        assert "Traceback" not in bot.log

@@ -20,7 +20,7 @@ from bot.config import load_settings
 from bot.ops.lease import CHECK, LeaseLost, acquire, lease_for
 from bot.ops.pglease import PostgresLease, lock_key
 from tests.fake_telegram import TOKEN, FakeTelegram
-from tests.ops_helpers import free_port, wait_ready
+from tests.ops_helpers import free_port, ready, wait_ready
 
 NAME = "0123456789abcdef"
 
@@ -133,3 +133,33 @@ async def test_a_standby_waits_for_a_database_that_refuses_connections(caplog: p
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1, warnings  # said once, not at every poll
     assert "cannot be taken now" in warnings[0] and "secret" not in warnings[0]
+
+
+async def test_not_ready_while_the_database_refuses_the_storage(postgres_url: str) -> None:
+    """The server refuses new connections to the bot's database and ends the storage's (not the lease's): /readyz
+    answers 503 with the storage's error, and 200 again once the database takes connections."""
+    name = postgres_url.rsplit("/", 1)[1]
+    admin = await asyncpg.connect(postgres_url.rsplit("/", 1)[0] + "/postgres")
+    async with FakeTelegram() as tg:
+        settings = load_settings(env_file=None, telegram_token=TOKEN, telegram_base_url=tg.root_url,
+                                 database=postgres_url, health_port=free_port())
+        port = settings.health_port or 0
+        stop = asyncio.Event()
+        run = asyncio.create_task(serve_all(settings, 0.0, stop))
+        try:
+            await wait_ready(port)
+            await admin.execute(f'ALTER DATABASE "{name}" WITH ALLOW_CONNECTIONS false')
+            ended = await admin.fetchval(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE datname = $1 AND application_name = 'belote-bot'", name)
+            assert ended >= 1
+            status, body = await ready(port)
+            assert status == 503 and body["role"] == "active", body
+            assert body["reason"].startswith("storage does not answer: "), body
+            await admin.execute(f'ALTER DATABASE "{name}" WITH ALLOW_CONNECTIONS true')
+            await wait_ready(port)
+        finally:
+            await admin.execute(f'ALTER DATABASE "{name}" WITH ALLOW_CONNECTIONS true')
+            await admin.close()
+            stop.set()
+            assert await asyncio.wait_for(run, 20) == 0
