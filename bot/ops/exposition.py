@@ -60,7 +60,7 @@ class BeloteCollector(Collector):
         yield seconds
         think = HistogramMetricFamily("belote_bot_think_seconds", "Time a bot took to decide one call or card",
                                       labels=["lane"])
-        for lane, histogram in sorted(metrics.think_seconds.items()):
+        for lane, histogram in sorted(metrics.think_snapshot().items()):
             _histogram(think, [lane], histogram)
         yield think
         tables = GaugeMetricFamily("belote_tables", "Open tables this process hosts, by status", labels=["status"])

@@ -93,6 +93,16 @@ def timed_think(lane: str, work: Callable[[], T]) -> T:
             histogram.observe(spent)
 
 
+def think_snapshot() -> dict[str, Histogram]:
+    """A consistent copy of the bot think times (the thinking threads keep adding to them)."""
+    with _think_lock:
+        copies = {}
+        for lane, histogram in think_seconds.items():
+            copy = copies[lane] = Histogram(histogram.bounds)
+            copy.counts, copy.total = list(histogram.counts), histogram.total
+        return copies
+
+
 def adapter_up(platform: str) -> None:
     """The platform's adapter is connected: ``/readyz`` may answer ready."""
     _adapters.add(platform)
