@@ -19,6 +19,7 @@ from bot.cli.run import LEASE_LOST, serve_all
 from bot.config import load_settings
 from bot.ops.lease import CHECK, LeaseLost, acquire, lease_for
 from bot.ops.pglease import PostgresLease, lock_key
+from bot.storage.base import StorageError
 from tests.fake_telegram import TOKEN, FakeTelegram
 from tests.ops_helpers import free_port, ready, wait_ready
 
@@ -120,19 +121,56 @@ async def test_an_active_process_whose_connection_is_dropped_stops_acting(
         assert len(tg.calls) == calls and tg.pending_updates() == 1
 
 
-async def test_a_standby_waits_for_a_database_that_refuses_connections(caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.INFO)
+async def test_a_database_never_reached_stops_the_start_with_one_line() -> None:
     url = f"postgresql://bot:secret@127.0.0.1:{free_port()}/belote"  # nothing listens there
     lease = PostgresLease(url, NAME, "postgresql://bot@127.0.0.1/belote")
+    with pytest.raises(StorageError) as problem:
+        await acquire(lease, asyncio.Event(), poll=0.1)
+    text = str(problem.value)
+    assert text.startswith("cannot open database postgresql://bot@127.0.0.1/belote: the server did not answer")
+    assert "is PostgreSQL running there?" in text and "secret" not in text
+
+
+async def test_a_standby_waits_out_a_database_that_goes_away(
+    postgres_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The standby was waiting when the server ended its connection and refused new ones (a restart, a failover
+    of the database): it says so once, keeps trying, waits on as a standby once the database is back, and takes
+    the lease when the holder lets it go."""
+    caplog.set_level(logging.INFO)
+    name = postgres_url.rsplit("/", 1)[1]
+    admin = await asyncpg.connect(postgres_url.rsplit("/", 1)[0] + "/postgres")
+    holder, standby = PostgresLease(postgres_url, NAME), PostgresLease(postgres_url, NAME)
     stop = asyncio.Event()
-    waiting = asyncio.create_task(acquire(lease, stop, poll=0.1))
-    await asyncio.sleep(0.5)
-    assert not waiting.done()
-    stop.set()
-    assert await asyncio.wait_for(waiting, 5) is False
-    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
-    assert len(warnings) == 1, warnings  # said once, not at every poll
-    assert "cannot be taken now" in warnings[0] and "secret" not in warnings[0]
+    waiting: asyncio.Task[bool] | None = None
+    try:
+        assert await holder.try_acquire()
+        waiting = asyncio.create_task(acquire(standby, stop, poll=0.1))
+        await asyncio.sleep(0.5)
+        assert "standby: waiting for the active process" in caplog.text
+        await admin.execute(f'ALTER DATABASE "{name}" WITH ALLOW_CONNECTIONS false')
+        ended = await admin.fetchval(
+            "SELECT count(pg_terminate_backend(a.pid)) FROM pg_stat_activity a WHERE a.datname = $1 "
+            "AND NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = a.pid AND l.locktype = 'advisory')", name)
+        assert ended == 1  # the standby's connection; the holder keeps its own
+        await asyncio.sleep(1.0)
+        assert not waiting.done()
+        warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+        assert len(warnings) == 1 and "cannot be taken now" in warnings[0], warnings  # once, not every poll
+        await admin.execute(f'ALTER DATABASE "{name}" WITH ALLOW_CONNECTIONS true')
+        await asyncio.sleep(0.5)
+        assert not waiting.done()  # back, and still a standby: the holder holds
+        await holder.release()
+        assert await asyncio.wait_for(waiting, 5) is True
+        await standby.check()
+    finally:
+        await admin.execute(f'ALTER DATABASE "{name}" WITH ALLOW_CONNECTIONS true')
+        await admin.close()
+        stop.set()
+        if waiting is not None and not waiting.done():
+            waiting.cancel()
+        await holder.release()
+        await standby.release()
 
 
 async def test_not_ready_while_the_database_refuses_the_storage(postgres_url: str) -> None:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Protocol
 
 from bot.config import Settings
+from bot.storage.base import StorageError
 from bot.storage.factory import is_postgres, shown_database
 
 log = logging.getLogger(__name__)
@@ -156,7 +157,9 @@ async def acquire(
                 if said or trouble:
                     log.info("the lease is free: this process takes over")
                 return True
-        except Exception as exc:  # the database cannot be reached: a standby waits for it, as for the lease
+        except StorageError:
+            raise  # the database was never reached: a setting to fix, said once by the command
+        except Exception as exc:  # the database went away: a standby waits for it, as for the lease
             if str(exc) != trouble:
                 trouble = str(exc)
                 log.warning("%s cannot be taken now (%s: %s); trying again every %g s", lease.what,

@@ -18,6 +18,9 @@ import logging
 
 import asyncpg
 
+from bot.storage.base import StorageError
+from bot.storage.postgres_schema import reason
+
 from .lease import LeaseLost, whoami
 
 log = logging.getLogger(__name__)
@@ -59,16 +62,26 @@ class PostgresLease:
         # How pg_locks shows a bigint key: its high and low 32 bits.
         self._halves = (unsigned >> 32, unsigned & 0xFFFF_FFFF)
         self.what = f"the advisory lock {self.key} on {shown}"
+        self.shown = shown
         self._conn: asyncpg.Connection | None = None
         self._held = False
+        self._reached = False  # the server answered once: later failures are waited out, not fatal
 
     async def _connection(self) -> asyncpg.Connection:
+        """The lease's connection, opened when needed. A database never reached since the start is a setting to
+        fix (``StorageError``, the command stops with exit status 2); one that answered before is waited for."""
         if self._conn is None or self._conn.is_closed():
-            self._conn = await asyncpg.connect(
-                self.url,
-                timeout=CONNECT_TIMEOUT,
-                server_settings={**SERVER_SETTINGS, "application_name": f"belote-bot {whoami()}"[:63]},
-            )
+            try:
+                self._conn = await asyncpg.connect(
+                    self.url,
+                    timeout=CONNECT_TIMEOUT,
+                    server_settings={**SERVER_SETTINGS, "application_name": f"belote-bot {whoami()}"[:63]},
+                )
+            except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as exc:
+                if not self._reached:
+                    raise StorageError(f"cannot open database {self.shown}: {reason(exc)}") from None
+                raise
+            self._reached = True
         return self._conn
 
     async def try_acquire(self) -> bool:
