@@ -149,6 +149,10 @@ class Settings(BaseSettings):
     idle_minutes: int = Field(default=360, ge=1, le=10080)
     max_tables_per_chat: int = Field(default=5, ge=1, le=1000)
     max_tables_per_user: int = Field(default=3, ge=1, le=1000)
+    # The health and metrics server of `belote-bot run` (bot.ops.health): off unless a port is given; loopback only
+    # unless told otherwise (a container publishes it with 0.0.0.0).
+    health_port: int | None = Field(default=None, ge=1, le=65535)
+    health_listen: str = "127.0.0.1"
     # Named external agents: a JSON object, name -> command line (seated by name with "addbot <name>").
     agents: dict[str, str] = Field(default_factory=dict)
 
@@ -189,7 +193,12 @@ class Settings(BaseSettings):
             raise ValueError("must be 1-256 characters A-Z a-z 0-9 _ - (Telegram accepts no others)")
         return value
 
-    @field_validator("telegram_webhook_listen")
+    @field_validator("health_port", mode="before")
+    @classmethod
+    def _blank_port_is_off(cls, value: Any) -> Any:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("telegram_webhook_listen", "health_listen")
     @classmethod
     def _listen_named(cls, value: str) -> str:
         if not value.strip():

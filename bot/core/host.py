@@ -54,6 +54,7 @@ from bot.engine.familymatch import FamilyMatch
 from bot.engine.familyrecord import family_match_to_record
 from bot.engine.record import match_to_record
 from bot.i18n import Translator, translator
+from bot.ops import metrics
 from bot.storage.base import Storage, TableRow
 
 from . import views
@@ -260,6 +261,10 @@ class Host(Commands, Turns, Expiry, Choices):
         live = self._tables.get(table_id)
         return live.table.chat if live is not None else None
 
+    def statuses(self) -> list[str]:
+        """The status of every table held now (for the metrics)."""
+        return [live.table.status for live in self._tables.values()]
+
     def table(self, table_id: str) -> Table | None:
         """The table's state (read only: change it only through presses and commands)."""
         live = self._tables.get(table_id)
@@ -279,6 +284,7 @@ class Host(Commands, Turns, Expiry, Choices):
 
     async def press(self, user: UserRef, payload: str) -> Answer:
         """A button press. Stale, forged, foreign or out-of-turn presses change nothing and get ``ok=False``."""
+        arrived = time.perf_counter()  # the action's latency counts its wait for the table's turn
         tr = translator(await self.user_language(user))
         try:
             p = decode(payload)
@@ -298,10 +304,13 @@ class Host(Commands, Turns, Expiry, Choices):
             refusal = stale_refusal(table, user.user_id, p.nonce, p.action, tr)
             if refusal is not None:
                 return self._answer(live, user, refusal, ok=False)
+            live.pressed_at = arrived
             try:
                 return await self._press(live, user, seat, p.action, tr)
             except NotStored:
                 return Answer(self._not_stored(tr), ok=False, table_id=p.table_id)
+            finally:
+                live.pressed_at = None
 
     @staticmethod
     def _not_stored(tr: Translator) -> str:
@@ -401,6 +410,8 @@ class Host(Commands, Turns, Expiry, Choices):
             live.table = replay(table.table_id, table.chat, table.creator, events)
             live.lobby = None
             raise NotStored from exc
+        metrics.action_stored(event["e"], live.pressed_at or started)
+        live.pressed_at = None
         if table.status != before_status and table.open:  # an ended table's status is stored by _finish
             # The log is stored, and it alone rebuilds the table: a status that cannot be written is only logged.
             await self._store_quietly(self.storage.set_table_status(table.table_id, table.status), table.table_id)

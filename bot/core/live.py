@@ -37,6 +37,7 @@ class LiveTable:
     turn: tuple[int, int, int, str] | None = None  # (deal, actions in the deal, seat, phase) of the deadline
     options_open: bool = False
     lobby: tuple[object, OutMessage] | None = None
+    pressed_at: float | None = None  # when the press being handled reached the host (``perf_counter``)
 
 
 def turn_of(table: Table) -> tuple[int, int, int, str] | None:

@@ -19,6 +19,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from bot.ops.metrics import timed_think
+
 T = TypeVar("T")
 
 # Levels whose decisions are quick (rules and counting, no search): they think in the quick lane.
@@ -33,8 +35,9 @@ class _Job(Generic[T]):
 
 class _Lane:
     def __init__(self, name: str, threads: int) -> None:
+        self.name = name
         self.threads = threads
-        self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix=f"belote-{name}")
+        self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix=f"belote-{name}-bot")
         self.waiting: OrderedDict[str, deque[_Job[Any]]] = OrderedDict()  # table id -> its jobs, in turn order
         self.running = 0
 
@@ -43,8 +46,8 @@ class ThinkPool:
     """Runs bot decisions on a few threads, quick and slow levels apart, the tables of each lane in turn."""
 
     def __init__(self, slow_threads: int = 2, quick_threads: int = 4) -> None:
-        self._slow = _Lane("slow-bot", max(1, slow_threads))
-        self._quick = _Lane("quick-bot", max(1, quick_threads))
+        self._slow = _Lane("slow", max(1, slow_threads))
+        self._quick = _Lane("quick", max(1, quick_threads))
 
     def lane_of(self, level: str) -> str:
         return "quick" if level in QUICK_LEVELS else "slow"
@@ -78,7 +81,7 @@ class ThinkPool:
             if job.future.done():
                 continue
             lane.running += 1
-            done = asyncio.wrap_future(lane.executor.submit(job.work))
+            done = asyncio.wrap_future(lane.executor.submit(timed_think, lane.name, job.work))
             done.add_done_callback(functools.partial(self._finished, lane, job))
 
     def _finished(self, lane: _Lane, job: _Job[Any], finished: asyncio.Future[Any]) -> None:

@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 
 from bot.core.messages import DISCORD
+from bot.ops import metrics
 
 from .adapter import ACK_BUDGET, DiscordAdapter
 from .buttons import GameButton
@@ -71,11 +72,15 @@ class BeloteClient(discord.AutoShardedClient):
             log.exception("could not remove the turn alerts of tables that ended while the bot was down")
         self.adapter.outbox.ready.set()
 
+    async def on_ready(self) -> None:
+        metrics.adapter_up(DISCORD)  # connected to the gateway: interactions reach the bot (``/readyz``)
+
     async def on_interaction(self, interaction: discord.Interaction[BeloteClient]) -> None:
         if interaction.type is discord.InteractionType.modal_submit:
             await on_points_submitted(interaction)
 
     async def close(self) -> None:
+        metrics.adapter_down(DISCORD)
         await self.adapter.lag.stop()
         if self.adapter.outbox.ready.is_set():
             await self.adapter.outbox.drain()

@@ -20,6 +20,7 @@ from typing import Final
 import discord
 
 from bot.core.messages import OutMessage
+from bot.ops import metrics
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +39,7 @@ class Outbox:
         self._pending: dict[str, dict[str, OutMessage]] = {}
         self._workers: dict[str, asyncio.Task[None]] = {}
         self.ready = asyncio.Event()  # set once the client can make HTTP requests (after login)
+        metrics.watch_outbox("discord", self.pending)
 
     def put(self, lane: str, msg: OutMessage) -> None:
         pending = self._pending.setdefault(lane, {})
@@ -67,6 +69,7 @@ class Outbox:
                     # discord.py waited and retried already; the lane pauses, and the message goes first again
                     # unless a newer state of it is waiting by then.
                     tries[key] = tries.get(key, 0) + 1
+                    metrics.flood_wait("discord", RATE_LIMIT_PAUSE)
                     if tries[key] > RATE_LIMIT_RETRIES:
                         log.warning("Discord kept rate limiting message %s; it waits for its next change", key)
                         continue
@@ -77,6 +80,7 @@ class Outbox:
                         pending.clear()
                         pending.update({key: msg, **rest})
                 except discord.RateLimited as exc:
+                    metrics.flood_wait("discord", exc.retry_after)
                     log.warning("Discord rate limited message %s for %.0f s; it waits for its next change", key,
                                 exc.retry_after)
                 except Exception:
@@ -85,6 +89,10 @@ class Outbox:
             del self._workers[lane]
             if not self._pending.get(lane):
                 self._pending.pop(lane, None)
+
+    def pending(self) -> int:
+        """Messages waiting, over every lane."""
+        return sum(len(waiting) for waiting in self._pending.values())
 
     async def drain(self) -> None:
         """Wait until every queued message has been sent (or failed)."""

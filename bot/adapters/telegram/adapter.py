@@ -46,6 +46,7 @@ from bot.core.host import Host
 from bot.core.messages import TELEGRAM, ChatRef, OutMessage, UserRef
 from bot.i18n import KINDRED, LANGUAGES, translator
 from bot.logsafe import keep_secret
+from bot.ops import metrics
 
 from .calculator import CalculatorCommands
 from .commands import GROUP_COMMANDS, LANGUAGE_CODES, PRIVATE_COMMANDS, TABLE_COMMANDS, command_menu
@@ -461,6 +462,8 @@ async def serve(host: Host, settings: Settings, *, policy: FloodPolicy | None = 
     adapter = TelegramAdapter(host, settings, policy)
     await adapter.start()
     try:
+        metrics.adapter_up(TELEGRAM)
         await asyncio.Event().wait()
     finally:
+        metrics.adapter_down(TELEGRAM)
         await adapter.stop()

@@ -36,6 +36,8 @@ from telegram import Bot, LinkPreviewOptions, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 
+from bot.ops import metrics
+
 from .chatqueue import ChatQueue, priority
 from .flood import FloodPolicy, Gate, quiet_rate_limiter_log, retry_seconds
 from .posts import MemoryRefs, MessageRefs, Post, digest_of, post_from_json, post_to_json
@@ -101,6 +103,7 @@ class Outbox:
         if start_open:
             self._open.set()
         quiet_rate_limiter_log()
+        metrics.watch_outbox("telegram", self.pending)
 
     def open(self) -> None:
         """The bot is connected: start delivering (posts queued so far go first, in order)."""
@@ -308,6 +311,7 @@ class Outbox:
             except RetryAfter as err:
                 # The chat (or the bot) is over its limit: pause this chat and send the same post again.
                 self.stats.retried_after += 1
+                metrics.flood_wait("telegram", retry_seconds(err))
                 queue.paused_until = time.monotonic() + retry_seconds(err)
                 log.warning("chat %s: Telegram's flood limit; sending again in %.0f s", post.chat_id,
                             retry_seconds(err))
