@@ -45,6 +45,18 @@ def test_the_lease_name_says_what_is_served_and_keeps_the_tokens_secret(tmp_path
     assert "abc" not in lease.path.name and "123" not in lease.path.name.removeprefix("b.sqlite3.")
 
 
+
+def test_processes_of_different_discord_shard_ranges_hold_different_leases(tmp_path: Path) -> None:
+    """Shard processes run side by side on one database: each range is its own role, the same range written
+    another way is the same role (only one of two such processes may act)."""
+    db = str(tmp_path / "b.sqlite3")
+    first = load_settings(env_file=None, discord_token="d.t.k", discord_shards="0-1/4", database=db)
+    second = load_settings(env_file=None, discord_token="d.t.k", discord_shards="2-3/4", database=db)
+    first_again = load_settings(env_file=None, discord_token="d.t.k", discord_shards=" 0 - 1 / 4 ", database=db)
+    every = load_settings(env_file=None, discord_token="d.t.k", database=db)
+    assert lease_name(first) == lease_name(first_again)
+    assert len({lease_name(first), lease_name(second), lease_name(every)}) == 3
+
 async def test_a_lock_file_is_held_by_one_process_and_freed_when_it_is_killed(tmp_path: Path) -> None:
     path = tmp_path / "belote.sqlite3.lease"
     code = (
