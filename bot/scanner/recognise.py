@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 import onnxruntime as ort  # type: ignore[import-untyped]
 
-from .patches import ANGLES, features, marks, prepare
+from .patches import ANGLES, Float, Work, marks, patches, prepare, tensor
 
 # a broken file gets our one-line answer, not OpenCV's log lines on standard error
 cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
@@ -99,32 +99,35 @@ def scan_bytes(data: bytes) -> Scan:
     return scan_image(decode(data))
 
 
+def read_marks(work: Work, found: Float) -> tuple[Float, npt.NDArray[np.int64]]:
+    """For each mark, the probability of each of the 32 cards and of "not an index" (marks x 33), and the turn
+    its index is read at (0-15, steps of 22.5 degrees clockwise): all patches of the photo in one model call."""
+    session = _session()
+    card, turn = session.run(["card", "turn"], {"patches": tensor(patches(work, found))})
+    return np.asarray(card, np.float32), np.asarray(turn, np.float32).argmax(axis=1)
+
+
 def scan_image(image: npt.NDArray[np.uint8]) -> Scan:
     height, width = image.shape[:2]
     work = prepare(image)
     found = marks(work)
     if len(found) == 0:
         return Scan(width, height, (), ())
-    session = _session()
-    x = features(work, found)
-    probabilities = session.run(None, {session.get_inputs()[0].name: x})[1]
-    p = np.asarray(probabilities, np.float32).reshape(len(found), ANGLES, BACKGROUND + 1)[:, :, :BACKGROUND]
+    p, turns = read_marks(work, found)
     # each mark votes for the card it reads best; a card read at several marks (its rank and its suit, its two
     # corners) is wrong only if every reading is: its confidence is 1 - the product of (1 - each reading)
     best: dict[int, Found] = {}
     doubt: dict[int, float] = {}
-    flat = p.reshape(len(found), -1)
     for mark in range(len(found)):
-        at = int(flat[mark].argmax())
-        reading = float(flat[mark, at])
+        card = int(p[mark, :BACKGROUND].argmax())
+        reading = float(p[mark, card])
         if reading < UNSURE / 2:
             continue
-        turn, card = divmod(at, BACKGROUND)
         doubt[card] = doubt.get(card, 1.0) * (1.0 - reading)
         if card not in best or reading > best[card].confidence:
             px = round(float(found[mark, 0]) * work.scale, 1)
             py = round(float(found[mark, 1]) * work.scale, 1)
-            best[card] = Found(card, reading, px, py, turn * 360.0 / ANGLES)
+            best[card] = Found(card, reading, px, py, int(turns[mark]) * 360.0 / ANGLES)
     combined = [replace(f, confidence=round(1.0 - doubt[f.card], 4)) for f in best.values()]
     ordered = sorted((f for f in combined if f.confidence >= UNSURE), key=lambda f: f.card)
     return Scan(
