@@ -52,8 +52,12 @@ class Exported(nn.Module):
         return torch.softmax(card / self.temperature, dim=1), torch.softmax(turn, dim=1)
 
 
-def fit(x: np.ndarray, card: np.ndarray, turn: np.ndarray, epochs: int, seed: int, threads: int) -> Exported:
-    """Fit on all but a twentieth of the patches; that twentieth reports accuracy and fits the temperature."""
+def fit(
+    x: np.ndarray, card: np.ndarray, turn: np.ndarray, epochs: int, seed: int, threads: int, out: Path
+) -> Exported:
+    """Fit on all but a twentieth of the patches; that twentieth reports accuracy and fits the temperature. The
+    learning rate falls by a fixed factor each epoch, whatever the number of epochs, and the model is written after
+    every epoch: a run stopped after N epochs leaves the same model as a run of N epochs."""
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
     rng = np.random.default_rng(seed)
@@ -61,11 +65,14 @@ def fit(x: np.ndarray, card: np.ndarray, turn: np.ndarray, epochs: int, seed: in
     held = order[: len(order) // 20]
     train = order[len(order) // 20 :]
     net = Net()
-    steps = epochs * (len(train) // 256)
-    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    optimiser = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    warm = 200  # steps of rising rate before the first fall
+    schedule = torch.optim.lr_scheduler.LambdaLR(
+        optimiser, lambda step: min(1.0, (step + 1) / warm) * 0.75 ** (step // max(1, len(train) // 256))
+    )
     card_t = torch.from_numpy(card)
     step = 0
+    temperature = 1.0
     for epoch in range(epochs):
         net.train()
         start = time.time()
@@ -86,11 +93,12 @@ def fit(x: np.ndarray, card: np.ndarray, turn: np.ndarray, epochs: int, seed: in
             schedule.step()
             step += 1
             total += float(loss.detach())
-        card_acc, turn_acc, _ = evaluate(net, x[held], card[held], turn[held])
+        card_acc, turn_acc, held_logits = evaluate(net, x[held], card[held], turn[held])
+        temperature = fit_temperature(held_logits, card[held])
+        export(Exported(net, temperature), out)
         print(f"epoch {epoch + 1}/{epochs}: loss {total / max(1, len(train) // 256):.4f}, held-back card "
-              f"{card_acc:.4f}, turn {turn_acc:.4f} ({time.time() - start:.0f} s)", flush=True)
-    temperature = fit_temperature(net, x[held], card[held])
-    print(f"temperature {temperature:.3f}")
+              f"{card_acc:.4f}, turn {turn_acc:.4f}, temperature {temperature:.3f} ({time.time() - start:.0f} s)",
+              flush=True)
     return Exported(net, temperature)
 
 
@@ -122,10 +130,9 @@ def evaluate(net: Net, x: np.ndarray, card: np.ndarray, turn: np.ndarray) -> tup
     return card_acc, turn_acc, c
 
 
-def fit_temperature(net: Net, x: np.ndarray, card: np.ndarray) -> float:
-    """The temperature that gives the held-back patches their likeliest probabilities (at least 1: a network
-    fitted this long is rarely less sure than it should be)."""
-    c, _ = logits(net, x)
+def fit_temperature(c: torch.Tensor, card: np.ndarray) -> float:
+    """The temperature that gives the held-back patches (their card logits ``c``) their likeliest probabilities (at
+    least 1: a network fitted this long is rarely less sure than it should be)."""
     y = torch.from_numpy(card)
     grid = np.exp(np.linspace(0.0, np.log(4.0), 41))
     losses = [float(nn.functional.cross_entropy(c / float(t), y)) for t in grid]

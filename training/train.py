@@ -101,7 +101,7 @@ def dataset(seed: int, photos: int, jobs: int) -> tuple[np.ndarray, np.ndarray, 
 def main() -> None:
     parser = argparse.ArgumentParser(description="train the card scanner's model")
     parser.add_argument("--photos", type=int, default=2400)
-    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--epochs", type=int, default=14)
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=MODEL)
@@ -112,10 +112,9 @@ def main() -> None:
     on_cards = int((card < BACKGROUND).sum())
     print(f"{args.photos} photos, {len(card)} patches ({on_cards} on cards) in {time.time() - start:.0f} s", flush=True)
 
-    from training.net import export, fit
+    from training.net import fit
 
-    model = fit(x, card, turn, epochs=args.epochs, seed=args.seed, threads=args.jobs)
-    export(model, args.out)
+    fit(x, card, turn, epochs=args.epochs, seed=args.seed, threads=args.jobs, out=args.out)
     print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KB)")
 
 
