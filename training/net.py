@@ -1,6 +1,7 @@
-"""The scanner's network: a small convolutional network over one patch per ink mark (bot.scanner.patches), with
-two heads: which of the 32 cards the index is, or "not an index" (33 classes), and the turn the card is read at
-(16 steps of 22.5 degrees). Fitted with PyTorch on the CPU; exported to ONNX with the softmaxes inside, so the
+"""The scanner's networks, over one patch per ink mark (bot.scanner.patches). The first (``Net``) has two heads:
+the turn the card is read at (16 steps of 22.5 degrees), which the scanner uses, and which card it is, which
+helps it learn; the second (``Reader``) reads which of the 32 cards, or "not an index" (33 classes), from the patch
+turned upright by that turn. Fitted with PyTorch on the CPU; exported to ONNX with the softmaxes inside, so the
 scanner reads probabilities with onnxruntime alone.
 """
 
@@ -13,7 +14,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from bot.scanner.patches import ANGLES, PATCH, tensor
+from bot.scanner.patches import ANGLES, PATCH, tensor, upright
 
 CLASSES = 33  # the 32 cards, then "not an index"
 OPSET = 17  # read by onnxruntime 1.17 and later (pyproject's floor)
@@ -147,3 +148,92 @@ def export(model: Exported, out: Path) -> None:
         dynamic_axes={"patches": {0: "marks"}, "card": {0: "marks"}, "turn": {0: "marks"}},
         opset_version=OPSET, dynamo=False,
     )
+
+
+class Reader(nn.Module):
+    """The second network: reads the card from a patch already turned upright by the first one's turn."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+        def conv(cin: int, cout: int) -> list[nn.Module]:
+            return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
+
+        pool = nn.MaxPool2d(2)
+        self.body = nn.Sequential(
+            *conv(2, 16), pool, *conv(16, 32), pool, *conv(32, 64), pool,  # 32 -> 4
+            nn.Flatten(), nn.Linear(64 * (PATCH // 8) ** 2, 128), nn.ReLU(), nn.Dropout(0.2), nn.Linear(128, CLASSES),
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.body(x)
+
+
+class ExportedReader(nn.Module):
+    def __init__(self, net: Reader, temperature: float) -> None:
+        super().__init__()
+        self.net = net
+        self.temperature = temperature
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.softmax(self.net(x) / self.temperature, dim=1)
+
+
+def turned_upright(x: np.ndarray, turn: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The patches as the reader sees them: turned upright by the card's turn (as the first network reads it: to
+    the nearest 22.5 degrees, now and then a step off), a background patch by any turn."""
+    degrees = turn * (360.0 / ANGLES) + rng.uniform(-12, 12, size=len(turn))
+    off = rng.random(len(turn)) < 0.15
+    degrees[off] += rng.choice([-22.5, 22.5], size=int(off.sum()))
+    background = turn < 0
+    degrees[background] = rng.uniform(0, 360, size=int(background.sum()))
+    return upright(x, degrees.astype(np.float32))
+
+
+def fit_reader(x: np.ndarray, card: np.ndarray, turn: np.ndarray, epochs: int, seed: int, threads: int,
+               out: Path) -> None:  # fmt: skip
+    """Fit the reader as ``fit`` fits the first network (the same held-back twentieth, the same falling rate, the
+    model written after every epoch)."""
+    torch.manual_seed(seed)
+    torch.set_num_threads(threads)
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(len(card))
+    held = order[: len(order) // 20]
+    train = order[len(order) // 20 :]
+    held_x = turned_upright(x[held], turn[held], np.random.default_rng(seed + 1))
+    net = Reader()
+    per_epoch = len(train) // 256
+    optimiser = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.LambdaLR(
+        optimiser, lambda step: min(1.0, (step + 1) / 200) * 0.6 ** (step // max(1, per_epoch))
+    )
+    card_t = torch.from_numpy(card)
+    for epoch in range(epochs):
+        net.train()
+        start = time.time()
+        rng.shuffle(train)
+        total = 0.0
+        for b in range(per_epoch):
+            rows = np.sort(train[b * 256 : (b + 1) * 256])
+            xb = torch.from_numpy(tensor(turned_upright(x[rows], turn[rows], rng)))
+            loss = nn.functional.cross_entropy(net(xb), card_t[rows])
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            total += float(loss.detach())
+        with torch.no_grad():
+            net.eval()
+            c = torch.cat([net(torch.from_numpy(tensor(held_x[i : i + 1024]))) for i in range(0, len(held), 1024)])
+        accuracy = float((c.argmax(1).numpy() == card[held]).mean())
+        on_cards = card[held] < CLASSES - 1
+        card_accuracy = float((c.argmax(1).numpy()[on_cards] == card[held][on_cards]).mean())
+        temperature = fit_temperature(c, card[held])
+        torch.onnx.export(
+            ExportedReader(net, temperature).eval(), (torch.zeros(1, 2, PATCH, PATCH),), str(out),
+            input_names=["patches"], output_names=["card"], opset_version=OPSET, dynamo=False,
+            dynamic_axes={"patches": {0: "marks"}, "card": {0: "marks"}},
+        )
+        print(f"reader epoch {epoch + 1}/{epochs}: loss {total / max(1, per_epoch):.4f}, held-back {accuracy:.4f} "
+              f"(index marks {card_accuracy:.4f}), temperature {temperature:.3f} ({time.time() - start:.0f} s)",
+              flush=True)

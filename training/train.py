@@ -1,13 +1,15 @@
-"""Train the scanner's model: synthesise photos of the trained designs, cut the patches the scanner will read
-(bot.scanner.patches), label them from the photos' truth, fit a small convolutional network with PyTorch on the CPU
-and write it as ONNX into the package. Running the scanner needs only onnxruntime; nothing of PyTorch.
+"""Train the scanner's models: synthesise photos of the trained designs, cut the patches the scanner will read
+(bot.scanner.patches), label them from the photos' truth, fit the two small convolutional networks of
+training/net.py (the turn, then the reader of upright patches) with PyTorch on the CPU and write them as ONNX into
+the package. Running the scanner needs only onnxruntime; nothing of PyTorch.
 
     pip install -e '.[train]'          # torch (CPU), onnx
     python -m training.train           # installs the card packages if missing (as root)
 
-Options: --photos N, --epochs E, --seed S, --jobs J, --out PATH. The run is seeded: the same options give the same
-photos, the same patches and (on the same machine and library versions) the same weights. The patches of each
-photo are kept in the cache (training/designs.CACHE), so a second run skips the drawing.
+Options: --photos N, --turn-epochs E, --epochs E (the reader's), --stage both|turn|reader, --seed S, --jobs J,
+--out PATH (the reader; turn.onnx goes beside it). The run is seeded: the same options give the same photos, the
+same patches and (on the same machine and library versions) the same weights. The patches of each photo are kept
+in the cache (training/designs.CACHE), so a second run skips the drawing.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ BACKGROUND = 32
 BACKGROUND_SHARE = 2
 NO_TURN = -1  # the turn label of a background patch: it has none
 MODEL = Path(__file__).resolve().parent.parent / "bot" / "scanner" / "model.onnx"
+TURN = "turn.onnx"  # the first network, beside the reader
 PATCHES = CACHE / f"patches-{PATCH}-{SPAN}"  # changes with the cut, so old patches are never mixed in
 _faces: dict[str, tuple[list[np.ndarray], list[tuple[int, int, int, int]]]] = {}
 
@@ -101,7 +104,9 @@ def dataset(seed: int, photos: int, jobs: int) -> tuple[np.ndarray, np.ndarray, 
 def main() -> None:
     parser = argparse.ArgumentParser(description="train the card scanner's model")
     parser.add_argument("--photos", type=int, default=2400)
-    parser.add_argument("--epochs", type=int, default=14)
+    parser.add_argument("--turn-epochs", type=int, default=1, help="epochs of the first network (the turn)")
+    parser.add_argument("--epochs", type=int, default=2, help="epochs of the reader")
+    parser.add_argument("--stage", choices=("both", "turn", "reader"), default="both")
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=MODEL)
@@ -112,9 +117,12 @@ def main() -> None:
     on_cards = int((card < BACKGROUND).sum())
     print(f"{args.photos} photos, {len(card)} patches ({on_cards} on cards) in {time.time() - start:.0f} s", flush=True)
 
-    from training.net import fit
+    from training.net import fit, fit_reader
 
-    fit(x, card, turn, epochs=args.epochs, seed=args.seed, threads=args.jobs, out=args.out)
+    if args.stage in ("both", "turn"):
+        fit(x, card, turn, epochs=args.turn_epochs, seed=args.seed, threads=args.jobs, out=args.out.with_name(TURN))
+    if args.stage in ("both", "reader"):
+        fit_reader(x, card, turn, epochs=args.epochs, seed=args.seed, threads=args.jobs, out=args.out)
     print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KB)")
 
 

@@ -102,3 +102,17 @@ def tensor(stack: Bytes) -> Float:
     x[:, :1] = (grey - mean) / (std + 8.0)
     x[:, 1:] = x[:, 1:] / 64.0
     return x
+
+
+def upright(stack: Bytes, degrees: Float) -> Bytes:
+    """Each patch turned about its centre so that a card whose top points ``degrees`` clockwise from up stands
+    upright (the corners the turn brings in repeat the patch's edge)."""
+    out = np.empty((len(stack), PATCH, PATCH, 2), np.uint8)
+    planes = stack.transpose(0, 2, 3, 1)
+    for i in range(len(stack)):
+        m = cv2.getRotationMatrix2D((PATCH / 2, PATCH / 2), float(degrees[i]), 1.0)  # counter-clockwise
+        out[i] = cv2.warpAffine(
+            np.ascontiguousarray(planes[i]), m, (PATCH, PATCH), flags=cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+    return np.ascontiguousarray(out.transpose(0, 3, 1, 2))

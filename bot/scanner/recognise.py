@@ -14,12 +14,13 @@ import numpy as np
 import numpy.typing as npt
 import onnxruntime as ort  # type: ignore[import-untyped]
 
-from .patches import ANGLES, Float, Work, marks, patches, prepare, tensor
+from .patches import ANGLES, Float, Work, marks, patches, prepare, tensor, upright
 
 # a broken file gets our one-line answer, not OpenCV's log lines on standard error
 cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
 
-MODEL = Path(__file__).with_name("model.onnx")
+MODEL = Path(__file__).with_name("model.onnx")  # the reader: which card, on a patch turned upright
+TURN = Path(__file__).with_name("turn.onnx")  # the first network: which way the card points
 MAX_BYTES = 25 * 1024 * 1024  # a phone's photo is 2-8 MB
 MAX_PIXELS = 50_000_000  # and 12-48 megapixels
 SURE = 0.99
@@ -55,12 +56,12 @@ class Scan:
     unsure: tuple[Found, ...]  # read below SURE: shown to the player, not counted
 
 
-@lru_cache(maxsize=1)
-def _session() -> ort.InferenceSession:
+@lru_cache(maxsize=2)
+def _session(model: Path) -> ort.InferenceSession:
     options = ort.SessionOptions()
     options.intra_op_num_threads = 1  # a chat bot serves many; one core per photo
     options.inter_op_num_threads = 1
-    return ort.InferenceSession(str(MODEL), options, providers=["CPUExecutionProvider"])
+    return ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
 
 
 def decode(
@@ -101,10 +102,13 @@ def scan_bytes(data: bytes) -> Scan:
 
 def read_marks(work: Work, found: Float) -> tuple[Float, npt.NDArray[np.int64]]:
     """For each mark, the probability of each of the 32 cards and of "not an index" (marks x 33), and the turn
-    its index is read at (0-15, steps of 22.5 degrees clockwise): all patches of the photo in one model call."""
-    session = _session()
-    card, turn = session.run(["card", "turn"], {"patches": tensor(patches(work, found))})
-    return np.asarray(card, np.float32), np.asarray(turn, np.float32).argmax(axis=1)
+    its index is read at (0-15, steps of 22.5 degrees clockwise). The first network reads the turn of every patch
+    of the photo in one call; each patch turned upright by it, the reader reads the card, in one call too."""
+    cut = patches(work, found)
+    (turn,) = _session(TURN).run(["turn"], {"patches": tensor(cut)})
+    turns = np.asarray(turn, np.float32).argmax(axis=1)
+    (card,) = _session(MODEL).run(["card"], {"patches": tensor(upright(cut, turns.astype(np.float32) * 360 / ANGLES))})
+    return np.asarray(card, np.float32), turns
 
 
 def scan_image(image: npt.NDArray[np.uint8]) -> Scan:
