@@ -14,6 +14,7 @@ import pytest
 
 from bot.engine.cards import parse_card
 from bot.engine.play import CARD_POINTS
+from bot.scanner.recognise import SURE, UNSURE
 
 ROOT = Path(__file__).resolve().parent.parent
 PHOTO = ROOT / "tests" / "data" / "scan" / "photo0.jpg"
@@ -51,7 +52,8 @@ def test_json_answer_names_cards_and_counts_their_points() -> None:
         assert 0 <= entry["x"] <= answer["width"] and 0 <= entry["y"] <= answer["height"]
     named = [parse_card(e["card"]) for e in answer["cards"]]
     assert len(set(named)) == len(named)
-    assert all(e["confidence"] >= 0.99 for e in answer["cards"])
+    assert all(e["confidence"] >= SURE for e in answer["cards"])  # named cards are the sure ones
+    assert all(UNSURE <= e["confidence"] < SURE for e in answer["unsure"])
     assert answer["points"] == sum(CARD_POINTS[2][c] for c in named)
     assert answer["unsure_points"] == sum(CARD_POINTS[2][parse_card(e["card"])] for e in answer["unsure"])
     assert (answer["contract"], answer["variant"]) == ("hearts", "bulgarian")

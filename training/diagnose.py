@@ -16,8 +16,8 @@ from collections import Counter
 
 import numpy as np
 
-from bot.scanner.patches import ANGLES, features, marks, prepare
-from bot.scanner.recognise import BACKGROUND, _session
+from bot.scanner.patches import marks, prepare
+from bot.scanner.recognise import BACKGROUND, read_marks
 from training.designs import DESIGNS, design_index_boxes, ensure_packages, render_design
 from training.synth import photo
 
@@ -32,18 +32,13 @@ def main() -> None:
     designs = [d for d in DESIGNS if d.held_out == args.held_out]
     decks = [(faces, design_index_boxes(faces)) for faces in (render_design(d) for d in designs)]
     tally: Counter[str] = Counter()
-    session = _session()
     for k in range(args.photos):
         rng = np.random.default_rng(args.seed * 7919 + k)
         faces, boxes = decks[k % len(decks)]
         image, placed = photo(rng, faces, boxes, int(rng.integers(8, 33)))
         work = prepare(image)
         found = marks(work)
-        p = np.zeros((0, ANGLES, BACKGROUND + 1), np.float32)
-        if len(found):
-            x = features(work, found)
-            p = np.asarray(session.run(None, {session.get_inputs()[0].name: x})[1], np.float32)
-            p = p.reshape(len(found), ANGLES, BACKGROUND + 1)
+        p = read_marks(work, found)[0] if len(found) else np.zeros((0, BACKGROUND + 1), np.float32)
         xy = found[:, :2] * work.scale if len(found) else np.zeros((0, 2))
         corners = [(pl.card, c) for pl in placed for c in pl.corners]
         on_index: set[int] = set()
@@ -56,9 +51,8 @@ def main() -> None:
             if not near:
                 tally["no mark on the index"] += 1
                 continue
-            best = max(((i, a, n) for i in near for a in range(ANGLES) for n in range(BACKGROUND)),
-                       key=lambda t: p[t[0], t[1], t[2]])
-            read, strength = best[2], float(p[best])
+            best = max(((i, n) for i in near for n in range(BACKGROUND)), key=lambda t: p[t[0], t[1]])
+            read, strength = best[1], float(p[best])
             if strength < 0.2:
                 tally["no card reading of 0.2 or more"] += 1
             elif read == card:
@@ -71,8 +65,8 @@ def main() -> None:
                 tally["wrong rank and suit"] += 1
         present = {pl.card for pl in placed}
         for i in range(len(found)):
-            a, n = divmod(int(p[i, :, :BACKGROUND].argmax()), BACKGROUND)
-            if p[i, a, n] >= 0.9 and n not in present:
+            n = int(p[i, :BACKGROUND].argmax())
+            if p[i, n] >= 0.9 and n not in present:
                 tally["strong reading (>=0.9) of a card not there, on an index" if i in on_index
                       else "strong reading (>=0.9) of a card not there, off every index"] += 1
     for key, value in sorted(tally.items()):

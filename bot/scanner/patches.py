@@ -1,7 +1,8 @@
-"""From a photo to the patches the model reads: marks of ink that may be a card's corner index, each seen turned
-every way (a card on the table may point anywhere), as HOG features plus where the red is.
+"""From a photo to the patches the model reads: marks of ink that may be a rank or suit of a card's corner index,
+each cut once, upright, as a small two-plane patch (grey and red) wide enough to hold the whole index whichever
+way the card points. The network (training/train.py) reads the card and its turn from that one patch.
 
-Training (training/train.py) uses exactly these functions, so the model learns on the patches it will be shown.
+Training uses exactly these functions, so the model learns on the patches it will be shown.
 """
 
 from __future__ import annotations
@@ -13,28 +14,31 @@ import numpy as np
 import numpy.typing as npt
 
 WORK_SIDE = 1024  # the photo is read at this size (longer side); positions are given back in the photo's pixels
-ANGLES = 16  # turns tried per mark: every 22.5 degrees
+ANGLES = 16  # the turn is read in steps of 22.5 degrees
 PATCH = 32
-SPAN = 2.4  # a patch covers this many times the mark's size, from a little above the mark to the suit under a rank
-DROP = 0.4  # the patch is centred this far (in mark sizes) below the mark, where the suit of an index is
+# A patch covers this many times the mark's size, centred on it: an index is a rank over its suit, so the other
+# glyph is at most about 1.3 sizes away in any direction, and the patch holds it however the card is turned.
+SPAN = 3.6
 MIN_MARK, MAX_MARK = 6, 48  # marks (in work pixels) smaller or larger than an index glyph can be
 MAX_MARKS = 1500  # a photo of 32 cards has a few hundred; past this the photo is clutter, read the largest
 
 Float = npt.NDArray[np.float32]
-CELL, BINS = 4, 9
-FEATURES = (PATCH // CELL) ** 2 * BINS + 16 + 64
+Bytes = npt.NDArray[np.uint8]
 
 
 @dataclass(frozen=True)
 class Work:
-    """The photo at work size: grey, how red each pixel is, and the factor back to the photo's pixels."""
+    """The photo at work size: grey and red planes side by side (H x W x 2), and the factor back to the photo."""
 
-    grey: npt.NDArray[np.uint8]
-    red: npt.NDArray[np.uint8]
+    planes: Bytes
     scale: float
 
+    @property
+    def grey(self) -> Bytes:
+        return np.ascontiguousarray(self.planes[:, :, 0])
 
-def prepare(image: npt.NDArray[np.uint8]) -> Work:
+
+def prepare(image: Bytes) -> Work:
     h, w = image.shape[:2]
     factor = min(1.0, WORK_SIDE / max(h, w))
     if factor < 1.0:
@@ -44,68 +48,71 @@ def prepare(image: npt.NDArray[np.uint8]) -> Work:
     grey = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
     b, g, r = (image[:, :, i].astype(np.int16) for i in range(3))
     red = np.clip(r - np.maximum(g, b), 0, 255).astype(np.uint8)
-    return Work(grey, red, 1.0 / factor)
+    return Work(np.ascontiguousarray(np.dstack([grey, red])), 1.0 / factor)
+
+
+def _components(ink: Bytes) -> Float:
+    _, _, stats, centroids = cv2.connectedComponentsWithStats(ink)
+    w, h, area = stats[1:, 2], stats[1:, 3], stats[1:, 4]
+    size = np.maximum(w, h)
+    # a filled suit (a blurred diamond or heart) covers up to 0.9 of its box; a larger share is a blob
+    keep = (size >= MIN_MARK) & (size <= MAX_MARK) & (area >= 15) & (area <= 0.9 * w * h)
+    return np.column_stack([centroids[1:][keep], size[keep]]).astype(np.float32)
 
 
 def marks(work: Work) -> Float:
     """Centres and sizes (x, y, size) of the ink marks that could be a rank or suit of an index."""
-    ink = cv2.adaptiveThreshold(work.grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 31, 8)
-    ink = cv2.dilate(ink, np.ones((2, 2), np.uint8))  # joins the 1 and 0 of a 10
-    _, _, stats, centroids = cv2.connectedComponentsWithStats(ink)
-    w, h, area = stats[1:, 2], stats[1:, 3], stats[1:, 4]
-    size = np.maximum(w, h)
-    keep = (size >= MIN_MARK) & (size <= MAX_MARK) & (area >= 15) & (area <= 0.8 * w * h)
-    found = np.column_stack([centroids[1:][keep], size[keep]]).astype(np.float32)
+    ink = np.asarray(
+        cv2.adaptiveThreshold(work.grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 31, 8), np.uint8
+    )
+    # the thickened ink joins the 1 and 0 of a 10 ...
+    joined = _components(np.asarray(cv2.dilate(ink, np.ones((2, 2), np.uint8)), np.uint8))
+    # ... but also an index to the edge of its card, or of the card under it: the ink as it is finds those glyphs
+    # again (a mark both find is kept once)
+    apart = _components(ink)
+    if len(joined) and len(apart):
+        gap = np.hypot(apart[:, None, 0] - joined[None, :, 0], apart[:, None, 1] - joined[None, :, 1])
+        apart = apart[(gap > 0.3 * joined[None, :, 2]).all(axis=1)]
+    found = np.vstack([joined, apart]) if len(apart) else joined
     if len(found) > MAX_MARKS:
         found = found[np.argsort(-found[:, 2])[:MAX_MARKS]]
     return found
 
 
-def _patch_stack(plane: npt.NDArray[np.uint8], found: Float, side: int) -> npt.NDArray[np.uint8]:
-    """Every mark at every turn, each a side x side patch, stacked in rows (mark-major)."""
-    out = np.empty((len(found) * ANGLES * side, side), np.uint8)
-    row = 0
-    for x, y, size in found:
-        zoom = side / (SPAN * float(size))
-        for a in range(ANGLES):
-            m = cv2.getRotationMatrix2D((float(x), float(y)), a * 360.0 / ANGLES, zoom)
-            m[0, 2] += side / 2 - x
-            m[1, 2] += side / 2 - y - DROP * float(size) * zoom
-            out[row : row + side] = cv2.warpAffine(
-                plane, m, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-            )
-            row += side
-    return out
+def patches(work: Work, found: Float) -> Bytes:
+    """Every mark cut upright, centred on it, SPAN mark sizes wide: (marks, 2, PATCH, PATCH), grey then red."""
+    out = np.empty((len(found), PATCH, PATCH, 2), np.uint8)
+    for i, (x, y, size) in enumerate(found):
+        zoom = PATCH / (SPAN * float(size))
+        m = np.array([[zoom, 0.0, PATCH / 2 - zoom * x], [0.0, zoom, PATCH / 2 - zoom * y]], np.float64)
+        out[i] = cv2.warpAffine(
+            work.planes, m, (PATCH, PATCH), flags=cv2.INTER_AREA if zoom < 1 else cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+    return np.ascontiguousarray(out.transpose(0, 3, 1, 2))
 
 
-def _gradient_histograms(stack: npt.NDArray[np.uint8]) -> Float:
-    """Histograms of gradient directions per 8x8 cell (HOG without its block overlap), unit length per patch."""
-    p = stack.reshape(-1, PATCH, PATCH).astype(np.float32)
-    n = len(p)
-    gx = np.zeros_like(p)
-    gy = np.zeros_like(p)
-    gx[:, :, 1:-1] = p[:, :, 2:] - p[:, :, :-2]
-    gy[:, 1:-1, :] = p[:, 2:, :] - p[:, :-2, :]
-    magnitude = np.sqrt(gx * gx + gy * gy)
-    direction = (np.degrees(np.arctan2(gy, gx)) % 180.0) * (BINS / 180.0)
-    bins = np.minimum(direction.astype(np.int64), BINS - 1)
-    cells = PATCH // CELL
-    cell_of = (np.arange(PATCH) // CELL)[:, None] * cells + (np.arange(PATCH) // CELL)[None, :]
-    index = (np.arange(n)[:, None, None] * cells * cells + cell_of[None]) * BINS + bins
-    hist = np.bincount(index.ravel(), weights=magnitude.ravel(), minlength=n * cells * cells * BINS)
-    hist = np.sqrt(hist.reshape(n, -1).astype(np.float32))
-    norm: Float = hist / (np.linalg.norm(hist, axis=1, keepdims=True) + 1e-3)
-    return norm
+def tensor(stack: Bytes) -> Float:
+    """The network's input from patches: the grey plane brought to zero mean and unit contrast (light and camera
+    vary), the red plane scaled as it is (red ink is what tells hearts and diamonds from spades and clubs)."""
+    x = stack.astype(np.float32)
+    grey = x[:, :1]
+    mean = grey.mean(axis=(2, 3), keepdims=True)
+    std = grey.std(axis=(2, 3), keepdims=True)
+    x[:, :1] = (grey - mean) / (std + 8.0)
+    x[:, 1:] = x[:, 1:] / 64.0
+    return x
 
 
-def features(work: Work, found: Float) -> Float:
-    """One row per (mark, turn): gradient histograms of the grey patch, a coarse 8x8 grey and a 4x4 map of red."""
-    if len(found) == 0:
-        return np.zeros((0, FEATURES), np.float32)
-    grey = _patch_stack(work.grey, found, PATCH)
-    hog = _gradient_histograms(grey)
-    coarse = cv2.resize(grey, (8, len(found) * ANGLES * 8), interpolation=cv2.INTER_AREA).reshape(-1, 64)
-    coarse = coarse.astype(np.float32)
-    coarse = (coarse - coarse.mean(axis=1, keepdims=True)) / (coarse.std(axis=1, keepdims=True) + 8.0)
-    red = _patch_stack(work.red, found, 8).reshape(-1, 4, 2, 4, 2).astype(np.float32).mean(axis=(2, 4)) / 255
-    return np.hstack([hog, coarse, red.reshape(-1, 16)]).astype(np.float32)
+def upright(stack: Bytes, degrees: Float) -> Bytes:
+    """Each patch turned about its centre so that a card whose top points ``degrees`` clockwise from up stands
+    upright (the corners the turn brings in repeat the patch's edge)."""
+    out = np.empty((len(stack), PATCH, PATCH, 2), np.uint8)
+    planes = stack.transpose(0, 2, 3, 1)
+    for i in range(len(stack)):
+        m = cv2.getRotationMatrix2D((PATCH / 2, PATCH / 2), float(degrees[i]), 1.0)  # counter-clockwise
+        out[i] = cv2.warpAffine(
+            np.ascontiguousarray(planes[i]), m, (PATCH, PATCH), flags=cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+    return np.ascontiguousarray(out.transpose(0, 3, 1, 2))

@@ -1,0 +1,239 @@
+"""The scanner's networks, over one patch per ink mark (bot.scanner.patches). The first (``Net``) has two heads:
+the turn the card is read at (16 steps of 22.5 degrees), which the scanner uses, and which card it is, which
+helps it learn; the second (``Reader``) reads which of the 32 cards, or "not an index" (33 classes), from the patch
+turned upright by that turn. Fitted with PyTorch on the CPU; exported to ONNX with the softmaxes inside, so the
+scanner reads probabilities with onnxruntime alone.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from bot.scanner.patches import ANGLES, PATCH, tensor, upright
+
+CLASSES = 33  # the 32 cards, then "not an index"
+OPSET = 17  # read by onnxruntime 1.17 and later (pyproject's floor)
+
+
+class Net(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+
+        def conv(cin: int, cout: int) -> list[nn.Module]:
+            return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
+
+        pool = nn.MaxPool2d(2)
+        self.body = nn.Sequential(
+            *conv(2, 16), pool, *conv(16, 32), *conv(32, 32), pool, *conv(32, 64), *conv(64, 64), pool,  # 32 -> 4
+            nn.Flatten(), nn.Linear(64 * (PATCH // 8) ** 2, 128), nn.ReLU(), nn.Dropout(0.2),
+        )
+        self.card = nn.Linear(128, CLASSES)
+        self.turn = nn.Linear(128, ANGLES)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = self.body(x)
+        return self.card(h), self.turn(h)
+
+
+class Exported(nn.Module):
+    """What ships: probabilities, the card's logits divided by the temperature fitted on held-back patches."""
+
+    def __init__(self, net: Net, temperature: float) -> None:
+        super().__init__()
+        self.net = net
+        self.temperature = temperature
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        card, turn = self.net(x)
+        return torch.softmax(card / self.temperature, dim=1), torch.softmax(turn, dim=1)
+
+
+def fit(
+    x: np.ndarray, card: np.ndarray, turn: np.ndarray, epochs: int, seed: int, threads: int, out: Path
+) -> Exported:
+    """Fit on all but a twentieth of the patches; that twentieth reports accuracy and fits the temperature. The
+    learning rate falls by a fixed factor each epoch, whatever the number of epochs, and the model is written after
+    every epoch: a run stopped after N epochs leaves the same model as a run of N epochs."""
+    torch.manual_seed(seed)
+    torch.set_num_threads(threads)
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(len(card))
+    held = order[: len(order) // 20]
+    train = order[len(order) // 20 :]
+    net = Net()
+    optimiser = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    warm = 200  # steps of rising rate before the first fall
+    schedule = torch.optim.lr_scheduler.LambdaLR(
+        optimiser, lambda step: min(1.0, (step + 1) / warm) * 0.75 ** (step // max(1, len(train) // 256))
+    )
+    card_t = torch.from_numpy(card)
+    step = 0
+    temperature = 1.0
+    for epoch in range(epochs):
+        net.train()
+        start = time.time()
+        rng.shuffle(train)
+        total = 0.0
+        for b in range(len(train) // 256):
+            rows = np.sort(train[b * 256 : (b + 1) * 256])
+            xb, yt = quarter_turns(x[rows], turn[rows], rng)
+            card_logits, turn_logits = net(torch.from_numpy(tensor(xb)))
+            yc, yt = card_t[rows], torch.from_numpy(yt)
+            loss = nn.functional.cross_entropy(card_logits, yc)
+            has_turn = yt >= 0
+            if has_turn.any():
+                loss = loss + 0.5 * nn.functional.cross_entropy(turn_logits[has_turn], yt[has_turn])
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            step += 1
+            total += float(loss.detach())
+        card_acc, turn_acc, held_logits = evaluate(net, x[held], card[held], turn[held])
+        temperature = fit_temperature(held_logits, card[held])
+        export(Exported(net, temperature), out)
+        print(f"epoch {epoch + 1}/{epochs}: loss {total / max(1, len(train) // 256):.4f}, held-back card "
+              f"{card_acc:.4f}, turn {turn_acc:.4f}, temperature {temperature:.3f} ({time.time() - start:.0f} s)",
+              flush=True)
+    return Exported(net, temperature)
+
+
+def quarter_turns(x: np.ndarray, turn: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Each patch turned by a random number of quarter turns, its turn label with it: four times the turns of each
+    card seen, at no cost in drawing (a quarter turn of a patch loses no pixel)."""
+    quarters = rng.integers(0, 4, size=len(x))
+    out = np.empty_like(x)
+    turned = turn.copy()
+    for k in range(4):
+        at = quarters == k
+        out[at] = np.rot90(x[at], k, axes=(2, 3))  # counter-clockwise: the card's top turns back by k quarters
+        turned[at] = np.where(turn[at] >= 0, (turn[at] - k * ANGLES // 4) % ANGLES, turn[at])
+    return out, turned
+
+
+@torch.no_grad()
+def logits(net: Net, x: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+    net.eval()
+    parts = [net(torch.from_numpy(tensor(x[i : i + 1024]))) for i in range(0, len(x), 1024)]
+    return torch.cat([p[0] for p in parts]), torch.cat([p[1] for p in parts])
+
+
+def evaluate(net: Net, x: np.ndarray, card: np.ndarray, turn: np.ndarray) -> tuple[float, float, torch.Tensor]:
+    c, t = logits(net, x)
+    card_acc = float((c.argmax(1).numpy() == card).mean())
+    has = turn >= 0
+    turn_acc = float((t.argmax(1).numpy()[has] == turn[has]).mean()) if has.any() else 1.0
+    return card_acc, turn_acc, c
+
+
+def fit_temperature(c: torch.Tensor, card: np.ndarray) -> float:
+    """The temperature that gives the held-back patches (their card logits ``c``) their likeliest probabilities (at
+    least 1: a network fitted this long is rarely less sure than it should be)."""
+    y = torch.from_numpy(card)
+    grid = np.exp(np.linspace(0.0, np.log(4.0), 41))
+    losses = [float(nn.functional.cross_entropy(c / float(t), y)) for t in grid]
+    return float(grid[int(np.argmin(losses))])
+
+
+def export(model: Exported, out: Path) -> None:
+    model.eval()
+    example = torch.zeros(1, 2, PATCH, PATCH)
+    torch.onnx.export(
+        model, (example,), str(out), input_names=["patches"], output_names=["card", "turn"],
+        dynamic_axes={"patches": {0: "marks"}, "card": {0: "marks"}, "turn": {0: "marks"}},
+        opset_version=OPSET, dynamo=False,
+    )
+
+
+class Reader(nn.Module):
+    """The second network: reads the card from a patch already turned upright by the first one's turn."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+        def conv(cin: int, cout: int) -> list[nn.Module]:
+            return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
+
+        pool = nn.MaxPool2d(2)
+        self.body = nn.Sequential(
+            *conv(2, 16), pool, *conv(16, 32), pool, *conv(32, 64), pool,  # 32 -> 4
+            nn.Flatten(), nn.Linear(64 * (PATCH // 8) ** 2, 128), nn.ReLU(), nn.Dropout(0.2), nn.Linear(128, CLASSES),
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.body(x)
+
+
+class ExportedReader(nn.Module):
+    def __init__(self, net: Reader, temperature: float) -> None:
+        super().__init__()
+        self.net = net
+        self.temperature = temperature
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.softmax(self.net(x) / self.temperature, dim=1)
+
+
+def turned_upright(x: np.ndarray, turn: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The patches as the reader sees them: turned upright by the card's turn (as the first network reads it: to
+    the nearest 22.5 degrees, now and then a step off), a background patch by any turn."""
+    degrees = turn * (360.0 / ANGLES) + rng.uniform(-12, 12, size=len(turn))
+    off = rng.random(len(turn)) < 0.15
+    degrees[off] += rng.choice([-22.5, 22.5], size=int(off.sum()))
+    background = turn < 0
+    degrees[background] = rng.uniform(0, 360, size=int(background.sum()))
+    return upright(x, degrees.astype(np.float32))
+
+
+def fit_reader(x: np.ndarray, card: np.ndarray, turn: np.ndarray, epochs: int, seed: int, threads: int,
+               out: Path) -> None:  # fmt: skip
+    """Fit the reader as ``fit`` fits the first network (the same held-back twentieth, the same falling rate, the
+    model written after every epoch)."""
+    torch.manual_seed(seed)
+    torch.set_num_threads(threads)
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(len(card))
+    held = order[: len(order) // 20]
+    train = order[len(order) // 20 :]
+    held_x = turned_upright(x[held], turn[held], np.random.default_rng(seed + 1))
+    net = Reader()
+    per_epoch = len(train) // 256
+    optimiser = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.LambdaLR(
+        optimiser, lambda step: min(1.0, (step + 1) / 200) * 0.6 ** (step // max(1, per_epoch))
+    )
+    card_t = torch.from_numpy(card)
+    for epoch in range(epochs):
+        net.train()
+        start = time.time()
+        rng.shuffle(train)
+        total = 0.0
+        for b in range(per_epoch):
+            rows = np.sort(train[b * 256 : (b + 1) * 256])
+            xb = torch.from_numpy(tensor(turned_upright(x[rows], turn[rows], rng)))
+            loss = nn.functional.cross_entropy(net(xb), card_t[rows])
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            total += float(loss.detach())
+        with torch.no_grad():
+            net.eval()
+            c = torch.cat([net(torch.from_numpy(tensor(held_x[i : i + 1024]))) for i in range(0, len(held), 1024)])
+        accuracy = float((c.argmax(1).numpy() == card[held]).mean())
+        on_cards = card[held] < CLASSES - 1
+        card_accuracy = float((c.argmax(1).numpy()[on_cards] == card[held][on_cards]).mean())
+        temperature = fit_temperature(c, card[held])
+        torch.onnx.export(
+            ExportedReader(net, temperature).eval(), (torch.zeros(1, 2, PATCH, PATCH),), str(out),
+            input_names=["patches"], output_names=["card"], opset_version=OPSET, dynamo=False,
+            dynamic_axes={"patches": {0: "marks"}, "card": {0: "marks"}},
+        )
+        print(f"reader epoch {epoch + 1}/{epochs}: loss {total / max(1, per_epoch):.4f}, held-back {accuracy:.4f} "
+              f"(index marks {card_accuracy:.4f}), temperature {temperature:.3f} ({time.time() - start:.0f} s)",
+              flush=True)
