@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING, Any
 
 import asyncpg
 
-from .base import JSON, Event, PlayerStats, StorageError, TableRow
+from .base import JSON, PlayerStats, StorageError
 from .factory import shown_database as shown
 from .postgres_schema import DROPPED, FAILURES, migrate, reason
 from .postgres_sheets import PgSheetTables
+from .sql import SharedStatements, numbered
 
 POOL_SIZE = 16  # as many commits in flight at once; the server groups them into one flush of its log
 CONNECT_SECONDS = 15.0
@@ -41,7 +42,8 @@ def changed(status: str) -> int:
     return int(last) if last.isdigit() else 0
 
 
-class PostgresStorage(PgSheetTables):
+class PostgresStorage(SharedStatements, PgSheetTables):
+    _BINARY = ' COLLATE "C"'  # SQLite's order of text: byte by byte, whatever the server's locale
     def __init__(self, url: str, *, pool_size: int = POOL_SIZE) -> None:
         self.url = url
         self.pool_size = pool_size
@@ -101,6 +103,9 @@ class PostgresStorage(PgSheetTables):
                     conn.terminate()
                 raise
 
+    def _sql(self, sql: str) -> str:
+        return numbered(sql)
+
     async def _write(self, sql: str, params: tuple[Any, ...]) -> int:
         try:
             async with self._connection() as conn:
@@ -144,142 +149,7 @@ class PostgresStorage(PgSheetTables):
         rows = await self._rows(sql, params)
         return rows[0][0] if rows else None
 
-    # --- players and chats ---
-
-    async def save_player(self, platform: str, user_id: str, name: str) -> None:
-        await self._write(
-            "INSERT INTO players (platform, user_id, name) VALUES ($1, $2, $3) "
-            "ON CONFLICT (platform, user_id) DO UPDATE SET name = excluded.name",
-            (platform, user_id, name),
-        )
-
-    async def get_player_language(self, platform: str, user_id: str) -> str | None:
-        value = await self._value(
-            "SELECT language FROM players WHERE platform = $1 AND user_id = $2", (platform, user_id)
-        )
-        return None if value is None else str(value)
-
-    async def set_player_language(self, platform: str, user_id: str, language: str) -> None:
-        await self._write(
-            "INSERT INTO players (platform, user_id, language) VALUES ($1, $2, $3) "
-            "ON CONFLICT (platform, user_id) DO UPDATE SET language = excluded.language",
-            (platform, user_id, language),
-        )
-
-    async def get_chat_language(self, platform: str, chat: str) -> str | None:
-        value = await self._value(
-            "SELECT COALESCE(c.language, p.language) FROM chats c LEFT JOIN chats p "
-            "ON p.platform = c.platform AND p.chat = c.parent WHERE c.platform = $1 AND c.chat = $2",
-            (platform, chat),
-        )
-        return None if value is None else str(value)
-
-    async def set_chat_language(self, platform: str, chat: str, language: str) -> None:
-        await self._chat_column("language", platform, chat, language)
-
-    async def set_chat_parent(self, platform: str, chat: str, parent: str) -> None:
-        await self._chat_column("parent", platform, chat, parent)
-
-    async def set_chat_game(self, platform: str, chat: str, game: str) -> None:
-        await self._chat_column("game", platform, chat, game)
-
-    async def _chat_column(self, column: str, platform: str, chat: str, value: str) -> None:
-        await self._write(
-            f"INSERT INTO chats (platform, chat, {column}) VALUES ($1, $2, $3) "
-            f"ON CONFLICT (platform, chat) DO UPDATE SET {column} = excluded.{column}",
-            (platform, chat, value),
-        )
-
-    async def get_chat_parent(self, platform: str, chat: str) -> str | None:
-        value = await self._value("SELECT parent FROM chats WHERE platform = $1 AND chat = $2", (platform, chat))
-        return None if value is None else str(value)
-
-    async def chats_following(self, platform: str, parent: str) -> list[str]:
-        rows = await self._rows(
-            "SELECT chat FROM chats WHERE platform = $1 AND parent = $2 AND language IS NULL "
-            'ORDER BY chat COLLATE "C"',
-            (platform, parent),
-        )
-        return [r[0] for r in rows]
-
-    async def get_chat_game(self, platform: str, chat: str) -> str | None:
-        value = await self._value("SELECT game FROM chats WHERE platform = $1 AND chat = $2", (platform, chat))
-        return None if value is None else str(value)
-
-    # --- tables and logs ---
-
-    async def create_table(self, row: TableRow) -> None:
-        await self._write(
-            "INSERT INTO tables (table_id, platform, chat, creator, status, deadline, created, updated) "
-            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-            (row.table_id, row.platform, row.chat, row.creator, row.status, _real(row.deadline), float(row.created),
-             float(row.updated)),
-        )
-
-    async def set_table_status(self, table_id: str, status: str) -> None:
-        await self._write(
-            "UPDATE tables SET status = $1, updated = $2 WHERE table_id = $3", (status, time.time(), table_id)
-        )
-
-    async def set_deadline(self, table_id: str, deadline: float | None) -> None:
-        await self._write("UPDATE tables SET deadline = $1 WHERE table_id = $2", (_real(deadline), table_id))
-
-    _TABLE = "SELECT table_id, platform, chat, creator, status, deadline, created, updated FROM tables "
-
-    async def get_table(self, table_id: str) -> TableRow | None:
-        rows = await self._rows(self._TABLE + "WHERE table_id = $1", (table_id,))
-        return TableRow(*rows[0]) if rows else None
-
-    async def unfinished_tables(self) -> list[TableRow]:
-        rows = await self._rows(
-            self._TABLE + "WHERE status IN ('lobby', 'playing') ORDER BY created, table_id COLLATE \"C\""
-        )
-        return [TableRow(*r) for r in rows]
-
-    async def append_event(self, table_id: str, seq: int, data: JSON) -> None:
-        await self._write(
-            "INSERT INTO events (table_id, seq, data, at) VALUES ($1, $2, $3, $4)",
-            (table_id, seq, json.dumps(data, separators=(",", ":")), time.time()),
-        )
-
-    async def events(self, table_id: str) -> list[Event]:
-        rows = await self._rows("SELECT seq, data, at FROM events WHERE table_id = $1 ORDER BY seq", (table_id,))
-        return [Event(table_id, r[0], json.loads(r[1]), r[2]) for r in rows]
-
-    # --- message ids ---
-
-    async def get_message_ref(self, platform: str, key: str) -> str | None:
-        value = await self._value("SELECT ref FROM message_refs WHERE platform = $1 AND key = $2", (platform, key))
-        return None if value is None else str(value)
-
-    async def set_message_ref(self, platform: str, key: str, ref: str | None) -> None:
-        if ref is None:
-            await self._write("DELETE FROM message_refs WHERE platform = $1 AND key = $2", (platform, key))
-        else:
-            await self._write(
-                "INSERT INTO message_refs (platform, key, ref) VALUES ($1, $2, $3) "
-                "ON CONFLICT (platform, key) DO UPDATE SET ref = excluded.ref",
-                (platform, key, ref),
-            )
-
-    # --- forms in progress ---
-
-    async def get_form(self, platform: str, form_id: str) -> JSON | None:
-        value = await self._value("SELECT data FROM forms WHERE platform = $1 AND form_id = $2", (platform, form_id))
-        return None if value is None else dict(json.loads(value))
-
-    async def set_form(self, platform: str, form_id: str, data: JSON | None) -> None:
-        if data is None:
-            await self._write("DELETE FROM forms WHERE platform = $1 AND form_id = $2", (platform, form_id))
-        else:
-            await self._write(
-                "INSERT INTO forms (platform, form_id, data, updated) VALUES ($1, $2, $3, $4) "
-                "ON CONFLICT (platform, form_id) DO UPDATE SET data = excluded.data, updated = excluded.updated",
-                (platform, form_id, json.dumps(data, ensure_ascii=False, separators=(",", ":")), time.time()),
-            )
-
-    async def forget_forms(self, platform: str, before: float) -> int:
-        return await self._write("DELETE FROM forms WHERE platform = $1 AND updated < $2", (platform, float(before)))
+    # players, chats, tables, logs, message ids and forms: bot.storage.sql.SharedStatements
 
     # --- a chat that got a new id ---
 
@@ -382,6 +252,3 @@ async def _nothing_to_reset(conn: asyncpg.Connection) -> None:
     The storage leaves nothing to reset: no session setting, listener, cursor or session lock (its locks end with
     their transactions), and the driver still rolls back a transaction left open."""
 
-
-def _real(value: float | None) -> float | None:
-    return None if value is None else float(value)

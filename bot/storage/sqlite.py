@@ -22,7 +22,8 @@ from typing import Any, Final
 
 import aiosqlite
 
-from .base import JSON, Event, PlayerStats, StorageError, TableRow
+from .base import JSON, PlayerStats, StorageError
+from .sql import SharedStatements
 from .sqlite_sheets import SheetTables
 
 log = logging.getLogger(__name__)
@@ -89,7 +90,7 @@ MIGRATIONS: Final[tuple[str, ...]] = (
 )
 
 
-class SqliteStorage(SheetTables):
+class SqliteStorage(SharedStatements, SheetTables):
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self._writer: sqlite3.Connection | None = None
@@ -225,8 +226,8 @@ class SqliteStorage(SheetTables):
 
     # --- writes: committed before they return ---
 
-    async def _write(self, sql: str, params: tuple[Any, ...]) -> None:
-        self._transaction([(sql, params)])
+    async def _write(self, sql: str, params: tuple[Any, ...]) -> int:
+        return self._transaction([(sql, params)])
 
     def _transaction(self, statements: list[tuple[str, tuple[Any, ...]]]) -> int:
         """Run the statements as one transaction, committed before this returns; how many rows they changed."""
@@ -248,152 +249,7 @@ class SqliteStorage(SheetTables):
             return self.writer.execute(sql, params).fetchall()  # ":memory:" is one connection's own database
         return list(await self._reader.execute_fetchall(sql, params))
 
-    # --- players and chats ---
-
-    async def save_player(self, platform: str, user_id: str, name: str) -> None:
-        await self._write(
-            "INSERT INTO players (platform, user_id, name) VALUES (?, ?, ?) "
-            "ON CONFLICT (platform, user_id) DO UPDATE SET name = excluded.name",
-            (platform, user_id, name),
-        )
-
-    async def get_player_language(self, platform: str, user_id: str) -> str | None:
-        rows = await self._rows(
-            "SELECT language FROM players WHERE platform = ? AND user_id = ?", (platform, user_id)
-        )
-        return rows[0][0] if rows else None
-
-    async def set_player_language(self, platform: str, user_id: str, language: str) -> None:
-        await self._write(
-            "INSERT INTO players (platform, user_id, language) VALUES (?, ?, ?) "
-            "ON CONFLICT (platform, user_id) DO UPDATE SET language = excluded.language",
-            (platform, user_id, language),
-        )
-
-    async def get_chat_language(self, platform: str, chat: str) -> str | None:
-        rows = await self._rows(
-            "SELECT COALESCE(c.language, p.language) FROM chats c "
-            "LEFT JOIN chats p ON p.platform = c.platform AND p.chat = c.parent WHERE c.platform = ? AND c.chat = ?",
-            (platform, chat),
-        )
-        return rows[0][0] if rows else None
-
-    async def set_chat_parent(self, platform: str, chat: str, parent: str) -> None:
-        await self._write(
-            "INSERT INTO chats (platform, chat, parent) VALUES (?, ?, ?) "
-            "ON CONFLICT (platform, chat) DO UPDATE SET parent = excluded.parent",
-            (platform, chat, parent),
-        )
-
-    async def get_chat_parent(self, platform: str, chat: str) -> str | None:
-        rows = await self._rows("SELECT parent FROM chats WHERE platform = ? AND chat = ?", (platform, chat))
-        return rows[0][0] if rows else None
-
-    async def chats_following(self, platform: str, parent: str) -> list[str]:
-        rows = await self._rows(
-            "SELECT chat FROM chats WHERE platform = ? AND parent = ? AND language IS NULL ORDER BY chat",
-            (platform, parent),
-        )
-        return [r[0] for r in rows]
-
-    async def set_chat_language(self, platform: str, chat: str, language: str) -> None:
-        await self._write(
-            "INSERT INTO chats (platform, chat, language) VALUES (?, ?, ?) "
-            "ON CONFLICT (platform, chat) DO UPDATE SET language = excluded.language",
-            (platform, chat, language),
-        )
-
-    async def get_chat_game(self, platform: str, chat: str) -> str | None:
-        rows = await self._rows("SELECT game FROM chats WHERE platform = ? AND chat = ?", (platform, chat))
-        return rows[0][0] if rows else None
-
-    async def set_chat_game(self, platform: str, chat: str, game: str) -> None:
-        await self._write(
-            "INSERT INTO chats (platform, chat, game) VALUES (?, ?, ?) "
-            "ON CONFLICT (platform, chat) DO UPDATE SET game = excluded.game",
-            (platform, chat, game),
-        )
-
-    # --- tables and logs ---
-
-    async def create_table(self, row: TableRow) -> None:
-        await self._write(
-            "INSERT INTO tables (table_id, platform, chat, creator, status, deadline, created, updated) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (row.table_id, row.platform, row.chat, row.creator, row.status, row.deadline, row.created, row.updated),
-        )
-
-    async def set_table_status(self, table_id: str, status: str) -> None:
-        await self._write(
-            "UPDATE tables SET status = ?, updated = ? WHERE table_id = ?", (status, time.time(), table_id)
-        )
-
-    async def set_deadline(self, table_id: str, deadline: float | None) -> None:
-        await self._write("UPDATE tables SET deadline = ? WHERE table_id = ?", (deadline, table_id))
-
-    @staticmethod
-    def _table(row: Any) -> TableRow:
-        return TableRow(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7])
-
-    async def get_table(self, table_id: str) -> TableRow | None:
-        rows = await self._rows(
-            "SELECT table_id, platform, chat, creator, status, deadline, created, updated FROM tables "
-            "WHERE table_id = ?",
-            (table_id,),
-        )
-        return self._table(rows[0]) if rows else None
-
-    async def unfinished_tables(self) -> list[TableRow]:
-        rows = await self._rows(
-            "SELECT table_id, platform, chat, creator, status, deadline, created, updated FROM tables "
-            "WHERE status IN ('lobby', 'playing') ORDER BY created, table_id"
-        )
-        return [self._table(r) for r in rows]
-
-    async def append_event(self, table_id: str, seq: int, data: JSON) -> None:
-        await self._write(
-            "INSERT INTO events (table_id, seq, data, at) VALUES (?, ?, ?, ?)",
-            (table_id, seq, json.dumps(data, separators=(",", ":")), time.time()),
-        )
-
-    async def events(self, table_id: str) -> list[Event]:
-        rows = await self._rows("SELECT seq, data, at FROM events WHERE table_id = ? ORDER BY seq", (table_id,))
-        return [Event(table_id, r[0], json.loads(r[1]), r[2]) for r in rows]
-
-    # --- message ids ---
-
-    async def get_message_ref(self, platform: str, key: str) -> str | None:
-        rows = await self._rows("SELECT ref FROM message_refs WHERE platform = ? AND key = ?", (platform, key))
-        return rows[0][0] if rows else None
-
-    async def set_message_ref(self, platform: str, key: str, ref: str | None) -> None:
-        if ref is None:
-            await self._write("DELETE FROM message_refs WHERE platform = ? AND key = ?", (platform, key))
-        else:
-            await self._write(
-                "INSERT INTO message_refs (platform, key, ref) VALUES (?, ?, ?) "
-                "ON CONFLICT (platform, key) DO UPDATE SET ref = excluded.ref",
-                (platform, key, ref),
-            )
-
-    # --- forms in progress ---
-
-    async def get_form(self, platform: str, form_id: str) -> JSON | None:
-        rows = await self._rows("SELECT data FROM forms WHERE platform = ? AND form_id = ?", (platform, form_id))
-        return json.loads(rows[0][0]) if rows else None
-
-    async def set_form(self, platform: str, form_id: str, data: JSON | None) -> None:
-        if data is None:
-            await self._write("DELETE FROM forms WHERE platform = ? AND form_id = ?", (platform, form_id))
-        else:
-            await self._write(
-                "INSERT INTO forms (platform, form_id, data, updated) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (platform, form_id) DO UPDATE SET data = excluded.data, updated = excluded.updated",
-                (platform, form_id, json.dumps(data, ensure_ascii=False, separators=(",", ":")), time.time()),
-            )
-
-    async def forget_forms(self, platform: str, before: float) -> int:
-        return self._transaction([("DELETE FROM forms WHERE platform = ? AND updated < ?", (platform, before))])
+    # players, chats, tables, logs, message ids and forms: bot.storage.sql.SharedStatements
 
     # --- a chat that got a new id ---
 
