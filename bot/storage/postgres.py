@@ -26,7 +26,7 @@ from .base import JSON, PlayerStats, StorageError
 from .factory import shown_database as shown
 from .postgres_schema import DROPPED, FAILURES, migrate, reason
 from .postgres_sheets import PgSheetTables
-from .sql import SharedStatements, numbered
+from .sql import numbered
 
 POOL_SIZE = 16  # as many commits in flight at once; the server groups them into one flush of its log
 CONNECT_SECONDS = 15.0
@@ -42,7 +42,7 @@ def changed(status: str) -> int:
     return int(last) if last.isdigit() else 0
 
 
-class PostgresStorage(SharedStatements, PgSheetTables):
+class PostgresStorage(PgSheetTables):
     _BINARY = ' COLLATE "C"'  # SQLite's order of text: byte by byte, whatever the server's locale
     def __init__(self, url: str, *, pool_size: int = POOL_SIZE) -> None:
         self.url = url

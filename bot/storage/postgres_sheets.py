@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING, Any
 import asyncpg
 
 from .base import JSON, OldSheet
+from .sql import SharedStatements
 
 Statements = list[tuple[str, tuple[Any, ...]]]
 if TYPE_CHECKING:
     Connection = asyncpg.pool.PoolConnectionProxy[asyncpg.Record]  # a pooled connection, as the pool lends it
 
 
-class PgSheetTables:
+class PgSheetTables(SharedStatements):
     # Provided by PostgresStorage.
     def _transaction(self) -> contextlib.AbstractAsyncContextManager[Connection]:
         raise NotImplementedError
@@ -33,39 +34,10 @@ class PgSheetTables:
     async def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> Sequence[asyncpg.Record]:
         raise NotImplementedError
 
-    async def get_sheet(self, platform: str, chat: str) -> JSON | None:
-        rows = await self._rows("SELECT data FROM sheets WHERE platform = $1 AND chat = $2", (platform, chat))
-        return dict(json.loads(rows[0][0])) if rows else None
-
     async def set_sheet(
         self, platform: str, chat: str, sheet: JSON | None, keeper: tuple[str, str] | None = None
     ) -> None:
         await self._run(self._sheet_writes(platform, chat, sheet, keeper))
-
-    @staticmethod
-    def _sheet_writes(platform: str, chat: str, sheet: JSON | None, keeper: tuple[str, str] | None) -> Statements:
-        if sheet is None:
-            return [("DELETE FROM sheets WHERE platform = $1 AND chat = $2", (platform, chat))]
-        data = json.dumps(sheet, ensure_ascii=False)
-        if keeper is None:  # the keeper stays who it was (nobody, for a new row)
-            return [(
-                "INSERT INTO sheets (platform, chat, data, updated) VALUES ($1, $2, $3, $4) "
-                "ON CONFLICT (platform, chat) DO UPDATE SET data = excluded.data, updated = excluded.updated",
-                (platform, chat, data, time.time()),
-            )]
-        return [(
-            "INSERT INTO sheets (platform, chat, data, updated, keeper, keeper_name) VALUES ($1, $2, $3, $4, $5, $6) "
-            "ON CONFLICT (platform, chat) DO UPDATE SET data = excluded.data, updated = excluded.updated, "
-            "keeper = excluded.keeper, keeper_name = excluded.keeper_name",
-            (platform, chat, data, time.time(), keeper[0], keeper[1]),
-        )]
-
-    async def get_sheet_keeper(self, platform: str, chat: str) -> tuple[str, str] | None:
-        rows = await self._rows(
-            "SELECT keeper, keeper_name FROM sheets WHERE platform = $1 AND chat = $2 AND keeper IS NOT NULL",
-            (platform, chat),
-        )
-        return (rows[0][0], rows[0][1]) if rows else None
 
     async def replace_sheet(
         self, platform: str, chat: str, sheet: JSON | None, keeper: tuple[str, str] | None, reason: str, by: str

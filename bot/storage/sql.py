@@ -1,9 +1,9 @@
-"""The statements both SQL backends share: players, chats, tables and their logs, message ids and forms.
+"""The statements both SQL backends share: players, chats, tables and their logs, message ids, forms, the sheet.
 
 They are written once, with ``?`` placeholders; a backend whose driver numbers its parameters (asyncpg's ``$1``)
 rewrites them in ``_sql``. Each backend supplies the three primitives (``_write``, ``_rows``, ``_sql``) and
 ``_BINARY``, the collation that orders text byte by byte as SQLite does, so both list chats and tables in one order.
-What differs between the two (transactions of several statements, move_chat, the sheets, statistics) stays in
+What differs between the two (transactions of several statements, move_chat, the sheets' history, statistics) stays in
 each backend.
 """
 
@@ -185,3 +185,34 @@ class SharedStatements:
 
     async def forget_forms(self, platform: str, before: float) -> int:
         return await self._put("DELETE FROM forms WHERE platform = ? AND updated < ?", platform, float(before))
+
+    # --- the chat's current score sheet (its history and replacement are per backend: they lock differently) ---
+
+    async def get_sheet(self, platform: str, chat: str) -> JSON | None:
+        value = await self._one("SELECT data FROM sheets WHERE platform = ? AND chat = ?", platform, chat)
+        return None if value is None else dict(json.loads(value))
+
+    async def get_sheet_keeper(self, platform: str, chat: str) -> tuple[str, str] | None:
+        rows = await self._rows(
+            self._sql("SELECT keeper, keeper_name FROM sheets WHERE platform = ? AND chat = ? AND keeper IS NOT NULL"),
+            (platform, chat),
+        )
+        return (rows[0][0], rows[0][1]) if rows else None
+
+    def _sheet_writes(
+        self, platform: str, chat: str, sheet: JSON | None, keeper: tuple[str, str] | None
+    ) -> list[tuple[str, tuple[Any, ...]]]:
+        """The statements that write (or, with None, delete) the chat's sheet, for one transaction."""
+        if sheet is None:
+            return [(self._sql("DELETE FROM sheets WHERE platform = ? AND chat = ?"), (platform, chat))]
+        data = json.dumps(sheet, ensure_ascii=False)
+        if keeper is None:  # the keeper stays who it was (nobody, for a new row)
+            return [(self._sql(
+                "INSERT INTO sheets (platform, chat, data, updated) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (platform, chat) DO UPDATE SET data = excluded.data, updated = excluded.updated"
+            ), (platform, chat, data, time.time()))]
+        return [(self._sql(
+            "INSERT INTO sheets (platform, chat, data, updated, keeper, keeper_name) VALUES (?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (platform, chat) DO UPDATE SET data = excluded.data, updated = excluded.updated, "
+            "keeper = excluded.keeper, keeper_name = excluded.keeper_name"
+        ), (platform, chat, data, time.time(), keeper[0], keeper[1]))]

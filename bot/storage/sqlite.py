@@ -23,7 +23,6 @@ from typing import Any, Final
 import aiosqlite
 
 from .base import JSON, PlayerStats, StorageError
-from .sql import SharedStatements
 from .sqlite_sheets import SheetTables
 
 log = logging.getLogger(__name__)
@@ -90,7 +89,7 @@ MIGRATIONS: Final[tuple[str, ...]] = (
 )
 
 
-class SqliteStorage(SharedStatements, SheetTables):
+class SqliteStorage(SheetTables):
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self._writer: sqlite3.Connection | None = None

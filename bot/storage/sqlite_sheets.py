@@ -12,9 +12,10 @@ import time
 from typing import Any
 
 from .base import JSON, OldSheet
+from .sql import SharedStatements
 
 
-class SheetTables:
+class SheetTables(SharedStatements):
     # Provided by SqliteStorage.
     @property
     def writer(self) -> sqlite3.Connection:
@@ -27,41 +28,10 @@ class SheetTables:
         raise NotImplementedError
 
 
-    async def get_sheet(self, platform: str, chat: str) -> JSON | None:
-        rows = await self._rows("SELECT data FROM sheets WHERE platform = ? AND chat = ?", (platform, chat))
-        return json.loads(rows[0][0]) if rows else None
-
     async def set_sheet(
         self, platform: str, chat: str, sheet: JSON | None, keeper: tuple[str, str] | None = None
     ) -> None:
         self._transaction(self._sheet_writes(platform, chat, sheet, keeper))
-
-    @staticmethod
-    def _sheet_writes(
-        platform: str, chat: str, sheet: JSON | None, keeper: tuple[str, str] | None
-    ) -> list[tuple[str, tuple[Any, ...]]]:
-        if sheet is None:
-            return [("DELETE FROM sheets WHERE platform = ? AND chat = ?", (platform, chat))]
-        data = json.dumps(sheet, ensure_ascii=False)
-        if keeper is None:  # the keeper stays who it was (nobody, for a new row)
-            return [(
-                "INSERT INTO sheets (platform, chat, data, updated) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (platform, chat) DO UPDATE SET data = excluded.data, updated = excluded.updated",
-                (platform, chat, data, time.time()),
-            )]
-        return [(
-            "INSERT INTO sheets (platform, chat, data, updated, keeper, keeper_name) VALUES (?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (platform, chat) DO UPDATE SET data = excluded.data, updated = excluded.updated, "
-            "keeper = excluded.keeper, keeper_name = excluded.keeper_name",
-            (platform, chat, data, time.time(), keeper[0], keeper[1]),
-        )]
-
-    async def get_sheet_keeper(self, platform: str, chat: str) -> tuple[str, str] | None:
-        rows = await self._rows(
-            "SELECT keeper, keeper_name FROM sheets WHERE platform = ? AND chat = ? AND keeper IS NOT NULL",
-            (platform, chat),
-        )
-        return (rows[0][0], rows[0][1]) if rows else None
 
     async def replace_sheet(
         self, platform: str, chat: str, sheet: JSON | None, keeper: tuple[str, str] | None, reason: str, by: str
