@@ -165,3 +165,12 @@ def test_a_defender_who_throws_small_spades_may_still_hold_the_ace_he_kept() -> 
     assert with_defender(weighted) > 0.75 * with_defender(even)
     chosen = [HardAgent(seed=s).act(obs) for s in range(3)]
     assert all(isinstance(a, Play) and a.card == parse_card("KH") for a in chosen)
+
+
+def test_more_deals_drawn_make_the_defender_keep_the_spades_with_every_seed() -> None:
+    # The Bulgarian play draws five deals per deal searched (three before): among more drawn deals, the ones where
+    # the declarer's trump leads make sense (J♠ with the partner) are found often enough that no seed throws a spade.
+    obs = position(*KEEP_SPADES, dealer=1)
+    chosen = [HardAgent(seed=s, time_cap=30).act(obs) for s in range(16)]
+    aces = sum(1 for a in chosen if isinstance(a, Play) and a.card == parse_card("AC"))
+    assert aces == 16, f"threw A♣ with {aces} seeds of 16: {[str(a) for a in chosen]}"

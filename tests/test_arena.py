@@ -164,6 +164,31 @@ def test_contracts_from_records_count_every_played_deal_and_no_call_of_medium_ag
     assert sum(n for k, n in calls["easy (B)"].items() if k != "all") > 0
 
 
+
+def test_deal_pairs_from_records_are_the_arenas_and_a_run_compared_with_itself_differs_by_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.util
+    import sys
+
+    path = Path(__file__).resolve().parent.parent / "bench" / "pairs.py"
+    spec = importlib.util.spec_from_file_location("pairs_bench", path)
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    sys.modules["pairs_bench"] = script
+    spec.loader.exec_module(script)
+    from bot.ai.easy import EasyAgent
+
+    result = run_arena(side("medium", MediumAgent), side("easy", EasyAgent), deals=12, seed="pairs", records=tmp_path)
+    pairs = script.deal_pairs(tmp_path)
+    assert sorted(pairs.values()) == sorted(result.pair_diffs)
+    assert script.main([str(tmp_path), "--vs", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert f"12 deal pairs: {result.mean_ci()[0]:+.2f}" in out
+    assert "pair by pair" in out and "12 deal pairs: +0.00 [+0.00, +0.00]" in out
+    assert script.main([str(tmp_path / "missing")]) == 2
+    assert "is not a folder of arena records" in capsys.readouterr().err
+
 # --- the family games (--variant) ---
 
 

@@ -38,10 +38,14 @@ from .sampling import Sampler
 from .solver import Solver
 
 # (samples, depth in tricks) by the number of tricks left, the trick in progress included: exact from five tricks
-# left, two tricks deep with an evaluation before that.
+# left, two tricks deep with an evaluation before that. SCHEDULE is the family games' (Bela, French belote);
+# the Bulgarian game searches more deals early and at five tricks left, in the time its decisions left unused.
 SCHEDULE = {1: (1, 1), 2: (32, 2), 3: (48, 3), 4: (40, 4), 5: (16, 5), 6: (28, 2), 7: (28, 2), 8: (28, 2)}
-# Deals drawn per deal searched in the play: the search takes the ones the other seats' play makes likely.
+BULGARIAN_SCHEDULE = {1: (1, 1), 2: (32, 2), 3: (48, 3), 4: (40, 4), 5: (24, 5), 6: (40, 2), 7: (40, 2), 8: (40, 2)}
+# Deals drawn per deal searched in the play: the search takes the ones the other seats' play makes likely (the
+# Bulgarian game draws more, so that the deals the play makes likely are found among more).
 POOL = 3
+BULGARIAN_POOL = 5
 # Auction: deals simulated per decision, and how much better (in game points per deal) another call must look than
 # the rule-based choice to be preferred, besides beating the simulation's noise (``auction_sim.NOISE_Z``).
 AUCTION_SAMPLES = 72
@@ -61,11 +65,14 @@ class HardAgent:
         time_cap: float = 0.8,
         schedule: dict[int, tuple[int, int]] | None = None,
         auction_samples: int = AUCTION_SAMPLES,
-        pool: int = POOL,
+        pool: int | None = None,
     ) -> None:
-        self.pool = pool
+        # A schedule or pool given (a test's quick one) serves every game; by default each game has its own.
+        self.pool = POOL if pool is None else pool
+        self.bulgarian_pool = BULGARIAN_POOL if pool is None else pool
         self.seed = seed
         self.schedule = schedule or SCHEDULE
+        self.bulgarian_schedule = schedule or BULGARIAN_SCHEDULE
         self.auction_samples = auction_samples
         self.style = BiddingStyle()
         self.time_cap = time_cap  # processor seconds per decision
@@ -111,7 +118,7 @@ class HardAgent:
             return legal[0]
         k = knowledge_of(obs)
         tricks_left = 8 - len(obs.tricks)
-        samples, depth = self.schedule[tricks_left]
+        samples, depth = self.bulgarian_schedule[tricks_left]
         budget = Budget(self.time_cap, self.wall_cap)
         contract = k.contract
         sampler = Sampler(obs, k, f"{self.seed}/{self.decisions}/{len(obs.tricks)}/{len(obs.trick)}")
@@ -124,7 +131,7 @@ class HardAgent:
             took |= 1 << (t.winner & 1)
         done = 0
         try:
-            deals = sampler.weighted(samples, self.pool * samples)
+            deals = sampler.weighted(samples, self.bulgarian_pool * samples)
         except RuntimeError:
             deals = []  # no deal fits what the seat inferred (an inconsistent history): play by the rules instead
         for hands, times in deals:
