@@ -186,6 +186,11 @@ def test_deal_pairs_from_records_are_the_arenas_and_a_run_compared_with_itself_d
     out = capsys.readouterr().out
     assert f"12 deal pairs: {result.mean_ci()[0]:+.2f}" in out
     assert "pair by pair" in out and "12 deal pairs: +0.00 [+0.00, +0.00]" in out
+    # A is the medium bot, so every deal pair is one where A called as medium; B's calls are not A's.
+    assert script.main([str(tmp_path), "--by-calls"]) == 0
+    out = capsys.readouterr().out
+    assert "A called as medium in both orientations: 12 deal pairs" in out
+    assert "A made a call unlike medium's: 0 deal pairs" in out
     assert script.main([str(tmp_path / "missing")]) == 2
     assert "is not a folder of arena records" in capsys.readouterr().err
 
