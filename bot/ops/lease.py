@@ -158,10 +158,12 @@ async def acquire(
         except StorageError:
             raise  # the database was never reached: a setting to fix, said once by the command
         except Exception as exc:  # the database went away: a standby waits for it, as for the lease
-            if str(exc) != trouble:
-                trouble = str(exc)
-                log.warning("%s cannot be taken now (%s: %s); trying again every %g s", lease.what,
-                            type(exc).__name__, exc, poll)
+            # One warning an outage: its first reason. A server going down says several things in turn (the
+            # connection ended, then "not accepting connections"); the later ones go to the debug log.
+            log.log(logging.DEBUG if trouble else logging.WARNING,
+                    "%s cannot be taken now (%s: %s); trying again every %g s", lease.what, type(exc).__name__, exc,
+                    poll)
+            trouble = str(exc) or type(exc).__name__
         else:
             trouble = ""
         if not said and not trouble:
