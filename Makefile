@@ -48,7 +48,7 @@ test: $(STAMP) lint postgres
 # everything works as before.
 FAST := bot/ai/solver.py bot/ai/knowledge.py bot/ai/medium.py bot/ai/bidding.py bot/ai/sampling.py bot/ai/auction_sim.py \
 	bot/ai/games.py bot/ai/familyknowledge.py bot/ai/familycalls.py bot/ai/familyhard.py \
-	bot/ai/smallgames.py bot/ai/smallsolver.py bot/ai/smallhard.py
+	bot/ai/smallgames.py bot/ai/smallsolver.py bot/ai/smallhard.py bot/ai/bulgariansmall.py
 
 fast: $(STAMP)
 	$(BIN)/python tools/build_fast.py $(FAST)
