@@ -144,6 +144,9 @@ class PlayersSheet(SheetLines[PlayersEntry, PlayersLine, tuple[int, ...]]):
     def _winner_name(self, winner: int) -> str | Msg:
         return self.players[winner] if self.players else default_names(self.seats)[winner]
 
+    def _written_json(self, entry: PlayersEntry) -> dict[str, Any]:
+        return {"dash": [SEAT_KEYS[s] for s in range(self.seats) if entry.dash[s]]}
+
     # --- reading ---
 
     def names(self, lang: str) -> tuple[str, ...]:
@@ -276,22 +279,7 @@ class PlayersSheet(SheetLines[PlayersEntry, PlayersLine, tuple[int, ...]]):
     def to_json(self) -> dict[str, Any]:
         """The sheet as JSON (``belote-sheet/1`` with ``variant`` and ``players`` keyed by seat)."""
         keys = SEAT_KEYS[: self.seats]
-        lines = []
-        for line in self._lines:
-            entry = line.entry
-            item: dict[str, Any]
-            if entry.request is not None:
-                deal = entry.request.to_json()
-                for key in ("variant", "hanging_in", "rules", "players"):
-                    deal.pop(key, None)
-                item = {"deal": deal}
-            else:
-                assert entry.points is not None
-                item = {"points": dict(zip(keys, entry.points, strict=True)), "pot": entry.pot,
-                        "dash": [keys[s] for s in range(self.seats) if entry.dash[s]]}
-            item.update({"score": dict(zip(keys, line.score, strict=True)), "hanging": line.hanging,
-                         "totals": dict(zip(keys, line.totals, strict=True))})
-            lines.append(item)
+        lines = self._stored_lines(keys, "players")
         return {
             "format": SHEET_FORMAT,
             "variant": self.variant,

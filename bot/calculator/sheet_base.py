@@ -137,10 +137,6 @@ class BaseSheet(SheetLines[EntryT, LineT, tuple[int, int]], Generic[RulesT, Deal
         """Numbers by hand as the stored line (the game's ``LineModel``) has them."""
 
     @abstractmethod
-    def _written_json(self, entry: EntryT) -> dict[str, Any]:
-        """The stored fields of numbers by hand after ``points`` and ``pot``."""
-
-    @abstractmethod
     def _heading(self, names: tuple[str, str]) -> Msg:
         """The history's first row."""
 
@@ -222,24 +218,7 @@ class BaseSheet(SheetLines[EntryT, LineT, tuple[int, int]], Generic[RulesT, Deal
     def to_json(self) -> dict[str, Any]:
         """The sheet as JSON (``belote-sheet/1``). ``score``, ``hanging`` and ``totals`` of each line and the
         ``winner`` are written for readers; ``from_json`` recomputes them from the entries."""
-        lines = []
-        for line, entry in zip(self._lines, self._entries, strict=True):
-            item: dict[str, Any]
-            if entry.request is not None:
-                deal = entry.request.to_json()
-                for key in ("variant", "hanging_in", "rules", "teams"):
-                    deal.pop(key, None)
-                item = {"deal": deal}
-            else:
-                assert entry.points is not None
-                item = {"points": {"A": entry.points[0], "B": entry.points[1]}, "pot": entry.pot,
-                        **self._written_json(entry)}
-            item.update({
-                "score": {"A": line.score[0], "B": line.score[1]},
-                "hanging": line.hanging,
-                "totals": {"A": line.totals[0], "B": line.totals[1]},
-            })
-            lines.append(item)
+        lines = self._stored_lines(TEAM_KEYS, "teams")
         return {
             "format": SHEET_FORMAT,
             **self._stored_variant(),

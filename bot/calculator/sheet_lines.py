@@ -6,7 +6,7 @@ undo, and corrections that re-score every later line.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
 from .errors import Msg
@@ -34,9 +34,27 @@ def check_numbers(written: Iterable[tuple[str, object]]) -> None:
             raise SheetError(Msg("must be a whole number ≥ 0, not {value}", {"value": value}), key)
 
 
-class Verdict(Protocol[TotalsT_co]):
-    """What a scored line of any sheet (of teams or of players) says of the match after it."""
+class _Request(Protocol):
+    def to_json(self) -> dict[str, Any]: ...
 
+
+class Written(Protocol):
+    """What was written on a line of any sheet: a deal's request, or a number per column by hand with the pot after
+    them."""
+
+    @property
+    def request(self) -> _Request | None: ...
+    @property
+    def points(self) -> tuple[int, ...] | None: ...
+    @property
+    def pot(self) -> int | None: ...
+
+
+class Verdict(Protocol[TotalsT_co]):
+    """What a scored line of any sheet (of teams or of players) scored, and says of the match after it."""
+
+    @property
+    def score(self) -> TotalsT_co: ...
     @property
     def totals(self) -> TotalsT_co: ...
     @property
@@ -47,7 +65,7 @@ class Verdict(Protocol[TotalsT_co]):
     def drawn(self) -> bool: ...
 
 
-EntryT = TypeVar("EntryT")
+EntryT = TypeVar("EntryT", bound=Written)
 LineT = TypeVar("LineT", bound=Verdict[Any])
 TotalsT = TypeVar("TotalsT", bound=tuple[int, ...])
 
@@ -70,6 +88,10 @@ class SheetLines(ABC, Generic[EntryT, LineT, TotalsT]):
     @abstractmethod
     def _winner_name(self, winner: int) -> str | Msg:
         """The winner's name as the sheet writes it."""
+
+    @abstractmethod
+    def _written_json(self, entry: EntryT) -> dict[str, Any]:
+        """The stored fields of numbers by hand after ``points`` and ``pot``."""
 
     # --- reading ---
 
@@ -155,4 +177,32 @@ class SheetLines(ABC, Generic[EntryT, LineT, TotalsT]):
             line = self._line(i, entry, totals, hanging)
             lines.append(line)
             totals, hanging = line.totals, line.hanging
+        return lines
+
+    # --- the stored form ---
+
+    def _stored_lines(self, keys: Sequence[str], names: str) -> list[dict[str, Any]]:
+        """Each line as stored, keyed by column (``keys``): its deal, less what the sheet itself keeps (the game, the
+        pot, the options and the names, ``names``), or its numbers by hand; then ``score``, ``hanging`` and
+        ``totals``, written for readers (reading recomputes them)."""
+        lines = []
+        for line, entry in zip(self._lines, self._entries, strict=True):
+            item: dict[str, Any]
+            if entry.request is not None:
+                deal = entry.request.to_json()
+                for key in ("variant", "hanging_in", "rules", names):
+                    deal.pop(key, None)
+                item = {"deal": deal}
+            else:
+                assert entry.points is not None
+                points = dict(zip(keys, entry.points, strict=True))
+                item = {"points": points, "pot": entry.pot, **self._written_json(entry)}
+            item.update(
+                {
+                    "score": dict(zip(keys, line.score, strict=True)),
+                    "hanging": line.hanging,
+                    "totals": dict(zip(keys, line.totals, strict=True)),
+                }
+            )
+            lines.append(item)
         return lines
