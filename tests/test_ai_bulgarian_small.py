@@ -16,7 +16,7 @@ from bot.ai.base import Agent
 from bot.ai.easy import EasyAgent
 from bot.ai.familycalls import medium_action
 from bot.ai.familyknowledge import family_knowledge
-from bot.ai.games import game_of
+from bot.ai.games import Tally, game_of
 from bot.ai.hard import HardAgent
 from bot.ai.medium import MediumAgent
 from bot.ai.registry import make_agent
@@ -245,7 +245,7 @@ def test_the_hard_bot_writes_a_played_deal_as_the_engine_does(game: str) -> None
         card = [deal.card_points[p] + (10 if deal.last_trick_side == p else 0) for p in range(variant.seats)]
         decl, contest = piece.counted(deal.declared, list(range(variant.seats)), deal.dealer, deal.contract)
         belas = [20 * b for b in deal.belotes]
-        written = piece.written(last, deal.bidder, card, list(deal.tricks_won), decl, contest, belas)
+        written = piece.written(last, Tally(deal.bidder, card, list(deal.tricks_won), decl, contest, belas))
         assert written == deal.result.score
         checked += 1
     assert checked >= 6

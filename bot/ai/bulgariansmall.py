@@ -36,7 +36,7 @@ from bot.engine.scoring import VALAT_BONUS, raw_totals
 from bot.engine.seatview import SeatView
 
 from .bidding import contract_strength
-from .games import FamilyGame, _named
+from .games import FamilyGame, Tally, _named
 from .smallgames import _search
 
 SUIT, NT, AT = 0, 1, 2  # kinds of contract, the index into the thresholds
@@ -113,10 +113,9 @@ class BulgarianSmallGame(FamilyGame):
         suits = () if trump == NO_TRUMPS else range(4) if trump == ALL_TRUMPS else (trump,)
         return tuple((1 << (s * 8 + KING)) | (1 << (s * 8 + QUEEN)) for s in suits)
 
-    def raw(
-        self, contract: int, card: Sequence[int], tricks: Sequence[int], declared: Sequence[int], belas: Sequence[int]
-    ) -> tuple[list[int], int | None]:
+    def raw(self, contract: int, tally: Tally) -> tuple[list[int], int | None]:
         """Each player's raw total as the engine counts it (``SmallDeal.raw``) and the valat's taker, if any."""
+        card, tricks, declared, belas = tally.card, tally.tricks, tally.declared, tally.belas
         total = sum(tricks)
         valat = next((p for p in range(self.seats) if total and tricks[p] == total), None)
         out = []
@@ -149,21 +148,13 @@ class BulgarianThreeGame(BulgarianSmallGame):
     seats = 3
     search = _search([(6, 24, 2), (1, 24, 0)], 8)
 
-    def written(
-        self,
-        view: SeatView,
-        caller: int,
-        card: list[int],
-        tricks: list[int],
-        declared: list[int],
-        contest: int | None,
-        belas: list[int],
-    ) -> tuple[int, ...]:
+    def written(self, view: SeatView, tally: Tally) -> tuple[int, ...]:
         assert view.contract is not None
-        raw, valat = self.raw(view.contract, card, tricks, declared, belas)
+        raw, valat = self.raw(view.contract, tally)
         rules = self.opts
         assert isinstance(rules, BulgarianThreeRules)
-        belotes = belas[caller] // BELOTE_POINTS
+        caller = tally.caller
+        belotes = tally.belas[caller] // BELOTE_POINTS
         return score_three(
             rules, rules.made_rule, view.contract, view.multiplier, caller, raw, view.hanging, belotes, valat
         ).score
@@ -174,19 +165,10 @@ class BulgarianTwoGame(BulgarianSmallGame):
     seats = 2
     search = _search([(8, 24, 3), (7, 24, 4), (1, 24, 0)], 8)
 
-    def written(
-        self,
-        view: SeatView,
-        caller: int,
-        card: list[int],
-        tricks: list[int],
-        declared: list[int],
-        contest: int | None,
-        belas: list[int],
-    ) -> tuple[int, ...]:
+    def written(self, view: SeatView, tally: Tally) -> tuple[int, ...]:
         assert view.contract is not None
-        raw, valat = self.raw(view.contract, card, tricks, declared, belas)
-        return score_two(self.opts, view.contract, view.multiplier, caller, raw, view.hanging, valat).score
+        raw, valat = self.raw(view.contract, tally)
+        return score_two(self.opts, view.contract, view.multiplier, tally.caller, raw, view.hanging, valat).score
 
 
 # variant -> (its options model, its piece)

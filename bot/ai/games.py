@@ -10,6 +10,7 @@ to replay a sampled deal on. Everything else in the bots is written once.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar
 
@@ -29,6 +30,20 @@ Duties = Callable[[CardMask, Card, Card, bool], CardMask]
 
 DECK_POINTS = 162  # card points of a deal with the last trick
 TEAMS: tuple[int, ...] = (0, 1, 0, 1)
+
+
+@dataclass(frozen=True)
+class Tally:
+    """A deal of a game of three or two players as the hard bot's search ends it (``smallhard``), for ``written``:
+    the caller, each player's card points (the last trick and the 3-player discard included, no štiglja), tricks,
+    declarations, the contest's winning side and belas."""
+
+    caller: int
+    card: list[int]
+    tricks: list[int]
+    declared: list[int]
+    contest: int | None
+    belas: list[int]
 
 
 class FamilyGame:
@@ -170,19 +185,8 @@ class FamilyGame:
         """Does the holder of the seven take the turned card (2-player Bela, ``smallgames``)?"""
         raise ValueError(f"{self.variant} has no seven exchange")
 
-    def written(
-        self,
-        view: SeatView,
-        caller: int,
-        card: list[int],
-        tricks: list[int],
-        declared: list[int],
-        contest: int | None,
-        belas: list[int],
-    ) -> tuple[int, ...]:
-        """What each player writes for a deal of a game of three or two players, by the engine's scoring, from each
-        player's card points (the last trick and the 3-player discard included, no štiglja), tricks, declarations,
-        the contest's winning side and belas (``smallhard``)."""
+    def written(self, view: SeatView, tally: Tally) -> tuple[int, ...]:
+        """What each player writes for a deal of a game of three or two players, by the engine's scoring."""
         raise ValueError(f"{self.variant} is scored by pairs (``score``)")
 
     # --- a real deal to replay on ---
@@ -204,13 +208,32 @@ def _passed(w: list[list[float]], who: int, suit: int, factor: float) -> None:
     w[who][suit * 8 + NINE] *= factor
 
 
+def turned_call_weights(view: SeatView, seats: int) -> list[list[float]]:
+    """The call weights of a game whose first round of calls is on the turned card's suit and the second on any other
+    (French belote, 2-player Bela)."""
+    w = [[1.0] * 32 for _ in range(4)]
+    t = view.turned >> 3 if view.turned is not None else -1
+    for i, call in enumerate(view.calls):
+        who = (view.dealer + 1 + i) % seats
+        if call != PASS:
+            _named(w, who, call)
+        elif i < seats and t >= 0:  # refused the turned card's suit
+            _passed(w, who, t, 0.5)
+        else:  # refused every other suit too
+            for s in range(4):
+                if s != t:
+                    _passed(w, who, s, 0.7)
+    return w
+
+
 class BelaGame(FamilyGame):
     variant = "bela"
     scoring = staticmethod(score_bela)
 
-    def __init__(self, opts: BelaRules) -> None:
+    # Any: BelaRules, or the options of a Bela game of three or two players (``smallgames``), whose pieces build on
+    # this one.
+    def __init__(self, opts: Any) -> None:
         super().__init__(opts)
-        self.opts: BelaRules = opts
         self.sharing = opts.declaration_card_sharing
         self.sweep_bonus = opts.stiglja_value
 
@@ -273,19 +296,7 @@ class FrenchGame(FamilyGame):
         return FrenchDeal(self.opts, dealer, hands, turned, rest)
 
     def call_weights(self, view: SeatView) -> list[list[float]]:
-        w = [[1.0] * 32 for _ in range(4)]
-        t = view.turned >> 3 if view.turned is not None else -1
-        for i, call in enumerate(view.calls):
-            who = (view.dealer + 1 + i) % 4
-            if call != PASS:
-                _named(w, who, call)
-            elif i < 4 and t >= 0:  # refused the turned card's suit
-                _passed(w, who, t, 0.5)
-            else:  # refused every other suit too
-                for s in range(4):
-                    if s != t:
-                        _passed(w, who, s, 0.7)
-        return w
+        return turned_call_weights(view, self.seats)
 
     def deal_for(self, dealer: int, hands: Sequence[CardMask], caller: int, turned: Card | None) -> TrumpDeal:
         assert turned is not None

@@ -28,13 +28,12 @@ from bot.engine.bela import score_bela
 from bot.engine.bela2 import BelaTwoRules
 from bot.engine.bela3 import BelaThreeRules, score_bela3
 from bot.engine.belaopen import BelaOpenRules
-from bot.engine.calls import PASS
 from bot.engine.cards import Card, CardMask, card_list, mask_of
 from bot.engine.combos import every_combination
 from bot.engine.play import CARD_POINTS
 from bot.engine.seatview import SeatView
 
-from .games import BelaGame, FamilyGame, _named, _passed
+from .games import BelaGame, FamilyGame, Tally, turned_call_weights
 
 # Points a trick is worth on average in a 3-player deal (162 over ten tricks): the rate at which the discard weighs
 # tricks in hand (``familycalls.hand_value``) against points banked.
@@ -82,12 +81,6 @@ class BelaThreeGame(BelaGame):
     # Tricks of three: an exact search pays from four tricks left (bench/ai.py --variant bela-3).
     search = _search([(7, 20, 2), (5, 20, 3), (1, 24, 0)], 10)
 
-    def __init__(self, opts: BelaThreeRules) -> None:
-        FamilyGame.__init__(self, opts)
-        self.opts: Any = opts
-        self.sharing = opts.declaration_card_sharing
-        self.sweep_bonus = opts.stiglja_value
-
     def sides(self, view: SeatView) -> tuple[int, ...]:
         if view.caller is None:
             return (0, 1, 2)
@@ -100,52 +93,35 @@ class BelaThreeGame(BelaGame):
         assert view.contract is not None
         return best_discard(mask_of(view.legal_cards), view.contract)
 
-    def written(
-        self,
-        view: SeatView,
-        caller: int,
-        card: list[int],
-        tricks: list[int],
-        declared: list[int],
-        contest: int | None,
-        belas: list[int],
-    ) -> tuple[int, ...]:
-        return score_bela3(self.opts, caller, view.dealer, card, tricks, declared, contest, belas).score
+    def written(self, view: SeatView, tally: Tally) -> tuple[int, ...]:
+        return score_bela3(
+            self.opts, tally.caller, view.dealer, tally.card, tally.tricks, tally.declared, tally.contest, tally.belas
+        ).score
 
 
-def written_two(
-    game: FamilyGame,
-    view: SeatView,
-    caller: int,
-    card: list[int],
-    tricks: list[int],
-    declared: list[int],
-    contest: int | None,
-    belas: list[int],
-) -> tuple[int, ...]:
-    """What each of two Bela players writes (family §5.7, §6.6): ``bela.score_bela`` with each player a side."""
-    total = sum(tricks)
-    valat = next((p for p in range(2) if tricks[p] == total), None)
-    points, decl, bela = (card[0], card[1]), (declared[0], declared[1]), (belas[0], belas[1])
-    return score_bela(game.opts, caller, points, valat, decl, contest, bela, view.hanging).score
+class BelaPairGame(BelaGame):
+    """What the Bela games of two players share: each player his own side, scored as Bela for four's two sides."""
 
-
-class BelaTwoGame(BelaGame):
-    variant = "bela-2"
     seats = 2
+
+    def sides(self, view: SeatView) -> tuple[int, ...]:
+        return (0, 1)
+
+    def written(self, view: SeatView, tally: Tally) -> tuple[int, ...]:
+        """family §5.7, §6.6: ``bela.score_bela`` with each player a side."""
+        card, tricks, declared, belas = tally.card, tally.tricks, tally.declared, tally.belas
+        total = sum(tricks)
+        valat = next((p for p in range(2) if tricks[p] == total), None)
+        points, decl, bela = (card[0], card[1]), (declared[0], declared[1]), (belas[0], belas[1])
+        return score_bela(self.opts, tally.caller, points, valat, decl, tally.contest, bela, view.hanging).score
+
+
+class BelaTwoGame(BelaPairGame):
+    variant = "bela-2"
     cards = 10
     # Tricks of two search fast: three tricks deep at first, to the end from seven tricks left (p99 0.2 s with 16
     # deals a decision, so 24).
     search = _search([(9, 24, 3), (8, 24, 4), (1, 24, 0)], 10)
-
-    def __init__(self, opts: BelaTwoRules) -> None:
-        FamilyGame.__init__(self, opts)
-        self.opts: Any = opts
-        self.sharing = opts.declaration_card_sharing
-        self.sweep_bonus = opts.stiglja_value
-
-    def sides(self, view: SeatView) -> tuple[int, ...]:
-        return (0, 1)
 
     def _seven(self, view: SeatView) -> Card:
         assert view.turned is not None
@@ -193,37 +169,12 @@ class BelaTwoGame(BelaGame):
         swapped = hand & ~(1 << self._seven(view)) | 1 << view.turned
         return keep_value(swapped, view.contract) >= keep_value(hand, view.contract)
 
-    def written(
-        self,
-        view: SeatView,
-        caller: int,
-        card: list[int],
-        tricks: list[int],
-        declared: list[int],
-        contest: int | None,
-        belas: list[int],
-    ) -> tuple[int, ...]:
-        return written_two(self, view, caller, card, tricks, declared, contest, belas)
-
     def call_weights(self, view: SeatView) -> list[list[float]]:
-        w = [[1.0] * 32 for _ in range(4)]
-        t = view.turned >> 3 if view.turned is not None else -1
-        for i, call in enumerate(view.calls):
-            who = (view.dealer + 1 + i) % 2
-            if call != PASS:
-                _named(w, who, call)
-            elif i < 2 and t >= 0:  # refused the turned card's suit
-                _passed(w, who, t, 0.5)
-            else:
-                for s in range(4):
-                    if s != t:
-                        _passed(w, who, s, 0.7)
-        return w
+        return turned_call_weights(view, self.seats)
 
 
-class BelaOpenGame(BelaGame):
+class BelaOpenGame(BelaPairGame):
     variant = "bela-open"
-    seats = 2
     cards = 16
     # The call compares the seat's face-up cards with the opponent's (``call_against``): a suit is named when the
     # seat's value in it is this many tricks above the opponent's.
@@ -232,13 +183,9 @@ class BelaOpenGame(BelaGame):
     search = _search([(9, 14, 2), (6, 16, 3), (1, 24, 0)], 16)
 
     def __init__(self, opts: BelaOpenRules) -> None:
-        FamilyGame.__init__(self, opts)
-        self.opts: Any = opts
+        FamilyGame.__init__(self, opts)  # its options have no card-sharing choice: every declaration is automatic
         self.sharing = True
         self.sweep_bonus = opts.stiglja_value
-
-    def sides(self, view: SeatView) -> tuple[int, ...]:
-        return (0, 1)
 
     def visible(self, view: SeatView, seat: int) -> CardMask | None:
         if view.layout is None:
@@ -247,18 +194,6 @@ class BelaOpenGame(BelaGame):
 
     def call_against(self, view: SeatView) -> CardMask:
         return self.visible(view, 1 - view.seat) or 0
-
-    def written(
-        self,
-        view: SeatView,
-        caller: int,
-        card: list[int],
-        tricks: list[int],
-        declared: list[int],
-        contest: int | None,
-        belas: list[int],
-    ) -> tuple[int, ...]:
-        return written_two(self, view, caller, card, tricks, declared, contest, belas)
 
     def call_weights(self, view: SeatView) -> list[list[float]]:
         return [[1.0] * 32 for _ in range(4)]  # nobody knows a face-down card: a call says nothing about them

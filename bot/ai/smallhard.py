@@ -30,7 +30,7 @@ from bot.engine.seatview import SeatView
 
 from .base import Budget
 from .familyknowledge import family_knowledge
-from .games import FamilyGame
+from .games import FamilyGame, Tally
 from .knowledge import Knowledge
 from .medium import choose_card
 from .sampling import deal_unseen
@@ -233,7 +233,7 @@ class SmallScorer:
                 share = rest // len(opponents) + (rest % len(opponents) if i == 0 else 0)
                 card[p] += share
                 tricks[p] += 1 if share > 0 else 0
-        written = self.game.written(self.view, caller, card, tricks, decl, contest, belas)
+        written = self.game.written(self.view, Tally(caller, card, tricks, decl, contest, belas))
         others = [written[p] for p in range(n) if p != me]
         return written[me] - sum(others) / len(others) + card[me] / 1000.0
 

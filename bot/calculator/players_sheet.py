@@ -12,7 +12,7 @@ house rules of family §8.8 (to 151, more than each other player, the capot lock
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
@@ -25,7 +25,8 @@ from bot.engine.rules import Rules
 from .errors import CalculatorError, Msg
 from .family_score import FALL_MARK
 from .score import OUTCOME_NAMES
-from .sheet_base import SHEET_FORMAT, SheetError, sheet_rules, validate_sheet
+from .sheet_base import SHEET_FORMAT, sheet_rules, validate_sheet
+from .sheet_lines import SheetError, SheetLines, check_numbers
 from .small_request import BELA_SMALL, SEAT_KEYS, SEATS, SmallRequest, _small_rules, parse_small_request
 from .small_score import SMALL_GAME_NAMES, SMALL_OUTCOMES, SmallAnswer, default_names, score_small_request
 from .vocabulary import contract_name
@@ -106,13 +107,14 @@ def players_verdict(variant: str, rules: Any, totals: tuple[int, ...], line_scor
     return None, "hanging"
 
 
-class PlayersSheet:
+class PlayersSheet(SheetLines[PlayersEntry, PlayersLine, tuple[int, ...]]):
     """A match sheet of a 3- or 2-player game under one set of table options."""
 
     def __init__(self, variant: str, players: Sequence[str] | None = None, rules: Any = None,
                  made_rule: str = "each") -> None:
         if variant not in SEATS:
             raise SheetError(Msg("a sheet keeps bulgarian, bela or french"), "variant")
+        super().__init__()
         self.variant = variant
         self.seats = SEATS[variant]
         if players is not None and (len(players) != self.seats or
@@ -124,8 +126,6 @@ class PlayersSheet:
             rules, made_rule, _ = _small_rules(variant, {})
         self.rules = rules
         self.made_rule = made_rule
-        self._entries: list[PlayersEntry] = []
-        self._lines: list[PlayersLine] = []
 
     @property
     def teams(self) -> tuple[str, ...] | None:
@@ -138,31 +138,16 @@ class PlayersSheet:
             data["made_rule"] = self.made_rule
         return data
 
+    def _no_totals(self) -> tuple[int, ...]:
+        return (0,) * self.seats
+
+    def _winner_name(self, winner: int) -> str | Msg:
+        return self.players[winner] if self.players else default_names(self.seats)[winner]
+
+    def _written_json(self, entry: PlayersEntry) -> dict[str, Any]:
+        return {"dash": [SEAT_KEYS[s] for s in range(self.seats) if entry.dash[s]]}
+
     # --- reading ---
-
-    @property
-    def lines(self) -> list[PlayersLine]:
-        return list(self._lines)
-
-    @property
-    def totals(self) -> tuple[int, ...]:
-        return self._lines[-1].totals if self._lines else (0,) * self.seats
-
-    @property
-    def hanging(self) -> int:
-        return self._lines[-1].hanging if self._lines else 0
-
-    @property
-    def winner(self) -> int | None:
-        return self._lines[-1].winner if self._lines else None
-
-    @property
-    def drawn(self) -> bool:
-        return False
-
-    @property
-    def over(self) -> bool:
-        return self.winner is not None
 
     def names(self, lang: str) -> tuple[str, ...]:
         if self.players is not None:
@@ -180,28 +165,17 @@ class PlayersSheet:
         """A number per player as written by hand (``dash``: the players written as a dash, who wrote 0)."""
         return self._append(self._plain(tuple(numbers), pot, tuple(dash)))
 
-    def undo(self) -> PlayersLine:
-        if not self._lines:
-            raise SheetError(Msg("the sheet is empty; there is no line to undo"))
-        self._entries.pop()
-        return self._lines.pop()
-
     def correct(self, number: int, deal: PlayersSource | tuple[int, ...] | tuple[tuple[int, ...], tuple[
             bool, ...]]) -> list[PlayersLine]:
         """Replace line ``number`` (1-based) with a deal or a number per player; every later line is re-scored."""
-        if not 1 <= number <= len(self._entries):
-            raise SheetError(Msg("there is no line {number}; the lines are 1 to {last}",
-                                 {"number": number, "last": len(self._entries)}), "line")
+        self._check_number(number)
         if isinstance(deal, tuple) and deal and isinstance(deal[0], tuple):
             entry = self._plain(deal[0], None, deal[1])
         elif isinstance(deal, tuple):
             entry = self._plain(deal, None, ())  # type: ignore[arg-type]
         else:
             entry = PlayersEntry(request=self._request(deal))
-        entries = [*self._entries[: number - 1], entry, *self._entries[number:]]
-        self._lines = self._compute(entries)
-        self._entries = entries
-        return self.lines
+        return self._replace(number, entry)
 
     def _request(self, deal: object) -> SmallRequest:
         if isinstance(deal, SmallAnswer):
@@ -230,34 +204,9 @@ class PlayersSheet:
         if len(numbers) != self.seats:
             raise SheetError(Msg("write a number for each of the {n} players, e.g. {example}", {
                 "n": self.seats, "example": "82 60 20" if self.seats == 3 else "90 72"}), "points")
-        for key, value in [*zip(SEAT_KEYS, numbers, strict=False), ("pot", pot)]:
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
-                raise SheetError(Msg("must be a whole number ≥ 0, not {value}", {"value": value}), key)
+        check_numbers([*zip(SEAT_KEYS, numbers, strict=False), ("pot", pot)])
         marks = tuple(bool(dash[s]) and numbers[s] == 0 if s < len(dash) else False for s in range(self.seats))
         return PlayersEntry(points=numbers, pot=pot, dash=marks)
-
-    def _append(self, entry: PlayersEntry) -> PlayersLine:
-        if self.winner is not None:
-            raise SheetError(Msg("the match is over, the winner is {team}; start a new sheet",
-                                 {"team": self.players[self.winner] if self.players else
-                                  default_names(self.seats)[self.winner]}))
-        line = self._line(len(self._lines) + 1, entry, self.totals, self.hanging)
-        self._entries.append(entry)
-        self._lines.append(line)
-        return line
-
-    def _compute(self, entries: Iterable[PlayersEntry]) -> list[PlayersLine]:
-        lines: list[PlayersLine] = []
-        totals, hanging = (0,) * self.seats, 0
-        for i, entry in enumerate(entries, 1):
-            if lines and lines[-1].winner is not None:
-                raise SheetError(Msg(
-                    "this would end the match at line {number}, but there are lines after it; undo them first",
-                    {"number": i - 1}))
-            line = self._line(i, entry, totals, hanging)
-            lines.append(line)
-            totals, hanging = line.totals, line.hanging
-        return lines
 
     def _line(self, number: int, entry: PlayersEntry, totals: tuple[int, ...], hanging_in: int) -> PlayersLine:
         answer: SmallAnswer | None = None
@@ -330,22 +279,7 @@ class PlayersSheet:
     def to_json(self) -> dict[str, Any]:
         """The sheet as JSON (``belote-sheet/1`` with ``variant`` and ``players`` keyed by seat)."""
         keys = SEAT_KEYS[: self.seats]
-        lines = []
-        for line in self._lines:
-            entry = line.entry
-            item: dict[str, Any]
-            if entry.request is not None:
-                deal = entry.request.to_json()
-                for key in ("variant", "hanging_in", "rules", "players"):
-                    deal.pop(key, None)
-                item = {"deal": deal}
-            else:
-                assert entry.points is not None
-                item = {"points": dict(zip(keys, entry.points, strict=True)), "pot": entry.pot,
-                        "dash": [keys[s] for s in range(self.seats) if entry.dash[s]]}
-            item.update({"score": dict(zip(keys, line.score, strict=True)), "hanging": line.hanging,
-                         "totals": dict(zip(keys, line.totals, strict=True))})
-            lines.append(item)
+        lines = self._stored_lines(keys, "players")
         return {
             "format": SHEET_FORMAT,
             "variant": self.variant,

@@ -1,4 +1,5 @@
-"""What every game's score sheet keeps the same way: its lines, undo, corrections, the history and the stored form.
+"""What every team game's score sheet keeps the same way beyond its lines, undo and corrections (``sheet_lines``,
+shared with the sheets of players): the team names, adding a deal, the history and the stored form.
 
 ``sheet.ScoreSheet`` (Bulgarian) and ``family_sheet.FamilySheet`` (Bela, French) supply only what their games do
 differently: how a line is scored, the verdict after it, what is written by hand (a valat, a fall's dash), the words
@@ -7,8 +8,8 @@ of the history and the stored ``variant``.
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from abc import abstractmethod
+from collections.abc import Sequence
 from typing import Any, Final, Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -16,21 +17,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from .errors import CalculatorError, Msg, Problem
 from .request import TEAM_KEYS
 from .score import DEFAULT_TEAM_NAMES, render_name
+from .sheet_lines import SheetError as SheetError  # where the sheets' modules have always imported it from
+from .sheet_lines import SheetLines, check_numbers
 
 SHEET_FORMAT: Final = "belote-sheet/1"
-
-
-class SheetError(ValueError):
-    """A sheet operation that cannot be done, or a stored sheet that is not valid; ``message`` says why."""
-
-    def __init__(self, message: Msg, field: str = "") -> None:
-        self.message = message
-        self.field = field
-        super().__init__(self.render("en"))
-
-    def render(self, lang: str) -> str:
-        text = self.message.render(lang)
-        return f"{self.field}: {text}" if self.field else text
 
 
 class _Request(Protocol):
@@ -91,9 +81,7 @@ FoundT = TypeVar("FoundT")
 
 def check_written(a: object, b: object, pot: object) -> None:
     """Numbers written by hand must be whole numbers ≥ 0."""
-    for key, value in (("A", a), ("B", b), ("pot", pot)):
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
-            raise SheetError(Msg("must be a whole number ≥ 0, not {value}", {"value": value}), key)
+    check_numbers((("A", a), ("B", b), ("pot", pot)))
 
 
 def validate_sheet(model: type[ModelT], data: object) -> ModelT:
@@ -114,16 +102,21 @@ def sheet_rules(found: tuple[FoundT, Sequence[Problem]]) -> FoundT:
     return rules
 
 
-class BaseSheet(ABC, Generic[RulesT, DealT, EntryT, LineT]):
+class BaseSheet(SheetLines[EntryT, LineT, tuple[int, int]], Generic[RulesT, DealT, EntryT, LineT]):
     """A match sheet for two teams under one set of table options (``rules``)."""
 
     def __init__(self, teams: Sequence[str] | None, rules: RulesT) -> None:
         if teams is not None and (len(teams) != 2 or not all(isinstance(t, str) and t.strip() for t in teams)):
             raise SheetError(Msg("a sheet needs two non-empty team names"), "teams")
+        super().__init__()
         self.teams: tuple[str, str] | None = (teams[0].strip(), teams[1].strip()) if teams is not None else None
         self.rules: RulesT = rules
-        self._entries: list[EntryT] = []
-        self._lines: list[LineT] = []
+
+    def _no_totals(self) -> tuple[int, int]:
+        return (0, 0)
+
+    def _winner_name(self, winner: int) -> str | Msg:
+        return self.teams[winner] if self.teams else DEFAULT_TEAM_NAMES[winner]
 
     # --- what each game supplies ---
 
@@ -136,20 +129,12 @@ class BaseSheet(ABC, Generic[RulesT, DealT, EntryT, LineT]):
         """What ``correct`` writes on a line: a deal, or numbers by hand."""
 
     @abstractmethod
-    def _line(self, number: int, entry: EntryT, totals: tuple[int, int], hanging_in: int) -> LineT:
-        """The line scored with the pot that reaches it, and the verdict after it."""
-
-    @abstractmethod
     def _stored_deal(self, deal: dict[str, Any]) -> DealT:
         """A stored line's deal as ``add`` takes it."""
 
     @abstractmethod
     def _written_entry(self, line: Any) -> EntryT:
         """Numbers by hand as the stored line (the game's ``LineModel``) has them."""
-
-    @abstractmethod
-    def _written_json(self, entry: EntryT) -> dict[str, Any]:
-        """The stored fields of numbers by hand after ``points`` and ``pot``."""
 
     @abstractmethod
     def _heading(self, names: tuple[str, str]) -> Msg:
@@ -177,31 +162,6 @@ class BaseSheet(ABC, Generic[RulesT, DealT, EntryT, LineT]):
 
     # --- reading ---
 
-    @property
-    def lines(self) -> list[LineT]:
-        return list(self._lines)
-
-    @property
-    def totals(self) -> tuple[int, int]:
-        return self._lines[-1].totals if self._lines else (0, 0)
-
-    @property
-    def hanging(self) -> int:
-        return self._lines[-1].hanging if self._lines else 0
-
-    @property
-    def winner(self) -> int | None:
-        """0 (A), 1 (B), or None while the match goes on (or ended in a draw)."""
-        return self._lines[-1].winner if self._lines else None
-
-    @property
-    def drawn(self) -> bool:
-        return bool(self._lines) and self._lines[-1].drawn
-
-    @property
-    def over(self) -> bool:
-        return self.winner is not None or self.drawn
-
     def names(self, lang: str) -> tuple[str, str]:
         if self.teams is not None:
             return self.teams
@@ -214,51 +174,14 @@ class BaseSheet(ABC, Generic[RulesT, DealT, EntryT, LineT]):
         table options replace the request's ``hanging_in`` and ``rules``."""
         return self._append(self._deal_entry(deal))
 
-    def undo(self) -> LineT:
-        """Remove the last line and return it."""
-        if not self._lines:
-            raise SheetError(Msg("the sheet is empty; there is no line to undo"))
-        self._entries.pop()
-        return self._lines.pop()
-
     def correct(self, number: int, deal: DealT | tuple[int, int]) -> list[LineT]:
         """Replace line ``number`` (1-based) with a deal or two plain numbers; every later line is recomputed.
 
         Returns the lines after the correction. If the correction would end the match before the last line, the
         sheet is left unchanged and SheetError says so.
         """
-        if not 1 <= number <= len(self._entries):
-            raise SheetError(Msg("there is no line {number}; the lines are 1 to {last}",
-                                 {"number": number, "last": len(self._entries)}), "line")
-        entry = self._correction(deal)
-        entries = [*self._entries[: number - 1], entry, *self._entries[number:]]
-        self._lines = self._compute(entries)
-        self._entries = entries
-        return self.lines
-
-    def _append(self, entry: EntryT) -> LineT:
-        if self.winner is not None:
-            name: str | Msg = self.teams[self.winner] if self.teams else DEFAULT_TEAM_NAMES[self.winner]
-            raise SheetError(Msg("the match is over, the winner is {team}; start a new sheet", {"team": name}))
-        if self.drawn:
-            raise SheetError(Msg("the match is over: a draw; start a new sheet"))
-        line = self._line(len(self._lines) + 1, entry, self.totals, self.hanging)
-        self._entries.append(entry)
-        self._lines.append(line)
-        return line
-
-    def _compute(self, entries: Iterable[EntryT]) -> list[LineT]:
-        lines: list[LineT] = []
-        totals, hanging = (0, 0), 0
-        for i, entry in enumerate(entries, 1):
-            if lines and (lines[-1].winner is not None or lines[-1].drawn):
-                raise SheetError(Msg(
-                    "this would end the match at line {number}, but there are lines after it; undo them first",
-                    {"number": i - 1}))
-            line = self._line(i, entry, totals, hanging)
-            lines.append(line)
-            totals, hanging = line.totals, line.hanging
-        return lines
+        self._check_number(number)
+        return self._replace(number, self._correction(deal))
 
     # --- showing ---
 
@@ -295,24 +218,7 @@ class BaseSheet(ABC, Generic[RulesT, DealT, EntryT, LineT]):
     def to_json(self) -> dict[str, Any]:
         """The sheet as JSON (``belote-sheet/1``). ``score``, ``hanging`` and ``totals`` of each line and the
         ``winner`` are written for readers; ``from_json`` recomputes them from the entries."""
-        lines = []
-        for line, entry in zip(self._lines, self._entries, strict=True):
-            item: dict[str, Any]
-            if entry.request is not None:
-                deal = entry.request.to_json()
-                for key in ("variant", "hanging_in", "rules", "teams"):
-                    deal.pop(key, None)
-                item = {"deal": deal}
-            else:
-                assert entry.points is not None
-                item = {"points": {"A": entry.points[0], "B": entry.points[1]}, "pot": entry.pot,
-                        **self._written_json(entry)}
-            item.update({
-                "score": {"A": line.score[0], "B": line.score[1]},
-                "hanging": line.hanging,
-                "totals": {"A": line.totals[0], "B": line.totals[1]},
-            })
-            lines.append(item)
+        lines = self._stored_lines(TEAM_KEYS, "teams")
         return {
             "format": SHEET_FORMAT,
             **self._stored_variant(),

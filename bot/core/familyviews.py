@@ -8,7 +8,6 @@ calls, the turned card, the announcements, the winning side's shown declarations
 
 from __future__ import annotations
 
-from bot.engine.cards import SUIT_SYMBOLS
 from bot.engine.seatview import SeatView, view
 from bot.engine.trumpdeal import TrumpDeal
 from bot.i18n import Translator
@@ -19,20 +18,22 @@ from .familyresult import DASH, per_player_result, team_result
 from .messages import Button, OutMessage
 from .table import Table
 from .viewparts import (
+    announcement_parts,
     away_parts,
     call_code,
     call_rows,
     card_code,
+    deal_heading,
     hand_text,
     payload,
     play_buttons,
+    played_lines,
     score_before,
     seat_name,
     seat_names,
     side_scores,
     sort_hand,
     trick_line,
-    trick_text,
 )
 
 
@@ -61,13 +62,7 @@ def _trump_line(table: Table, v: SeatView, tr: Translator) -> str:
 def _announced(table: Table, v: SeatView, tr: Translator) -> list[str]:
     """What was announced, and once everyone has played a card, who won the declarations and what they showed."""
     lines = []
-    parts = []
-    for a in v.announced:
-        who = seat_name(table, a.seat, tr)
-        if a.belote_suit >= 0:
-            parts.append(f"{who}: {names.declaration_name('belote', tr)} {SUIT_SYMBOLS[a.belote_suit]}")
-        else:
-            parts.append(f"{who}: " + ", ".join(names.declaration_name(k, tr) for k in a.kinds))
+    parts = announcement_parts(table, v.announced, tr)
     if parts:
         lines.append(tr.gettext("Announced: {list}", list="; ".join(parts)))
     if v.shown:
@@ -95,15 +90,7 @@ def deal_lines(table: Table, deal: TrumpDeal, number: int, tr: Translator) -> li
     named = seat_names(table, tr)
     v = public_view(deal)
     piece = game_view(deal.variant)
-    before = score_before(table, number - 1)
-    lines = [tr.gettext("**Deal {n}** · dealer: {name}", n=number, name=named[deal.dealer])]
-    if table.teams:
-        lines += [
-            tr.gettext("A: {a1} & {a2} · B: {b1} & {b2}", a1=named[0], a2=named[2], b1=named[1], b2=named[3]),
-            tr.gettext("Score: A {a} · B {b}", a=before[0], b=before[1]),
-        ]
-    else:
-        lines.append(tr.gettext("Score: {scores}", scores=side_scores(table, before, tr)))
+    lines = deal_heading(table, deal.dealer, number, named, tr)
     if deal.hanging_in:
         lines.append(tr.gettext("Held points: {n}", n=deal.hanging_in))
     lines.extend(piece.public_lines(v, tr))
@@ -120,21 +107,7 @@ def deal_lines(table: Table, deal: TrumpDeal, number: int, tr: Translator) -> li
     lines.extend(_announced(table, v, tr))
     if piece.layouts:
         lines.extend(layout_lines(v, named, tr))
-    for n, done in enumerate(v.tricks, 1):
-        lines.append(
-            tr.gettext(
-                "Trick {n}: {cards} (taken by {name})",
-                n=n,
-                cards=trick_text(named, done.leader, done.cards),
-                name=named[done.winner],
-            )
-        )
-    if v.tricks and table.teams:
-        lines.append(tr.gettext("Tricks: A {a} · B {b}", a=deal.tricks_won[0], b=deal.tricks_won[1]))
-    elif v.tricks:
-        lines.append(tr.gettext("Tricks: {scores}", scores=side_scores(table, deal.tricks_won, tr)))
-    if v.trick:
-        lines.append(tr.gettext("Trick: {cards}", cards=trick_text(named, v.trick_leader, v.trick)))
+    lines += played_lines(table, named, v.tricks, deal.tricks_won, v.trick_leader, v.trick, tr)
     return lines
 
 

@@ -3,8 +3,11 @@ the fair-dealing lines. Pure functions of the table state and a translator."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.engine.calls import ALL_TRUMPS, NO_TRUMPS
 from bot.engine.cards import PLAIN_STRENGTH, SUIT_SYMBOLS, TRUMP_STRENGTH
+from bot.engine.deal import Announcement, Trick
 from bot.engine.shuffle import SCHEME, commitment
 from bot.i18n import Translator
 
@@ -81,6 +84,64 @@ def side_scores(table: Table, values: list[int] | tuple[int, ...], tr: Translato
     return " · ".join(
         f"{named[s]} {'—' if s == fell and v == 0 else v}" for s, v in enumerate(values)
     )
+
+
+def deal_heading(table: Table, dealer: int, number: int, named: list[str], tr: Translator) -> list[str]:
+    """The first lines of deal ``number`` in the group: its dealer, the teams at a table of four, the score before
+    it."""
+    before = score_before(table, number - 1)
+    lines = [tr.gettext("**Deal {n}** · dealer: {name}", n=number, name=named[dealer])]
+    if table.teams:
+        lines += [
+            tr.gettext("A: {a1} & {a2} · B: {b1} & {b2}", a1=named[0], a2=named[2], b1=named[1], b2=named[3]),
+            tr.gettext("Score: A {a} · B {b}", a=before[0], b=before[1]),
+        ]
+    else:
+        lines.append(tr.gettext("Score: {scores}", scores=side_scores(table, before, tr)))
+    return lines
+
+
+def announcement_parts(table: Table, announced: Sequence[Announcement], tr: Translator) -> list[str]:
+    """Each announcement of a deal by its player's name: a belote with its suit, or the declarations' kinds."""
+    parts = []
+    for a in announced:
+        who = seat_name(table, a.seat, tr)
+        if a.belote_suit >= 0:
+            parts.append(f"{who}: {names.declaration_name('belote', tr)} {SUIT_SYMBOLS[a.belote_suit]}")
+        else:
+            parts.append(f"{who}: " + ", ".join(names.declaration_name(k, tr) for k in a.kinds))
+    return parts
+
+
+def played_lines(
+    table: Table,
+    named: list[str],
+    tricks: Sequence[Trick],
+    tricks_won: Sequence[int],
+    trick_leader: int,
+    trick: Sequence[int],
+    tr: Translator,
+) -> list[str]:
+    """The play of a deal in the group: every trick taken and by whom, the tricks of each side, the trick on the
+    table."""
+    # Every trick of the deal stays listed: a busy group's view is edited less often than tricks end (its budget is
+    # twenty messages a minute), and no trick may pass unseen between two edits.
+    lines = [
+        tr.gettext(
+            "Trick {n}: {cards} (taken by {name})",
+            n=n,
+            cards=trick_text(named, done.leader, done.cards),
+            name=named[done.winner],
+        )
+        for n, done in enumerate(tricks, 1)
+    ]
+    if tricks and table.teams:
+        lines.append(tr.gettext("Tricks: A {a} · B {b}", a=tricks_won[0], b=tricks_won[1]))
+    elif tricks:
+        lines.append(tr.gettext("Tricks: {scores}", scores=side_scores(table, tuple(tricks_won), tr)))
+    if trick:
+        lines.append(tr.gettext("Trick: {cards}", cards=trick_text(named, trick_leader, tuple(trick))))
+    return lines
 
 
 def trick_line(table: Table, leader: int, cards: tuple[int, ...], tr: Translator) -> str:

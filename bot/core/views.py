@@ -10,7 +10,6 @@ player's hand), ``<table>:p<seat>:<user>`` (a "your turn" ping), ``<table>:n<ver
 from __future__ import annotations
 
 from bot.engine import Deal
-from bot.engine.cards import SUIT_SYMBOLS
 from bot.engine.seatview import SeatView
 from bot.engine.trumpdeal import FamilyResult, TrumpDeal
 from bot.i18n import Translator
@@ -34,20 +33,22 @@ from .review import review_button
 from .table import Table
 from .viewparts import (
     CALL_BY_CODE,
+    announcement_parts,
     away_parts,
     call_code,
     call_rows,
+    deal_heading,
     dealing_lines,
     hand_text,
     payload,
     play_buttons,
+    played_lines,
     score_before,
     seat_name,
     seat_names,
     side_scores,
     sort_hand,
     trick_line,
-    trick_text,
     where,
 )
 
@@ -55,17 +56,6 @@ _option_label = option_label  # the name older callers use
 
 
 # --- the deal, publicly ---
-
-
-def _announced(table: Table, deal: Deal, tr: Translator) -> str:
-    parts = []
-    for a in deal.announcements:
-        who = seat_name(table, a.seat, tr)
-        if a.belote_suit >= 0:
-            parts.append(f"{who}: {names.declaration_name('belote', tr)} {SUIT_SYMBOLS[a.belote_suit]}")
-        else:
-            parts.append(f"{who}: " + ", ".join(names.declaration_name(k, tr) for k in a.kinds))
-    return "; ".join(parts)
 
 
 def _contract_line(table: Table, deal: Deal, tr: Translator) -> str:
@@ -86,12 +76,7 @@ def deal_lines(table: Table, deal: Deal | TrumpDeal, number: int, tr: Translator
     if isinstance(deal, TrumpDeal):
         return familyviews.deal_lines(table, deal, number, tr)
     names4 = seat_names(table, tr)
-    lines = [
-        tr.gettext("**Deal {n}** · dealer: {name}", n=number, name=names4[deal.dealer]),
-        tr.gettext("A: {a1} & {a2} · B: {b1} & {b2}", a1=names4[0], a2=names4[2], b1=names4[1], b2=names4[3]),
-    ]
-    before = score_before(table, number - 1)
-    lines.append(tr.gettext("Score: A {a} · B {b}", a=before[0], b=before[1]))
+    lines = deal_heading(table, deal.dealer, number, names4, tr)
     if deal.hanging_in:
         lines.append(tr.gettext("Hanging points: {n}", n=deal.hanging_in))
     if deal.calls:
@@ -105,24 +90,9 @@ def deal_lines(table: Table, deal: Deal | TrumpDeal, number: int, tr: Translator
     if deal.passed_out:
         lines.append(tr.gettext("Everyone passed: the cards are dealt again."))
     if deal.announcements:
-        lines.append(tr.gettext("Announced: {list}", list=_announced(table, deal, tr)))
-    if deal.tricks:
-        # Every trick of the deal stays listed: a busy group's view is edited less often than tricks end (its
-        # budget is twenty messages a minute), and no trick may pass unseen between two edits.
-        for n, done in enumerate(deal.tricks, 1):
-            lines.append(
-                tr.gettext(
-                    "Trick {n}: {cards} (taken by {name})",
-                    n=n,
-                    cards=trick_text(names4, done.leader, done.cards),
-                    name=names4[done.winner],
-                )
-            )
-        lines.append(
-            tr.gettext("Tricks: A {a} · B {b}", a=deal.tricks_won[0], b=deal.tricks_won[1])
-        )
-    if deal.trick:
-        lines.append(tr.gettext("Trick: {cards}", cards=trick_text(names4, deal.trick_leader, deal.trick)))
+        parts = announcement_parts(table, deal.announcements, tr)
+        lines.append(tr.gettext("Announced: {list}", list="; ".join(parts)))
+    lines += played_lines(table, names4, deal.tricks, deal.tricks_won, deal.trick_leader, deal.trick, tr)
     return lines
 
 

@@ -10,14 +10,14 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from .cards import Card
-from .deal import DONE, Action
-from .match import MatchOver
+from .deal import DONE
+from .match import DealsInTurn, MatchOver
 from .seatview import SeatView, view
 from .shuffle import SCHEME, choose_dealer, shuffle_and_cut
 from .trumpdeal import FamilyResult, TrumpDeal
 
 
-class FamilyMatch:
+class FamilyMatch(DealsInTurn[TrumpDeal]):
     """Deals of one game until a side wins (``winner``) or, in French belote, both reach the target (``drawn``)."""
 
     variant: ClassVar[str]
@@ -39,7 +39,7 @@ class FamilyMatch:
             first_dealer = choose_dealer(seed, scheme, self.SEATS)
         self.first_dealer = first_dealer
         self.auto_deal = auto_deal
-        self.deals: list[TrumpDeal] = []
+        self.deals = []
         self.results: list[FamilyResult | None] = []  # None for a passed-out, belot or "na dosta" deal
         self.totals = [0] * self._sides()
         self.hanging = 0
@@ -85,37 +85,10 @@ class FamilyMatch:
         return deal
 
     @property
-    def deal(self) -> TrumpDeal:
-        return self.deals[-1]
-
-    @property
     def over(self) -> bool:
         return self.winner is not None or self.drawn
 
-    @property
-    def to_act(self) -> int:
-        return self.deal.to_act
-
-    @property
-    def deal_finished(self) -> bool:
-        return bool(self.deals) and self.deals[-1].phase == DONE
-
     # --- actions ---
-
-    def legal_actions(self) -> list[Action]:
-        if self.over or not self.deals:
-            return []
-        return self.deal.legal_actions()
-
-    def apply(self, action: Action) -> None:
-        if self.over:
-            raise MatchOver("the match is decided")
-        if not self.deals:
-            raise ValueError("no deal in progress: start one with start_deal()")
-        deal = self.deal
-        deal.apply(action)
-        if deal.phase == DONE:
-            self._close_deal(deal)
 
     def _close_deal(self, deal: TrumpDeal) -> None:
         result = deal.result

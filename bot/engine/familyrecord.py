@@ -12,18 +12,33 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from .calls import CALL_NAMES, CallParseError, parse_call
+from .calls import CALL_NAMES
 from .cards import CardParseError, card_str, parse_card
-from .deal import AUCTION, DISCARD, DONE, EXCHANGE, Action, Bid, Deal, Discard, Exchange, IllegalAction, Play
+from .deal import AUCTION, DISCARD, DONE, EXCHANGE, Deal, Discard, Exchange
 from .familymatch import FamilyMatch
 from .game import VARIANTS, parse_variant_rules
-from .jsontext import SURROGATE_WHY, lone_surrogate
 from .match import MatchOver
-from .record import FORMAT, Dealing, PlayEntry, RecordError, ReplayError, _loc, deal_report
+from .record import (
+    FORMAT,
+    Dealing,
+    PlayEntry,
+    RecordError,
+    ReplayError,
+    apply_recorded,
+    check_next_deal,
+    deal_plays,
+    deal_report,
+    dealing_of,
+    parse_play,
+    record_object,
+    recorded_plays,
+    replay_bids,
+    validated,
+)
 from .rules import RulesError
-from .shuffle import SCHEME, commitment
+from .shuffle import SCHEME
 from .trumpdeal import TrumpDeal
 
 FAMILY: Final = ("bela", "french", "bela-3", "bela-2", "bela-open", "bulgarian-3", "bulgarian-2")
@@ -67,21 +82,10 @@ def is_family_record(data: object) -> bool:
 
 def parse_family_record(data: object) -> FamilyRecord:
     """Validate the shape of a `bela` or `french` record; RecordError names the first problem."""
-    if not isinstance(data, dict):
-        raise RecordError("", "a record is a JSON object with format, variant, seats and deals")
-    where = lone_surrogate(data)
-    if where is not None:
-        raise RecordError(where, SURROGATE_WHY)
-    if data.get("format") != FORMAT:
-        raise RecordError("format", f'must be "{FORMAT}", got {data.get("format")!r}')
+    data = record_object(data, "format, variant, seats and deals")
     if not isinstance(data.get("variant"), str) or data["variant"] not in VARIANTS:
         raise RecordError("variant", f"unknown variant {data.get('variant')!r}; known: {', '.join(VARIANTS)}")
-    try:
-        record = FamilyRecord.model_validate(data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        msg = "unknown field" if err.get("type") == "extra_forbidden" else err.get("msg", "invalid")
-        raise RecordError(_loc(err.get("loc", ())), msg) from None
+    record = validated(FamilyRecord, data)
     seats = VARIANTS[record.variant].seats
     if len(record.seats) != seats:
         raise RecordError("seats", f"{record.variant} has {seats} seats, so {seats} names, not {len(record.seats)}")
@@ -125,10 +129,7 @@ def replay_family_record(data: object, seed: int | str = 0, scheme: str = SCHEME
         match.recorded_dealing = record.dealing.model_dump(exclude_none=True)
     for i, rd in enumerate(record.deals):
         where = f"deals[{i}]"
-        if match.over:
-            raise RecordError(where, f"deal {i + 1} comes after the match was decided")
-        if match.deals and match.deal.phase != DONE:
-            raise RecordError(where, f"deal {i} is unfinished; only the last deal may be")
+        check_next_deal(match, i)
         if rd.dealer != match.next_dealer:
             raise RecordError(f"{where}.dealer", f"must be {match.next_dealer} (the previous deal's dealer plus one)")
         deal_type = _deal_type(record.variant)
@@ -142,12 +143,7 @@ def replay_family_record(data: object, seed: int | str = 0, scheme: str = SCHEME
             deal = match.start_deal(hands, **extra)
         except (ValueError, MatchOver) as exc:
             raise RecordError(f"{where}.hands", str(exc)) from None
-        for k, text in enumerate(rd.bids):
-            try:
-                call = parse_call(text)
-            except CallParseError as exc:
-                raise RecordError(f"{where}.bids[{k}]", str(exc)) from None
-            _apply(match, deal, Bid(call), i, "bid", k, f"call {text}")
+        replay_bids(match, deal, rd.bids, i)
         if deal.passed_out and len(deal.hands[0]) != deal.CALL_CARDS:
             raise RecordError(f"{where}.hands", f"a passed-out deal lists the {deal.CALL_CARDS} cards each seat held")
         plays = rd.play or []
@@ -159,10 +155,10 @@ def replay_family_record(data: object, seed: int | str = 0, scheme: str = SCHEME
         if plays and deal.phase == AUCTION:
             raise RecordError(f"{where}.play", "cards are listed but trump is not chosen yet")
         for k, entry in enumerate(plays):
-            action = _play(entry, f"{where}.play[{k}]", rules.auto_declarations)
+            action = parse_play(entry, f"{where}.play[{k}]", rules.auto_declarations)
             if deal.phase == DONE or match.over:
                 raise ReplayError(i + 1, "play", k + 1, deal.to_act, f"play {action}", "the match is decided")
-            _apply(match, deal, action, i, "play", k, f"play {action}")
+            apply_recorded(match, deal, action, i, "play", k, f"play {action}")
     return match
 
 
@@ -173,7 +169,7 @@ def _after_bids(match: FamilyMatch, deal: TrumpDeal, rd: FamilyRecordDeal, i: in
         if deal.phase != DISCARD:
             raise RecordError(f"{where}.discard", "no discard is due: the caller discards once he has named trump")
         cards = tuple(_card(t, f"{where}.discard[{k}]") for k, t in enumerate(rd.discard))
-        _apply(match, deal, Discard(cards), i, "discard", 1, str(Discard(cards)))
+        apply_recorded(match, deal, Discard(cards), i, "discard", 1, str(Discard(cards)))
     elif deal.phase == DISCARD and plays:
         raise RecordError(f"{where}.discard", "missing: the caller's two discards come before the first card")
     if rd.exchange is not None:
@@ -183,7 +179,7 @@ def _after_bids(match: FamilyMatch, deal: TrumpDeal, rd: FamilyRecordDeal, i: in
                 "present only when a player held the 7 of the turned suit among his first six and seven_exchange "
                 "allowed the exchange",
             )
-        _apply(match, deal, Exchange(rd.exchange), i, "exchange", 1, str(Exchange(rd.exchange)))
+        apply_recorded(match, deal, Exchange(rd.exchange), i, "exchange", 1, str(Exchange(rd.exchange)))
     elif deal.phase == EXCHANGE and plays:
         raise RecordError(
             f"{where}.exchange", "missing: a player held the 7 of the turned suit, so the record says whether he "
@@ -223,52 +219,7 @@ def _cards(hands: list[list[str]], where: str, deal_type: type[TrumpDeal]) -> li
     return out
 
 
-def _play(entry: str | PlayEntry, where: str, auto: bool) -> Play:
-    text = entry if isinstance(entry, str) else entry.card
-    card = _card(text, where)
-    if isinstance(entry, str):
-        return Play(card)
-    if auto and (entry.declare is not None or entry.belote is not None):
-        raise RecordError(where, "under auto_declarations a record carries no declare or belote fields")
-    return Play(card, tuple(entry.declare or ()), bool(entry.belote))
-
-
-def _apply(match: FamilyMatch, deal: TrumpDeal, action: Action, i: int, part: str, k: int, shown: str) -> None:
-    if deal.phase == DONE:
-        raise ReplayError(i + 1, part, k + 1, deal.to_act, shown, "the deal is already over")
-    try:
-        match.apply(action)
-    except IllegalAction as exc:
-        raise ReplayError(i + 1, part, k + 1, exc.seat, exc.action, exc.rule) from None
-    except ValueError as exc:  # the record disagrees with itself (the turned card in another hand, five cards...)
-        field = {"bid": f"bids[{k}]", "play": f"play[{k}]"}.get(part, part)
-        raise RecordError(f"deals[{i}].{field}", str(exc)) from None
-
-
 # --- writing ---
-
-
-def _plays(deal: TrumpDeal) -> list[Play]:
-    """The plays in order, with the declarations on each seat's first card and the belote on its first K or Q."""
-    declared = {a.seat: a.kinds for a in deal.announcements if a.belote_suit < 0}
-    belotes = {(a.seat, a.belote_suit) for a in deal.announcements if a.belote_suit >= 0}  # several in all trumps
-    first_seen = [False] * deal.n
-    tricks = [(t.leader, t.cards) for t in deal.tricks]
-    if deal.trick:
-        tricks.append((deal.trick_leader, tuple(deal.trick)))
-    plays = []
-    for leader, cards in tricks:
-        for pos, card in enumerate(cards):
-            seat = (leader + pos) % deal.n
-            kinds: tuple[str, ...] = ()
-            if not first_seen[seat]:
-                first_seen[seat] = True
-                kinds = declared.get(seat, ())
-            belote = card & 7 in (5, 6) and (seat, card >> 3) in belotes
-            if belote:
-                belotes.discard((seat, card >> 3))
-            plays.append(Play(card, kinds, belote))
-    return plays
 
 
 def family_deal_to_record(deal: TrumpDeal) -> dict[str, Any]:
@@ -278,17 +229,7 @@ def family_deal_to_record(deal: TrumpDeal) -> dict[str, Any]:
     out.update((k, fields[k]) for k in deal.START_FIELDS if k in fields)
     out["bids"] = [CALL_NAMES[c] for c in deal.calls]
     out.update((k, fields[k]) for k in deal.ACTION_FIELDS if k in fields)
-    play: list[Any] = []
-    for p in _plays(deal):
-        if deal.opts.auto_declarations or (not p.declare and not p.belote):
-            play.append(card_str(p.card))
-        else:
-            entry: dict[str, Any] = {"card": card_str(p.card)}
-            if p.declare:
-                entry["declare"] = list(p.declare)
-            if p.belote:
-                entry["belote"] = True
-            play.append(entry)
+    play = recorded_plays(deal_plays(deal, deal.n), deal.opts.auto_declarations)
     if play:
         out["play"] = play
     return out
@@ -307,11 +248,10 @@ def family_match_to_record(
     }
     if match.recorded_dealing is not None:
         out["dealing"] = dict(match.recorded_dealing)
-    elif match.scheme == SCHEME:
-        dealing = {"scheme": SCHEME, "commitment": commitment(match.seed)}
-        if reveal:
-            dealing["seed"] = str(match.seed)
-        out["dealing"] = dealing
+    else:
+        dealing = dealing_of(match.seed, match.scheme, reveal)
+        if dealing is not None:
+            out["dealing"] = dealing
     return out
 
 

@@ -7,6 +7,7 @@ then dealt 3-2-3 counter-clockwise from the dealer's right (§2). The same seed 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Generic, Protocol, TypeVar
 
 from .cards import Card
 from .deal import DONE, Action, Deal
@@ -15,7 +16,7 @@ from .rules import DEFAULT_RULES, Rules
 from .scoring import DealResult, MatchVerdict, match_verdict
 from .shuffle import LEGACY_SCHEME, SCHEME, choose_dealer, shuffle_and_cut
 
-__all__ = ["LEGACY_SCHEME", "SCHEME", "Match", "MatchOver", "deal_hands", "shuffle_and_cut"]
+__all__ = ["LEGACY_SCHEME", "SCHEME", "DealsInTurn", "Match", "MatchOver", "deal_hands", "shuffle_and_cut"]
 
 
 def deal_hands(deck: Sequence[Card], dealer: int) -> list[list[Card]]:
@@ -34,7 +35,64 @@ class MatchOver(ValueError):
     """An action or a deal after the match was decided."""
 
 
-class Match:
+class _Deal(Protocol):
+    to_act: int
+
+    @property
+    def phase(self) -> str: ...
+
+    def legal_actions(self) -> list[Action]: ...
+
+    def apply(self, action: Action) -> None: ...
+
+
+DealT = TypeVar("DealT", bound=_Deal)
+
+
+class DealsInTurn(Generic[DealT]):
+    """What every match (this one, ``familymatch.FamilyMatch``) does with its deals in turn: the deal in progress,
+    who acts, the legal actions, and an action applied to the deal, which is closed (``_close_deal``) when it ends."""
+
+    deals: list[DealT]
+
+    @property
+    def over(self) -> bool:
+        raise NotImplementedError
+
+    def _close_deal(self, deal: DealT) -> None:
+        """Score the ended deal, decide the match or deal the next one."""
+        raise NotImplementedError
+
+    @property
+    def deal(self) -> DealT:
+        return self.deals[-1]
+
+    @property
+    def to_act(self) -> int:
+        return self.deal.to_act
+
+    @property
+    def deal_finished(self) -> bool:
+        return bool(self.deals) and self.deals[-1].phase == DONE
+
+    def legal_actions(self) -> list[Action]:
+        if self.over or not self.deals:
+            return []
+        return self.deal.legal_actions()
+
+    def apply(self, action: Action) -> None:
+        """Apply an action to the deal in progress; score it and deal the next one when it ends."""
+        if self.over:
+            raise MatchOver("the match is decided")
+        if not self.deals:
+            raise ValueError("no deal in progress: start one with start_deal()")
+        deal = self.deal
+        deal.apply(action)
+        if deal.phase == DONE:
+            self._close_deal(deal)
+
+
+class Match(DealsInTurn[Deal]):
     """A match of deals. ``deal`` is the deal in progress (a fresh one follows automatically after each deal)."""
 
     def __init__(
@@ -52,7 +110,7 @@ class Match:
             first_dealer = choose_dealer(seed, scheme)
         self.first_dealer = first_dealer
         self.auto_deal = auto_deal
-        self.deals: list[Deal] = []
+        self.deals = []
         self.results: list[DealResult | None] = []  # None for a passed-out deal
         self.totals = [0, 0]
         self.hanging = 0
@@ -80,10 +138,6 @@ class Match:
         self.deals.append(deal)
         return deal
 
-    @property
-    def deal(self) -> Deal:
-        return self.deals[-1]
-
     def observe(self, seat: int) -> Observation:
         """What ``seat`` may know of the deal in progress, with the match score (as ``FamilyMatch.observe``)."""
         return observe(self.deal, seat, (self.totals[0], self.totals[1]), self.hanging)
@@ -92,27 +146,7 @@ class Match:
     def over(self) -> bool:
         return self.winner is not None
 
-    @property
-    def to_act(self) -> int:
-        return self.deal.to_act
-
     # --- actions ---
-
-    def legal_actions(self) -> list[Action]:
-        if self.over or not self.deals:
-            return []
-        return self.deal.legal_actions()
-
-    def apply(self, action: Action) -> None:
-        """Apply an action to the deal in progress; score it and deal the next one when it ends."""
-        if self.over:
-            raise MatchOver("the match is decided")
-        if not self.deals:
-            raise ValueError("no deal in progress: start one with start_deal()")
-        deal = self.deal
-        deal.apply(action)
-        if deal.phase == DONE:
-            self._close_deal(deal)
 
     def _close_deal(self, deal: Deal) -> None:
         result = deal.result
@@ -125,7 +159,3 @@ class Match:
             self.winner = self.verdict.winner
         if self.winner is None and self.auto_deal:
             self.start_deal()
-
-    @property
-    def deal_finished(self) -> bool:
-        return bool(self.deals) and self.deals[-1].phase == DONE

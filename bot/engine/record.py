@@ -6,20 +6,22 @@ A record is enough to replay a match exactly, so it is also how a match's state 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .calls import CALL_NAMES, CallParseError, parse_call
 from .cards import CardParseError, card_str, parse_card
-from .deal import AUCTION, DONE, Bid, Deal, IllegalAction, Play
+from .deal import AUCTION, DONE, Action, Bid, Deal, IllegalAction, Play
 from .jsontext import SURROGATE_WHY, lone_surrogate
-from .match import Match, MatchOver
+from .match import DealsInTurn, Match, MatchOver
 from .rules import RulesError, parse_rules
 from .scoring import TEAM_NAMES
 from .shuffle import LEGACY_SCHEME, SCHEME, commitment
+from .trumpdeal import TrumpDeal
 
 FORMAT = "belote-record/1"
+RecordT = TypeVar("RecordT", bound=BaseModel)
 
 
 class PlayEntry(BaseModel):
@@ -90,24 +92,32 @@ def _loc(parts: Sequence[object]) -> str:
     return out
 
 
-def parse_record(data: object) -> Record:
-    """Validate the shape of a record; raise RecordError naming the first problem."""
+def record_object(data: object, fields: str) -> dict[str, Any]:
+    """A record's JSON object, of this format and with no text that cannot be shown (``fields``: what a record
+    holds, for the answer to something else); RecordError names the first problem."""
     if not isinstance(data, dict):
-        raise RecordError("", "a record is a JSON object with format, seats and deals")
+        raise RecordError("", f"a record is a JSON object with {fields}")
     where = lone_surrogate(data)
     if where is not None:  # such a string cannot be printed or stored as text: refuse it before it is shown
         raise RecordError(where, SURROGATE_WHY)
     if data.get("format") != FORMAT:
         raise RecordError("format", f'must be "{FORMAT}", got {data.get("format")!r}')
+    return data
+
+
+def validated(model: type[RecordT], data: dict[str, Any]) -> RecordT:
+    """A record read by its model; RecordError names the first field that is not valid."""
     try:
-        return Record.model_validate(data)
+        return model.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
-        loc = _loc(err.get("loc", ()))
-        msg = err.get("msg", "invalid")
-        if err.get("type") == "extra_forbidden":
-            msg = "unknown field"
-        raise RecordError(loc, msg) from None
+        msg = "unknown field" if err.get("type") == "extra_forbidden" else err.get("msg", "invalid")
+        raise RecordError(_loc(err.get("loc", ())), msg) from None
+
+
+def parse_record(data: object) -> Record:
+    """Validate the shape of a record; raise RecordError naming the first problem."""
+    return validated(Record, record_object(data, "format, seats and deals"))
 
 
 def replay_record(data: object, seed: int | str = 0, first_dealer: int | None = None, scheme: str = SCHEME) -> Match:
@@ -126,10 +136,7 @@ def replay_record(data: object, seed: int | str = 0, first_dealer: int | None = 
     match = Match(rules, seed=seed, first_dealer=first_dealer or 0, auto_deal=False, scheme=scheme)
     for i, rd in enumerate(record.deals):
         where = f"deals[{i}]"
-        if match.over:
-            raise RecordError(where, f"deal {i + 1} comes after the match was decided")
-        if match.deals and match.deal.phase != DONE:
-            raise RecordError(where, f"deal {i} is unfinished; only the last deal may be")
+        check_next_deal(match, i)
         if rd.dealer != match.next_dealer:
             raise RecordError(
                 f"{where}.dealer", f"must be {match.next_dealer} (the previous deal's dealer plus one), not {rd.dealer}"
@@ -139,20 +146,34 @@ def replay_record(data: object, seed: int | str = 0, first_dealer: int | None = 
             deal = match.start_deal(hands)
         except (ValueError, MatchOver) as exc:
             raise RecordError(f"{where}.hands", str(exc)) from None
-        for k, text in enumerate(rd.bids):
-            try:
-                call = parse_call(text)
-            except CallParseError as exc:
-                raise RecordError(f"{where}.bids[{k}]", str(exc)) from None
-            _apply(match, deal, Bid(call), i, "bid", k, f"call {text}")
+        replay_bids(match, deal, rd.bids, i)
         if rd.play and deal.phase == AUCTION:
             raise RecordError(f"{where}.play", "cards are listed but the auction is not over")
         if rd.play and deal.passed_out:
             raise RecordError(f"{where}.play", "a passed-out deal has no play")
         for k, entry in enumerate(rd.play):
-            action = _parse_play(entry, f"{where}.play[{k}]", rules.auto_declarations)
-            _apply(match, deal, action, i, "play", k, f"play {action}")
+            action = parse_play(entry, f"{where}.play[{k}]", rules.auto_declarations)
+            apply_recorded(match, deal, action, i, "play", k, f"play {action}")
     return match
+
+
+def check_next_deal(match: DealsInTurn[Any], i: int) -> None:
+    """Deal ``i`` (0-based) of a record may start: the match is not decided and the deal before it is finished."""
+    where = f"deals[{i}]"
+    if match.over:
+        raise RecordError(where, f"deal {i + 1} comes after the match was decided")
+    if match.deals and match.deal.phase != DONE:
+        raise RecordError(where, f"deal {i} is unfinished; only the last deal may be")
+
+
+def replay_bids(match: DealsInTurn[Any], deal: Deal | TrumpDeal, bids: Sequence[str], i: int) -> None:
+    """The calls of deal ``i`` of a record, applied in turn."""
+    for k, text in enumerate(bids):
+        try:
+            call = parse_call(text)
+        except CallParseError as exc:
+            raise RecordError(f"deals[{i}].bids[{k}]", str(exc)) from None
+        apply_recorded(match, deal, Bid(call), i, "bid", k, f"call {text}")
 
 
 def _parse_hands(rd: RecordDeal, where: str) -> list[list[int]]:
@@ -180,7 +201,8 @@ def _parse_hands(rd: RecordDeal, where: str) -> list[list[int]]:
     return hands
 
 
-def _parse_play(entry: str | PlayEntry, where: str, auto: bool) -> Play:
+def parse_play(entry: str | PlayEntry, where: str, auto: bool) -> Play:
+    """A record's card played, with the announcements it carries (none under ``auto`` declarations)."""
     text = entry if isinstance(entry, str) else entry.card
     try:
         card = parse_card(text)
@@ -193,34 +215,39 @@ def _parse_play(entry: str | PlayEntry, where: str, auto: bool) -> Play:
     return Play(card, tuple(entry.declare or ()), bool(entry.belote))
 
 
-def _apply(match: Match, deal: Deal, action: Bid | Play, i: int, part: str, k: int, shown: str) -> None:
-    seat = deal.to_act
+def apply_recorded(
+    match: DealsInTurn[Any], deal: Deal | TrumpDeal, action: Action, i: int, part: str, k: int, shown: str
+) -> None:
+    """Action ``k`` of ``part`` ("bid", "play", "discard", "exchange") of deal ``i`` of a record, applied: an illegal
+    one is a ReplayError naming the rule, a record that disagrees with itself a RecordError."""
     if deal.phase == DONE:
-        raise ReplayError(i + 1, part, k + 1, seat, shown, "the deal is already over")
+        raise ReplayError(i + 1, part, k + 1, deal.to_act, shown, "the deal is already over")
     try:
         match.apply(action)
     except IllegalAction as exc:
         raise ReplayError(i + 1, part, k + 1, exc.seat, exc.action, exc.rule) from None
-    except ValueError as exc:  # the record itself is inconsistent (e.g. five cards a seat, yet a contract)
-        raise RecordError(f"deals[{i}].{'bids' if part == 'bid' else 'play'}[{k}]", str(exc)) from None
+    except ValueError as exc:
+        # The record disagrees with itself (five cards a seat yet a contract, the turned card in another hand...).
+        field = {"bid": f"bids[{k}]", "play": f"play[{k}]"}.get(part, part)
+        raise RecordError(f"deals[{i}].{field}", str(exc)) from None
 
 
 # --- writing ---
 
 
-def deal_plays(deal: Deal) -> list[Play]:
+def deal_plays(deal: Deal | TrumpDeal, seats: int = 4) -> list[Play]:
     """The plays of a deal in order, with the announcements each carried (declarations on a seat's first card; a
-    belote on the first of the pair that seat played)."""
+    belote on the first of the pair that seat played; in all trumps a seat may have several)."""
     declared = {a.seat: a.kinds for a in deal.announcements if a.belote_suit < 0}
     belotes = {(a.seat, a.belote_suit) for a in deal.announcements if a.belote_suit >= 0}
     plays: list[Play] = []
-    first_seen = [False] * 4
+    first_seen = [False] * seats
     tricks = [(t.leader, t.cards) for t in deal.tricks]
     if deal.trick:
         tricks.append((deal.trick_leader, tuple(deal.trick)))
     for leader, cards in tricks:
         for pos, card in enumerate(cards):
-            seat = (leader + pos) % 4
+            seat = (leader + pos) % seats
             kinds: tuple[str, ...] = ()
             if not first_seen[seat]:
                 first_seen[seat] = True
@@ -233,11 +260,12 @@ def deal_plays(deal: Deal) -> list[Play]:
     return plays
 
 
-def deal_to_record(deal: Deal) -> dict[str, Any]:
-    hands = deal.hands if not deal.passed_out else tuple(h[:5] for h in deal.hands)
+def recorded_plays(plays: Sequence[Play], auto: bool) -> list[Any]:
+    """A record's ``play``: each card, as an object with its announcements where it carried any (never under
+    ``auto`` declarations)."""
     play: list[Any] = []
-    for p in deal_plays(deal):
-        if deal.rules.auto_declarations or (not p.declare and not p.belote):
+    for p in plays:
+        if auto or (not p.declare and not p.belote):
             play.append(card_str(p.card))
         else:
             entry: dict[str, Any] = {"card": card_str(p.card)}
@@ -246,6 +274,23 @@ def deal_to_record(deal: Deal) -> dict[str, Any]:
             if p.belote:
                 entry["belote"] = True
             play.append(entry)
+    return play
+
+
+def dealing_of(seed: int | str, scheme: str, reveal: bool) -> dict[str, str] | None:
+    """A record's ``dealing`` for a match dealt by the keyed hash: the scheme and the commitment, and the seed itself
+    only with ``reveal`` (once the match is over or stopped: before that the seed would tell every hand to come)."""
+    if scheme != SCHEME:
+        return None
+    dealing = {"scheme": SCHEME, "commitment": commitment(seed)}
+    if reveal:
+        dealing["seed"] = str(seed)
+    return dealing
+
+
+def deal_to_record(deal: Deal) -> dict[str, Any]:
+    hands = deal.hands if not deal.passed_out else tuple(h[:5] for h in deal.hands)
+    play = recorded_plays(deal_plays(deal), deal.rules.auto_declarations)
     out: dict[str, Any] = {
         "dealer": deal.dealer,
         "hands": [[card_str(c) for c in h] for h in hands],
@@ -257,10 +302,7 @@ def deal_to_record(deal: Deal) -> dict[str, Any]:
 
 
 def match_to_record(match: Match, seats: Sequence[str] | None = None, reveal: bool = False) -> dict[str, Any]:
-    """The ``belote-record/1`` object of a match, finished or not.
-
-    A match dealt by the keyed hash carries its ``dealing``: the scheme and the commitment, and the seed itself only
-    with ``reveal`` (once the match is over or stopped: before that the seed would tell every hand to come)."""
+    """The ``belote-record/1`` object of a match, finished or not, with its ``dealing`` (``dealing_of``)."""
     names = list(seats) if seats is not None else ["North", "East", "South", "West"]
     out: dict[str, Any] = {
         "format": FORMAT,
@@ -269,10 +311,8 @@ def match_to_record(match: Match, seats: Sequence[str] | None = None, reveal: bo
         "seats": names,
         "deals": [deal_to_record(d) for d in match.deals],
     }
-    if match.scheme == SCHEME:
-        dealing = {"scheme": SCHEME, "commitment": commitment(match.seed)}
-        if reveal:
-            dealing["seed"] = str(match.seed)
+    dealing = dealing_of(match.seed, match.scheme, reveal)
+    if dealing is not None:
         out["dealing"] = dealing
     return out
 
