@@ -18,6 +18,7 @@ from bot.scanner.patches import ANGLES, PATCH, tensor, upright
 
 CLASSES = 33  # the 32 cards, then "not an index"
 OPSET = 17  # read by onnxruntime 1.17 and later (pyproject's floor)
+READER_WIDTH = 16  # channels of the reader's first layer (then twice and four times as many)
 
 
 class Net(nn.Module):
@@ -153,16 +154,18 @@ def export(model: Exported, out: Path) -> None:
 class Reader(nn.Module):
     """The second network: reads the card from a patch already turned upright by the first one's turn."""
 
-    def __init__(self) -> None:
+    def __init__(self, width: int = READER_WIDTH) -> None:
         super().__init__()
 
         def conv(cin: int, cout: int) -> list[nn.Module]:
             return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
 
         pool = nn.MaxPool2d(2)
+        w = width
         self.body = nn.Sequential(
-            *conv(2, 16), pool, *conv(16, 32), pool, *conv(32, 64), pool,  # 32 -> 4
-            nn.Flatten(), nn.Linear(64 * (PATCH // 8) ** 2, 128), nn.ReLU(), nn.Dropout(0.2), nn.Linear(128, CLASSES),
+            *conv(2, w), pool, *conv(w, 2 * w), pool, *conv(2 * w, 4 * w), pool,  # 32 -> 4
+            nn.Flatten(), nn.Linear(4 * w * (PATCH // 8) ** 2, 128), nn.ReLU(), nn.Dropout(0.2),
+            nn.Linear(128, CLASSES),
         )
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -191,7 +194,7 @@ def turned_upright(x: np.ndarray, turn: np.ndarray, rng: np.random.Generator) ->
 
 
 def fit_reader(x: np.ndarray, card: np.ndarray, turn: np.ndarray, epochs: int, seed: int, threads: int,
-               out: Path) -> None:  # fmt: skip
+               out: Path, width: int = READER_WIDTH) -> None:  # fmt: skip
     """Fit the reader as ``fit`` fits the first network (the same held-back twentieth, the same falling rate, the
     model written after every epoch)."""
     torch.manual_seed(seed)
@@ -201,7 +204,7 @@ def fit_reader(x: np.ndarray, card: np.ndarray, turn: np.ndarray, epochs: int, s
     held = order[: len(order) // 20]
     train = order[len(order) // 20 :]
     held_x = turned_upright(x[held], turn[held], np.random.default_rng(seed + 1))
-    net = Reader()
+    net = Reader(width)
     per_epoch = len(train) // 256
     optimiser = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.LambdaLR(

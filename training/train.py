@@ -106,6 +106,7 @@ def main() -> None:
     parser.add_argument("--photos", type=int, default=2400)
     parser.add_argument("--turn-epochs", type=int, default=1, help="epochs of the first network (the turn)")
     parser.add_argument("--epochs", type=int, default=2, help="epochs of the reader")
+    parser.add_argument("--reader-width", type=int, default=16, help="channels of the reader's first layer")
     parser.add_argument("--stage", choices=("both", "turn", "reader"), default="both")
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--jobs", type=int, default=2)
@@ -122,7 +123,8 @@ def main() -> None:
     if args.stage in ("both", "turn"):
         fit(x, card, turn, epochs=args.turn_epochs, seed=args.seed, threads=args.jobs, out=args.out.with_name(TURN))
     if args.stage in ("both", "reader"):
-        fit_reader(x, card, turn, epochs=args.epochs, seed=args.seed, threads=args.jobs, out=args.out)
+        fit_reader(x, card, turn, epochs=args.epochs, seed=args.seed, threads=args.jobs, out=args.out,
+                   width=args.reader_width)
     print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KB)")
 
 
