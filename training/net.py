@@ -18,7 +18,6 @@ from bot.scanner.patches import ANGLES, PATCH, tensor, upright
 
 CLASSES = 33  # the 32 cards, then "not an index"
 OPSET = 17  # read by onnxruntime 1.17 and later (pyproject's floor)
-READER_WIDTH = 16  # channels of the reader's first layer (then twice and four times as many)
 
 
 class Net(nn.Module):
@@ -154,7 +153,8 @@ def export(model: Exported, out: Path) -> None:
 class Reader(nn.Module):
     """The second network: reads the card from a patch already turned upright by the first one's turn."""
 
-    def __init__(self, width: int = READER_WIDTH) -> None:
+    def __init__(self, width: int) -> None:
+        # width: channels of the first layer, then twice and four times as many (training.train.READER_WIDTH)
         super().__init__()
 
         def conv(cin: int, cout: int) -> list[nn.Module]:
@@ -194,7 +194,7 @@ def turned_upright(x: np.ndarray, turn: np.ndarray, rng: np.random.Generator) ->
 
 
 def fit_reader(x: np.ndarray, card: np.ndarray, turn: np.ndarray, epochs: int, seed: int, threads: int,
-               out: Path, width: int = READER_WIDTH) -> None:  # fmt: skip
+               out: Path, width: int) -> None:  # fmt: skip
     """Fit the reader as ``fit`` fits the first network (the same held-back twentieth, the same falling rate, the
     model written after every epoch)."""
     torch.manual_seed(seed)
