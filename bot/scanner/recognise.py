@@ -126,6 +126,15 @@ def scan_image(image: npt.NDArray[np.uint8]) -> Scan:
     if len(found) == 0:
         return Scan(width, height, (), ())
     p, turns = read_marks(work, found)
+    named, unsure = decide(p, found, turns, work.scale)
+    return Scan(width, height, named, unsure)
+
+
+def decide(
+    p: Float, found: Float, turns: npt.NDArray[np.int64], scale: float = 1.0
+) -> tuple[tuple[Found, ...], tuple[Found, ...]]:
+    """The cards named and the cards unsure, in card order, from each mark's readings ``p`` (marks x 33), the marks
+    (x, y, size) and the turn each was read at."""
     strong = p[:, :BACKGROUND].max(axis=1) >= STRONG
     if strong.sum() >= 3:
         typical = float(np.median(found[strong, 2]))
@@ -145,15 +154,10 @@ def scan_image(image: npt.NDArray[np.uint8]) -> Scan:
         doubt[card] = doubt.get(card, 1.0) * (1.0 - reading)
         seen[card] = seen.get(card, 0) + 1
         if card not in best or reading > best[card].confidence:
-            px = round(float(found[mark, 0]) * work.scale, 1)
-            py = round(float(found[mark, 1]) * work.scale, 1)
+            px = round(float(found[mark, 0]) * scale, 1)
+            py = round(float(found[mark, 1]) * scale, 1)
             best[card] = Found(card, reading, px, py, int(turns[mark]) * 360.0 / ANGLES)
     combined = [replace(f, confidence=round(1.0 - doubt[f.card], 4)) for f in best.values()]
     ordered = sorted((f for f in combined if f.confidence >= UNSURE), key=lambda f: f.card)
     named = {f.card for f in ordered if f.confidence >= (SURE if seen[f.card] > 1 else SURE_ALONE)}
-    return Scan(
-        width,
-        height,
-        tuple(f for f in ordered if f.card in named),
-        tuple(f for f in ordered if f.card not in named),
-    )
+    return tuple(f for f in ordered if f.card in named), tuple(f for f in ordered if f.card not in named)

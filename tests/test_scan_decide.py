@@ -1,0 +1,64 @@
+"""How the scanner turns each mark's readings into named and unsure cards (bot.scanner.recognise.decide), on
+readings written by hand: the rule for a card read at one mark, the combining of several marks, and the marks far
+off the photo's index size."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bot.engine.cards import card_str, parse_card
+from bot.scanner.recognise import BACKGROUND, SIZE_BAND, SURE, SURE_ALONE, UNSURE, decide
+
+
+def readings(*marks: tuple[str | None, float, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Marks as (card or None for "not an index", its reading, the mark's size), one every 50 pixels."""
+    p = np.zeros((len(marks), BACKGROUND + 1), np.float32)
+    found = np.zeros((len(marks), 3), np.float32)
+    for i, (card, reading, size) in enumerate(marks):
+        column = BACKGROUND if card is None else parse_card(card)
+        p[i, column] = reading
+        p[i, BACKGROUND if column != BACKGROUND else 0] = 1.0 - reading
+        found[i] = (50.0 * i, 10.0, size)
+    return p, found, np.zeros(len(marks), np.int64)
+
+
+def names(result: tuple[tuple, ...]) -> tuple[list[str], list[str]]:
+    named, unsure = result
+    return [card_str(f.card) for f in named], [card_str(f.card) for f in unsure]
+
+
+def test_a_card_read_at_one_mark_needs_more_than_one_read_at_two() -> None:
+    between = (SURE + SURE_ALONE) / 2
+    assert names(decide(*readings(("9H", between, 12)))) == ([], ["9H"])
+    assert names(decide(*readings(("9H", SURE_ALONE, 12)))) == (["9H"], [])
+    # two marks of 0.8 each: wrong only if both are, 1 - 0.2 * 0.2 = 0.96
+    assert names(decide(*readings(("9H", 0.8, 12), ("9H", 0.8, 13)))) == (["9H"], [])
+    assert names(decide(*readings(("9H", 0.7, 12), ("9H", 0.7, 13)))) == ([], ["9H"])  # 0.91
+
+
+def test_confidence_position_and_weak_readings() -> None:
+    p, found, turns = readings(("AS", 0.6, 12), ("AS", 0.995, 14), ("KD", 0.2, 12), ("7C", 0.55, 12))
+    named, unsure = decide(p, found, turns, scale=2.0)
+    assert [card_str(f.card) for f in named] == ["AS"]
+    ace = named[0]
+    assert ace.confidence == round(1 - 0.4 * 0.005, 4)
+    assert (ace.x, ace.y) == (100.0, 20.0)  # the best reading's mark, in the photo's pixels
+    assert [card_str(f.card) for f in unsure] == ["7C"]  # K♦ at 0.2 is below UNSURE: not reported
+    assert UNSURE <= unsure[0].confidence < SURE
+
+
+def test_marks_far_off_the_index_size_do_not_vote() -> None:
+    sure = [("7S", 0.999, 12), ("8S", 0.999, 13), ("9S", 0.999, 14)]
+    large = 14 * SIZE_BAND + 8  # a court card's picture, not an index
+    named, _ = names(decide(*readings(*sure, ("JC", 0.97, large), ("JC", 0.9, large))))
+    assert set(named) == {"7S", "8S", "9S"}
+    # within the band the same readings name the card
+    named, _ = names(decide(*readings(*sure, ("JC", 0.97, 20), ("JC", 0.9, 22))))
+    assert set(named) == {"7S", "8S", "9S", "JC"}
+    # with fewer than three sure marks there is no size to compare with: the large marks vote
+    named, _ = names(decide(*readings(sure[0], ("JC", 0.97, large), ("JC", 0.9, large))))
+    assert set(named) == {"7S", "JC"}
+
+
+def test_not_an_index_names_nothing() -> None:
+    assert names(decide(*readings((None, 0.99, 12), (None, 0.9, 12)))) == ([], [])
