@@ -53,18 +53,23 @@ class Exported(nn.Module):
         return torch.softmax(card / self.temperature, dim=1), torch.softmax(turn, dim=1)
 
 
+def seeded_split(seed: int, threads: int, patches: int) -> tuple[np.random.Generator, np.ndarray, np.ndarray]:
+    """Seed the run and split the patches: a twentieth held back (accuracy, temperature), the rest to fit on. Both
+    networks split the same way, so neither is judged on patches it was fitted on."""
+    torch.manual_seed(seed)
+    torch.set_num_threads(threads)
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(patches)
+    return rng, order[: patches // 20], order[patches // 20 :]
+
+
 def fit(
     x: np.ndarray, card: np.ndarray, turn: np.ndarray, epochs: int, seed: int, threads: int, out: Path
 ) -> Exported:
     """Fit on all but a twentieth of the patches; that twentieth reports accuracy and fits the temperature. The
     learning rate falls by a fixed factor each epoch, whatever the number of epochs, and the model is written after
     every epoch: a run stopped after N epochs leaves the same model as a run of N epochs."""
-    torch.manual_seed(seed)
-    torch.set_num_threads(threads)
-    rng = np.random.default_rng(seed)
-    order = rng.permutation(len(card))
-    held = order[: len(order) // 20]
-    train = order[len(order) // 20 :]
+    rng, held, train = seeded_split(seed, threads, len(card))
     net = Net()
     optimiser = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     warm = 200  # steps of rising rate before the first fall
@@ -197,12 +202,7 @@ def fit_reader(x: np.ndarray, card: np.ndarray, turn: np.ndarray, epochs: int, s
                out: Path, width: int) -> None:  # fmt: skip
     """Fit the reader as ``fit`` fits the first network (the same held-back twentieth, the same falling rate, the
     model written after every epoch)."""
-    torch.manual_seed(seed)
-    torch.set_num_threads(threads)
-    rng = np.random.default_rng(seed)
-    order = rng.permutation(len(card))
-    held = order[: len(order) // 20]
-    train = order[len(order) // 20 :]
+    rng, held, train = seeded_split(seed, threads, len(card))
     held_x = turned_upright(x[held], turn[held], np.random.default_rng(seed + 1))
     net = Reader(width)
     per_epoch = len(train) // 256
