@@ -2,6 +2,7 @@
 on) apart from the trained ones.
 
     python bench/scan.py [--photos 60] [--seed 7] [--sure 0.99] [--also 0.995,0.999] [--only held-out|trained]
+                         [--reader PATH] [--turn PATH]
 
 For each set: of the cards whose corner can be seen in the photo, how many were named correctly (and surely), how
 many were flagged unsure, how many were missed; how many cards were named that are not in the photo at all
@@ -76,11 +77,15 @@ def main() -> None:
     parser.add_argument("--also", default="", help="other thresholds to report, e.g. 0.995,0.999 (read on the same "
                         "scans; from 0.4, where unsure cards start)")
     parser.add_argument("--only", choices=("held-out", "trained"), help="one set of designs (both if not given)")
+    parser.add_argument("--reader", type=Path, help="another reader model than the shipped one (a training run's)")
+    parser.add_argument("--turn", type=Path, help="another turn model than the shipped one")
     args = parser.parse_args()
-    if args.sure is not None:
-        from bot.scanner import recognise
+    from bot.scanner import recognise
 
+    if args.sure is not None:
         recognise.SURE = args.sure
+    recognise.MODEL = args.reader or recognise.MODEL
+    recognise.TURN = args.turn or recognise.TURN
     ensure_packages()
     others = tuple(float(t) for t in args.also.split(",") if t)
     if args.only != "trained":
