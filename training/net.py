@@ -14,7 +14,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from bot.scanner.patches import ANGLES, PATCH, tensor, upright
+from bot.scanner.patches import ANGLES, PATCH, READ_HIGH, READ_SPAN, READ_WIDE, cut, tensor
 
 CLASSES = 33  # the 32 cards, then "not an index"
 OPSET = 17  # read by onnxruntime 1.17 and later (pyproject's floor)
@@ -168,8 +168,8 @@ class Reader(nn.Module):
         pool = nn.MaxPool2d(2)
         w = width
         self.body = nn.Sequential(
-            *conv(2, w), pool, *conv(w, 2 * w), pool, *conv(2 * w, 4 * w), pool,  # 32 -> 4
-            nn.Flatten(), nn.Linear(4 * w * (PATCH // 8) ** 2, 128), nn.ReLU(), nn.Dropout(0.2),
+            *conv(2, w), pool, *conv(w, 2 * w), pool, *conv(2 * w, 4 * w), pool,  # 64 x 48 -> 8 x 6
+            nn.Flatten(), nn.Linear(4 * w * (READ_HIGH // 8) * (READ_WIDE // 8), 128), nn.ReLU(), nn.Dropout(0.2),
             nn.Linear(128, CLASSES),
         )
 
@@ -187,23 +187,29 @@ class ExportedReader(nn.Module):
         return torch.softmax(self.net(x) / self.temperature, dim=1)
 
 
-def turned_upright(x: np.ndarray, turn: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The patches as the reader sees them: turned upright by the card's turn (as the first network reads it: to
-    the nearest 22.5 degrees, now and then a step off), a background patch by any turn."""
+def turned_upright(wide: np.ndarray, span: float, turn: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The reader's patches (n, 2, READ_HIGH, READ_WIDE) from wide unturned ones (n, side, side, 2) ``span`` mark
+    sizes wide (training.train.WIDE_SPAN): each cut as the scanner cuts it from the photo, upright at the card's turn
+    (as the first network reads it: to the nearest 22.5 degrees, now and then a step off), a background patch at any
+    turn."""
     degrees = turn * (360.0 / ANGLES) + rng.uniform(-12, 12, size=len(turn))
     off = rng.random(len(turn)) < 0.15
     degrees[off] += rng.choice([-22.5, 22.5], size=int(off.sum()))
     background = turn < 0
     degrees[background] = rng.uniform(0, 360, size=int(background.sum()))
-    return upright(x, degrees.astype(np.float32))
+    side = wide.shape[1]
+    out = np.empty((len(wide), READ_HIGH, READ_WIDE, 2), np.uint8)
+    for i in range(len(wide)):
+        out[i] = cut(wide[i], side / 2, side / 2, side / span, float(degrees[i]), READ_WIDE, READ_HIGH, READ_SPAN)
+    return np.ascontiguousarray(out.transpose(0, 3, 1, 2))
 
 
-def fit_reader(x: np.ndarray, card: np.ndarray, turn: np.ndarray, epochs: int, seed: int, threads: int,
-               out: Path, width: int) -> None:  # fmt: skip
-    """Fit the reader as ``fit`` fits the first network (the same held-back twentieth, the same falling rate, the
-    model written after every epoch)."""
+def fit_reader(x: np.ndarray, span: float, card: np.ndarray, turn: np.ndarray, epochs: int, seed: int,
+               threads: int, out: Path, width: int) -> None:  # fmt: skip
+    """Fit the reader on wide patches ``x`` (``span`` mark sizes wide, see ``turned_upright``) as ``fit`` fits the
+    first network (a held-back twentieth, a falling rate, the model written after every epoch)."""
     rng, held, train = seeded_split(seed, threads, len(card))
-    held_x = turned_upright(x[held], turn[held], np.random.default_rng(seed + 1))
+    held_x = turned_upright(x[held], span, turn[held], np.random.default_rng(seed + 1))
     net = Reader(width)
     per_epoch = len(train) // 256
     optimiser = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
@@ -218,7 +224,7 @@ def fit_reader(x: np.ndarray, card: np.ndarray, turn: np.ndarray, epochs: int, s
         total = 0.0
         for b in range(per_epoch):
             rows = np.sort(train[b * 256 : (b + 1) * 256])
-            xb = torch.from_numpy(tensor(turned_upright(x[rows], turn[rows], rng)))
+            xb = torch.from_numpy(tensor(turned_upright(x[rows], span, turn[rows], rng)))
             loss = nn.functional.cross_entropy(net(xb), card_t[rows])
             optimiser.zero_grad()
             loss.backward()
@@ -233,7 +239,7 @@ def fit_reader(x: np.ndarray, card: np.ndarray, turn: np.ndarray, epochs: int, s
         card_accuracy = float((c.argmax(1).numpy()[on_cards] == card[held][on_cards]).mean())
         temperature = fit_temperature(c, card[held])
         torch.onnx.export(
-            ExportedReader(net, temperature).eval(), (torch.zeros(1, 2, PATCH, PATCH),), str(out),
+            ExportedReader(net, temperature).eval(), (torch.zeros(1, 2, READ_HIGH, READ_WIDE),), str(out),
             input_names=["patches"], output_names=["card"], opset_version=OPSET, dynamo=False,
             dynamic_axes={"patches": {0: "marks"}, "card": {0: "marks"}},
         )

@@ -17,12 +17,13 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from collections.abc import Callable
 from multiprocessing import Pool
 from pathlib import Path
 
 import numpy as np
 
-from bot.scanner.patches import ANGLES, PATCH, SPAN, marks, patches, prepare
+from bot.scanner.patches import ANGLES, PATCH, READ_HIGH, READ_SPAN, READ_WIDE, SPAN, Work, cut, marks, patches, prepare
 from training.designs import CACHE, DESIGNS, Design, design_index_boxes, ensure_packages, render_design
 from training.synth import Placed, photo
 
@@ -33,6 +34,13 @@ MODEL = Path(__file__).resolve().parent.parent / "bot" / "scanner" / "model.onnx
 TURN = "turn.onnx"  # the first network, beside the reader
 READER_WIDTH = 24  # the shipped reader; 16 read 2 to 3 points fewer cards on the calibration photos
 PATCHES = CACHE / f"patches-{PATCH}-{SPAN}"  # changes with the cut, so old patches are never mixed in
+# The reader learns from patches cut wide and unturned (WIDE pixels over WIDE_SPAN sizes), turned at each step by
+# the card's turn as bot.scanner.patches.cut turns the photo: wide enough that the upright patch's corners are in it
+# at any turn (its diagonal), at about the work photo's own resolution.
+WIDE = 84
+WIDE_SPAN = 6.1
+assert READ_SPAN * math.hypot(1, READ_HIGH / READ_WIDE) <= WIDE_SPAN
+WIDE_PATCHES = CACHE / f"wide-{WIDE}-{WIDE_SPAN}"
 _faces: dict[str, tuple[list[np.ndarray], list[tuple[int, int, int, int]]]] = {}
 
 
@@ -66,40 +74,87 @@ def labels(found: np.ndarray, scale: float, placed: list[Placed]) -> tuple[np.nd
     return np.array(rows, np.int64), np.array(cards, np.int64), np.array(turns, np.int64)
 
 
-def sample(args: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The labelled patches of one synthesised photo (from the cache when it was drawn before)."""
-    seed, design_index = args
-    design = DESIGNS[design_index]
-    kept = PATCHES / f"{design.name}-{seed}.npz"
-    if kept.exists():
-        with np.load(kept) as f:
-            return f["x"], f["card"], f["turn"]
+def _draw(seed: int, design_index: int) -> tuple[Work, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One synthesised photo (the same for the same seed): its work planes, its marks, and the labelled ones."""
     rng = np.random.default_rng(seed)
-    faces, boxes = faces_of(design)
+    faces, boxes = faces_of(DESIGNS[design_index])
     image, placed = photo(rng, faces, boxes, int(rng.integers(8, 33)))
     work = prepare(image)
     found = marks(work)
-    rows, card, turn = labels(found, work.scale, placed)
-    x = patches(work, found)[rows] if len(rows) else np.zeros((0, 2, PATCH, PATCH), np.uint8)
+    return (work, found, *labels(found, work.scale, placed))
+
+
+Labelled = tuple[np.ndarray, np.ndarray, np.ndarray]  # patches, their card (BACKGROUND: none), their turn
+
+
+def _cached(kept: Path, make: Callable[[], Labelled]) -> Labelled:
+    """The labelled patches of one photo from the cache, or made and kept there."""
+    if kept.exists():
+        with np.load(kept) as f:
+            return f["x"], f["card"], f["turn"]
+    x, card, turn = make()
     kept.parent.mkdir(parents=True, exist_ok=True)
     np.savez(kept, x=x, card=card, turn=turn)
     return x, card, turn
 
 
-def dataset(seed: int, photos: int, jobs: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _thinned(card: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The rows to keep: every index mark and BACKGROUND_SHARE of the other marks (pips, pictures, the table) for
+    each, drawn at random."""
+    background = np.flatnonzero(card == BACKGROUND)
+    wanted = min(len(background), BACKGROUND_SHARE * int((card < BACKGROUND).sum()))
+    return np.sort(np.concatenate([np.flatnonzero(card < BACKGROUND), rng.choice(background, wanted, replace=False)]))
+
+
+def sample(args: tuple[int, int]) -> Labelled:
+    """The labelled patches of one synthesised photo (from the cache when it was drawn before)."""
+    seed, design_index = args
+
+    def make() -> Labelled:
+        work, found, rows, card, turn = _draw(seed, design_index)
+        x = patches(work, found)[rows] if len(rows) else np.zeros((0, 2, PATCH, PATCH), np.uint8)
+        return x, card, turn
+
+    return _cached(PATCHES / f"{DESIGNS[design_index].name}-{seed}.npz", make)
+
+
+def sample_wide(args: tuple[int, int]) -> Labelled:
+    """The reader's patches of one synthesised photo: each index mark, and BACKGROUND_SHARE background marks for
+    each, cut wide and unturned (WIDE x WIDE x 2), with their card and turn (cached like ``sample``)."""
+    seed, design_index = args
+
+    def make() -> Labelled:
+        work, found, rows, card, turn = _draw(seed, design_index)
+        keep = _thinned(card, np.random.default_rng(seed))
+        x = np.zeros((len(keep), WIDE, WIDE, 2), np.uint8)
+        for i, (mx, my, size) in enumerate(found[rows[keep]]):
+            x[i] = cut(work.planes, float(mx), float(my), float(size), 0.0, WIDE, WIDE, WIDE_SPAN)
+        return x, card[keep], turn[keep]
+
+    return _cached(WIDE_PATCHES / f"{DESIGNS[design_index].name}-{seed}.npz", make)
+
+
+def _tasks(seed: int, photos: int) -> list[tuple[int, int]]:
     trained = [i for i, d in enumerate(DESIGNS) if not d.held_out]
     for i in trained:
         faces_of(DESIGNS[i])  # render once before the workers start
-    tasks = [(seed * 1_000_003 + k, trained[k % len(trained)]) for k in range(photos)]
+    return [(seed * 1_000_003 + k, trained[k % len(trained)]) for k in range(photos)]
+
+
+def dataset(seed: int, photos: int, jobs: int) -> Labelled:
     with Pool(jobs) as pool:
-        parts = pool.map(sample, tasks, chunksize=8)
+        parts = pool.map(sample, _tasks(seed, photos), chunksize=8)
     x, card, turn = (np.concatenate([p[i] for p in parts]) for i in range(3))
-    # most marks are not an index (pips, pictures, the table): keep BACKGROUND_SHARE of them for each index mark
-    rng = np.random.default_rng(seed)
-    background = np.flatnonzero(card == BACKGROUND)
-    wanted = min(len(background), BACKGROUND_SHARE * int((card < BACKGROUND).sum()))
-    keep = np.sort(np.concatenate([np.flatnonzero(card < BACKGROUND), rng.choice(background, wanted, replace=False)]))
+    keep = _thinned(card, np.random.default_rng(seed))
     return x[keep], card[keep], turn[keep]
+
+
+def wide_dataset(seed: int, photos: int, jobs: int) -> Labelled:
+    """The reader's patches of the same photos as ``dataset`` (background already thinned photo by photo)."""
+    with Pool(jobs) as pool:
+        parts = pool.imap(sample_wide, _tasks(seed, photos), chunksize=8)
+        xs, cards, turns = zip(*parts, strict=True)
+    return np.concatenate(xs), np.concatenate(cards), np.concatenate(turns)
 
 
 def main() -> None:
@@ -114,17 +169,22 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=MODEL)
     args = parser.parse_args()
     ensure_packages()
-    start = time.time()
-    x, card, turn = dataset(args.seed, args.photos, args.jobs)
-    on_cards = int((card < BACKGROUND).sum())
-    print(f"{args.photos} photos, {len(card)} patches ({on_cards} on cards) in {time.time() - start:.0f} s", flush=True)
-
     from training.net import fit, fit_reader
 
+    def loaded(make: Callable[[int, int, int], Labelled]) -> Labelled:
+        start = time.time()
+        x, card, turn = make(args.seed, args.photos, args.jobs)
+        print(f"{args.photos} photos, {len(card)} patches ({int((card < BACKGROUND).sum())} on cards) in "
+              f"{time.time() - start:.0f} s", flush=True)
+        return x, card, turn
+
     if args.stage in ("both", "turn"):
+        x, card, turn = loaded(dataset)
         fit(x, card, turn, epochs=args.turn_epochs, seed=args.seed, threads=args.jobs, out=args.out.with_name(TURN))
+        del x
     if args.stage in ("both", "reader"):
-        fit_reader(x, card, turn, epochs=args.epochs, seed=args.seed, threads=args.jobs, out=args.out,
+        x, card, turn = loaded(wide_dataset)
+        fit_reader(x, WIDE_SPAN, card, turn, epochs=args.epochs, seed=args.seed, threads=args.jobs, out=args.out,
                    width=args.reader_width)
     print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KB)")
 

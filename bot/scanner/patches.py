@@ -19,6 +19,12 @@ PATCH = 32
 # A patch covers this many times the mark's size, centred on it: an index is a rank over its suit, so the other
 # glyph is at most about 1.3 sizes away in any direction, and the patch holds it however the card is turned.
 SPAN = 3.6
+# The reader sees the mark again, cut straight from the photo turned upright at the turn the first network reads:
+# READ_WIDE pixels over READ_SPAN mark sizes, so an index glyph is read at about its size in the work photo (13 px for
+# most) rather than the 9 px it has in the turn's patch; READ_HIGH pixels high, so the other glyph of the index (up
+# to 2 sizes above a suit, whose size is the smaller, or below a rank) is whole in it.
+READ_WIDE, READ_HIGH = 48, 64
+READ_SPAN = 3.6
 MIN_MARK, MAX_MARK = 6, 48  # marks (in work pixels) smaller or larger than an index glyph can be
 MAX_MARKS = 1500  # a photo of 32 cards has a few hundred; past this the photo is clutter, read the largest
 
@@ -40,11 +46,11 @@ class Work:
 
 def prepare(image: Bytes) -> Work:
     h, w = image.shape[:2]
-    factor = min(1.0, WORK_SIDE / max(h, w))
-    if factor < 1.0:
-        image = np.asarray(
-            cv2.resize(image, (round(w * factor), round(h * factor)), interpolation=cv2.INTER_AREA), np.uint8
-        )
+    # a small picture is enlarged too: the marks then have the sizes the networks learnt on
+    factor = WORK_SIDE / max(h, w)
+    if factor != 1.0:
+        how = cv2.INTER_AREA if factor < 1.0 else cv2.INTER_LINEAR
+        image = np.asarray(cv2.resize(image, (round(w * factor), round(h * factor)), interpolation=how), np.uint8)
     grey = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
     b, g, r = (image[:, :, i].astype(np.int16) for i in range(3))
     red = np.clip(r - np.maximum(g, b), 0, 255).astype(np.uint8)
@@ -104,15 +110,23 @@ def tensor(stack: Bytes) -> Float:
     return x
 
 
-def upright(stack: Bytes, degrees: Float) -> Bytes:
-    """Each patch turned about its centre so that a card whose top points ``degrees`` clockwise from up stands
-    upright (the corners the turn brings in repeat the patch's edge)."""
-    out = np.empty((len(stack), PATCH, PATCH, 2), np.uint8)
-    planes = stack.transpose(0, 2, 3, 1)
-    for i in range(len(stack)):
-        m = cv2.getRotationMatrix2D((PATCH / 2, PATCH / 2), float(degrees[i]), 1.0)  # counter-clockwise
-        out[i] = cv2.warpAffine(
-            np.ascontiguousarray(planes[i]), m, (PATCH, PATCH), flags=cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_REPLICATE,
-        )
+def cut(
+    planes: Bytes, x: float, y: float, size: float, degrees: float, wide: int, high: int, span: float
+) -> Bytes:
+    """One patch (high x wide x planes) centred on (x, y), ``span`` sizes wide, turned so that a card whose top
+    points ``degrees`` clockwise from up stands upright. The reader's patches are cut with it from the photo, and in
+    training from a larger unturned patch (training.train), so both see the same geometry."""
+    zoom = wide / (span * size)
+    m = cv2.getRotationMatrix2D((x, y), degrees, zoom)  # counter-clockwise about the mark: the card's top goes up
+    m[0, 2] += wide / 2 - x
+    m[1, 2] += high / 2 - y
+    flags = cv2.INTER_AREA if zoom < 1 else cv2.INTER_LINEAR
+    return np.asarray(cv2.warpAffine(planes, m, (wide, high), flags=flags, borderMode=cv2.BORDER_REPLICATE), np.uint8)
+
+
+def read_patches(work: Work, found: Float, degrees: Float) -> Bytes:
+    """Every mark cut upright at its turn for the reader: (marks, 2, READ_HIGH, READ_WIDE), grey then red."""
+    out = np.empty((len(found), READ_HIGH, READ_WIDE, 2), np.uint8)
+    for i, (x, y, size) in enumerate(found):
+        out[i] = cut(work.planes, float(x), float(y), float(size), float(degrees[i]), READ_WIDE, READ_HIGH, READ_SPAN)
     return np.ascontiguousarray(out.transpose(0, 3, 1, 2))

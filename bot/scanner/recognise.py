@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 import onnxruntime as ort  # type: ignore[import-untyped]
 
-from .patches import ANGLES, Float, Work, marks, patches, prepare, tensor, upright
+from .patches import ANGLES, Float, Work, marks, patches, prepare, read_patches, tensor
 
 # a broken file gets our one-line answer, not OpenCV's log lines on standard error
 cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
@@ -111,11 +111,12 @@ def scan_bytes(data: bytes) -> Scan:
 def read_marks(work: Work, found: Float) -> tuple[Float, npt.NDArray[np.int64]]:
     """For each mark, the probability of each of the 32 cards and of "not an index" (marks x 33), and the turn
     its index is read at (0-15, steps of 22.5 degrees clockwise). The first network reads the turn of every patch
-    of the photo in one call; each patch turned upright by it, the reader reads the card, in one call too."""
-    cut = patches(work, found)
-    (turn,) = _session(TURN).run(["turn"], {"patches": tensor(cut)})
+    of the photo in one call; each mark cut again from the photo, upright at that turn, the reader reads the card, in
+    one call too."""
+    (turn,) = _session(TURN).run(["turn"], {"patches": tensor(patches(work, found))})
     turns = np.asarray(turn, np.float32).argmax(axis=1)
-    (card,) = _session(MODEL).run(["card"], {"patches": tensor(upright(cut, turns.astype(np.float32) * 360 / ANGLES))})
+    upright = read_patches(work, found, turns.astype(np.float32) * 360 / ANGLES)
+    (card,) = _session(MODEL).run(["card"], {"patches": tensor(upright)})
     return np.asarray(card, np.float32), turns
 
 
@@ -143,7 +144,7 @@ def decide(
         p[astray, :BACKGROUND] = 0.0
     # each mark votes for the card it reads best; a card read at several marks (its rank and its suit, its two
     # corners) is wrong only if every reading is: its confidence is 1 - the product of (1 - each reading)
-    best: dict[int, Found] = {}
+    best: dict[int, Found] = {}  # each card's best reading
     doubt: dict[int, float] = {}
     seen: dict[int, int] = {}  # how many marks read each card
     for mark in range(len(found)):

@@ -1,0 +1,65 @@
+"""The geometry of the reader's patches (bot.scanner.patches.cut): a glyph on a card turned any way comes out upright
+when cut at the card's turn, whole and centred, at the size the reader expects; the same cut made in two steps (a
+wide unturned patch, then turned, as training makes it) gives the same patch as one cut from the photo."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from bot.scanner.patches import READ_HIGH, READ_SPAN, READ_WIDE, Work, cut, read_patches
+
+SIZE = 14.0  # the mark's size in the photo, pixels
+CENTRE = (200.0, 150.0)
+
+
+def photo_with_seven(degrees: float) -> np.ndarray:
+    """A white 400 x 300 two-plane photo with a black "7" centred on CENTRE, the card's top turned ``degrees``
+    clockwise from up (the glyph turned with it)."""
+    planes = np.full((300, 400, 2), 255, np.uint8)
+    planes[:, :, 1] = 0
+    grey = np.ascontiguousarray(planes[:, :, 0])
+    # the glyph SIZE pixels high: FONT_HERSHEY_SIMPLEX at scale 0.5 is about 12 px for a digit, at 0.6 about 14
+    (w, h), _ = cv2.getTextSize("7", cv2.FONT_HERSHEY_SIMPLEX, 0.6, 2)
+    cv2.putText(grey, "7", (round(CENTRE[0] - w / 2), round(CENTRE[1] + h / 2)), cv2.FONT_HERSHEY_SIMPLEX, 0.6, 0, 2)
+    turn = cv2.getRotationMatrix2D(CENTRE, -degrees, 1.0)  # negative: clockwise
+    grey = cv2.warpAffine(grey, turn, (400, 300), flags=cv2.INTER_LINEAR, borderValue=255)
+    planes[:, :, 0] = grey
+    return planes
+
+
+def upright(planes: np.ndarray, degrees: float) -> np.ndarray:
+    return cut(planes, *CENTRE, SIZE, degrees, READ_WIDE, READ_HIGH, READ_SPAN)[:, :, 0].astype(np.int16)
+
+
+@pytest.mark.parametrize("degrees", [0.0, 22.5, 90.0, 157.5, 180.0, 292.5])
+def test_a_turned_glyph_is_cut_upright_at_its_turn(degrees: float) -> None:
+    reference = upright(photo_with_seven(0.0), 0.0)
+    assert reference.shape == (READ_HIGH, READ_WIDE)
+    assert reference.min() < 80, "the glyph is in the patch"
+    turned = photo_with_seven(degrees)
+    right = np.abs(upright(turned, degrees) - reference).mean()
+    wrong = np.abs(upright(turned, -degrees) - reference).mean()  # the other way round
+    assert right < 6, f"cut at its turn the glyph is upright (mean difference {right:.1f})"
+    if degrees % 180:
+        assert wrong > 3 * right, "turning the other way does not stand it up"
+
+
+def test_the_glyph_is_centred_and_the_patch_spans_its_sizes() -> None:
+    ink = upright(photo_with_seven(0.0), 0.0) < 128
+    rows, columns = np.nonzero(ink)
+    assert abs(rows.mean() - READ_HIGH / 2) < 3 and abs(columns.mean() - READ_WIDE / 2) < 3
+    # READ_WIDE pixels over READ_SPAN sizes: the glyph's height in the patch is its size times that zoom
+    zoom = READ_WIDE / (READ_SPAN * SIZE)
+    assert abs((rows.max() - rows.min() + 1) - SIZE * zoom) <= 3
+
+
+def test_two_steps_as_in_training_give_the_photo_s_cut() -> None:
+    planes = photo_with_seven(67.5)
+    found = np.array([[*CENTRE, SIZE]], np.float32)
+    direct = read_patches(Work(planes, 1.0), found, np.array([67.5], np.float32))[0, 0].astype(np.int16)
+    wide_side, wide_span = 84, 6.1
+    wide = cut(planes, *CENTRE, SIZE, 0.0, wide_side, wide_side, wide_span)
+    stepped = cut(wide, wide_side / 2, wide_side / 2, wide_side / wide_span, 67.5, READ_WIDE, READ_HIGH, READ_SPAN)
+    assert np.abs(stepped[:, :, 0].astype(np.int16) - direct).mean() < 4
