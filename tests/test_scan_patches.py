@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from bot.scanner.patches import READ_HIGH, READ_SPAN, READ_WIDE, Work, cut, read_patches
+from bot.scanner.patches import READ_HIGH, READ_SPAN, READ_WIDE, Work, cut, read_cut, read_patches
 
 SIZE = 14.0  # the mark's size in the photo, pixels
 CENTRE = (200.0, 150.0)
@@ -30,7 +30,7 @@ def photo_with_seven(degrees: float) -> np.ndarray:
 
 
 def upright(planes: np.ndarray, degrees: float) -> np.ndarray:
-    return cut(planes, *CENTRE, SIZE, degrees, READ_WIDE, READ_HIGH, READ_SPAN)[:, :, 0].astype(np.int16)
+    return read_cut(planes, *CENTRE, SIZE, degrees)[:, :, 0].astype(np.int16)
 
 
 @pytest.mark.parametrize("degrees", [0.0, 22.5, 90.0, 157.5, 180.0, 292.5])
@@ -61,5 +61,5 @@ def test_two_steps_as_in_training_give_the_photo_s_cut() -> None:
     direct = read_patches(Work(planes, 1.0), found, np.array([67.5], np.float32))[0, 0].astype(np.int16)
     wide_side, wide_span = 84, 6.1
     wide = cut(planes, *CENTRE, SIZE, 0.0, wide_side, wide_side, wide_span)
-    stepped = cut(wide, wide_side / 2, wide_side / 2, wide_side / wide_span, 67.5, READ_WIDE, READ_HIGH, READ_SPAN)
+    stepped = read_cut(wide, wide_side / 2, wide_side / 2, wide_side / wide_span, 67.5)
     assert np.abs(stepped[:, :, 0].astype(np.int16) - direct).mean() < 4

@@ -14,7 +14,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from bot.scanner.patches import ANGLES, PATCH, READ_HIGH, READ_SPAN, READ_WIDE, cut, tensor
+from bot.scanner.patches import ANGLES, PATCH, READ_HIGH, READ_WIDE, read_cut, stacked, tensor
 
 CLASSES = 33  # the 32 cards, then "not an index"
 OPSET = 17  # read by onnxruntime 1.17 and later (pyproject's floor)
@@ -198,10 +198,7 @@ def turned_upright(wide: np.ndarray, span: float, turn: np.ndarray, rng: np.rand
     background = turn < 0
     degrees[background] = rng.uniform(0, 360, size=int(background.sum()))
     side = wide.shape[1]
-    out = np.empty((len(wide), READ_HIGH, READ_WIDE, 2), np.uint8)
-    for i in range(len(wide)):
-        out[i] = cut(wide[i], side / 2, side / 2, side / span, float(degrees[i]), READ_WIDE, READ_HIGH, READ_SPAN)
-    return np.ascontiguousarray(out.transpose(0, 3, 1, 2))
+    return stacked([read_cut(w, side / 2, side / 2, side / span, float(d)) for w, d in zip(wide, degrees, strict=True)])
 
 
 def fit_reader(x: np.ndarray, span: float, card: np.ndarray, turn: np.ndarray, epochs: int, seed: int,

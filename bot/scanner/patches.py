@@ -1,8 +1,9 @@
-"""From a photo to the patches the model reads: marks of ink that may be a rank or suit of a card's corner index,
-each cut once, upright, as a small two-plane patch (grey and red) wide enough to hold the whole index whichever
-way the card points. The network (training/train.py) reads the card and its turn from that one patch.
+"""From a photo to the patches the networks read: marks of ink that may be a rank or suit of a card's corner index,
+each cut unturned as a small two-plane patch (grey and red) wide enough to hold the whole index whichever way the
+card points, from which the first network reads the card's turn; then cut again, upright at that turn and finer,
+for the reader (``read_cut``).
 
-Training uses exactly these functions, so the model learns on the patches it will be shown.
+Training uses exactly these functions, so the networks learn on the patches they will be shown.
 """
 
 from __future__ import annotations
@@ -124,9 +125,19 @@ def cut(
     return np.asarray(cv2.warpAffine(planes, m, (wide, high), flags=flags, borderMode=cv2.BORDER_REPLICATE), np.uint8)
 
 
+def read_cut(planes: Bytes, x: float, y: float, size: float, degrees: float) -> Bytes:
+    """The reader's patch of one mark (READ_HIGH x READ_WIDE x planes), upright at the card's turn."""
+    return cut(planes, x, y, size, degrees, READ_WIDE, READ_HIGH, READ_SPAN)
+
+
+def stacked(cuts: list[Bytes]) -> Bytes:
+    """Patches cut one by one (each high x wide x planes) as the networks take them: (patches, planes, high, wide)."""
+    return np.ascontiguousarray(np.stack(cuts).transpose(0, 3, 1, 2))
+
+
 def read_patches(work: Work, found: Float, degrees: Float) -> Bytes:
     """Every mark cut upright at its turn for the reader: (marks, 2, READ_HIGH, READ_WIDE), grey then red."""
-    out = np.empty((len(found), READ_HIGH, READ_WIDE, 2), np.uint8)
-    for i, (x, y, size) in enumerate(found):
-        out[i] = cut(work.planes, float(x), float(y), float(size), float(degrees[i]), READ_WIDE, READ_HIGH, READ_SPAN)
-    return np.ascontiguousarray(out.transpose(0, 3, 1, 2))
+    if len(found) == 0:
+        return np.zeros((0, 2, READ_HIGH, READ_WIDE), np.uint8)
+    return stacked([read_cut(work.planes, float(x), float(y), float(size), float(d))
+                    for (x, y, size), d in zip(found, degrees, strict=True)])  # fmt: skip
