@@ -2,12 +2,13 @@
 on) apart from the trained ones.
 
     python bench/scan.py [--photos 60] [--seed 7] [--sure 0.99] [--also 0.995,0.999] [--only held-out|trained]
-                         [--reader PATH] [--turn PATH]
+                         [--reader PATH] [--turn PATH] [--worst]
 
 For each set: of the cards whose corner can be seen in the photo, how many were named correctly (and surely), how
 many were flagged unsure, how many were missed; how many cards were named that are not in the photo at all
-(invented); and the seconds per photo on one core. Needs the training extra and the card packages
-(training/designs.py installs them).
+(invented); and the seconds per photo on one core. --worst times instead the bounded worst case: a 12-megapixel
+picture of thousands of glyphs and lines, of which the scanner examines MAX_MARKS. Needs the training extra and the
+card packages (training/designs.py installs them).
 """
 
 from __future__ import annotations
@@ -68,6 +69,29 @@ def run(held_out: bool, photos: int, seed: int, others: tuple[float, ...] = ()) 
         print(f"  named from {threshold}: {named_at / seen:7.2%} correctly, {invented_at} invented")
 
 
+def worst() -> None:
+    """The work per photo is bounded by MAX_MARKS whatever the picture holds: time a picture that reaches it."""
+    import cv2
+
+    from bot.scanner.patches import MAX_MARKS, marks, prepare
+
+    rng = np.random.default_rng(0)
+    image = np.full((3024, 4032, 3), 230, np.uint8)
+    for _ in range(9000):
+        at = (int(rng.integers(0, 4000)), int(rng.integers(30, 3024)))
+        colour = tuple(int(c) for c in rng.integers(0, 200, size=3))
+        cv2.putText(image, str(rng.choice(list("7891JQKA0"))), at, cv2.FONT_HERSHEY_SIMPLEX, float(rng.uniform(1, 2.2)),
+                    colour, 3)
+    for _ in range(200):
+        a, b = (tuple(int(v) for v in rng.integers(0, 4000, size=2)) for _ in range(2))
+        cv2.line(image, a, b, (40, 40, 40), 6)
+    found = len(marks(prepare(image)))
+    scan_image(image)  # the models loaded
+    start = time.process_time()
+    scan_image(image)
+    print(f"worst case: {found} marks examined (bound {MAX_MARKS}), {time.process_time() - start:.2f} s (one core)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--photos", type=int, default=60)
@@ -79,6 +103,7 @@ def main() -> None:
     parser.add_argument("--only", choices=("held-out", "trained"), help="one set of designs (both if not given)")
     parser.add_argument("--reader", type=Path, help="another reader model than the shipped one (a training run's)")
     parser.add_argument("--turn", type=Path, help="another turn model than the shipped one")
+    parser.add_argument("--worst", action="store_true", help="time the bounded worst case instead")
     args = parser.parse_args()
     from bot.scanner import recognise
 
@@ -86,6 +111,9 @@ def main() -> None:
         recognise.SURE = args.sure
     recognise.MODEL = args.reader or recognise.MODEL
     recognise.TURN = args.turn or recognise.TURN
+    if args.worst:
+        worst()
+        return
     ensure_packages()
     others = tuple(float(t) for t in args.also.split(",") if t)
     if args.only != "trained":
