@@ -34,16 +34,18 @@ def test_a_card_read_at_one_mark_needs_more_than_one_read_at_two() -> None:
     # two marks of 0.8 each: wrong only if both are, 1 - 0.2 * 0.2 = 0.96
     assert names(decide(*readings(("9H", 0.8, 12), ("9H", 0.8, 13)))) == (["9H"], [])
     assert names(decide(*readings(("9H", 0.7, 12), ("9H", 0.7, 13)))) == ([], ["9H"])  # 0.91
+    # a reading under UNSURE does not vote: one mark at 0.97 stays unsure, whatever weak readings agree with it
+    assert names(decide(*readings(("9H", 0.97, 12), ("9H", UNSURE - 0.05, 13)))) == ([], ["9H"])
 
 
 def test_confidence_position_and_weak_readings() -> None:
-    p, found, turns = readings(("AS", 0.6, 12), ("AS", 0.995, 14), ("KD", 0.2, 12), ("7C", 0.55, 12))
+    p, found, turns = readings(("AS", 0.6, 12), ("AS", 0.995, 14), ("KD", 0.5, 12), ("7C", 0.7, 12))
     named, unsure = decide(p, found, turns, scale=2.0)
     assert [card_str(f.card) for f in named] == ["AS"]
     ace = named[0]
     assert ace.confidence == round(1 - 0.4 * 0.005, 4)
     assert (ace.x, ace.y) == (100.0, 20.0)  # the best reading's mark, in the photo's pixels
-    assert [card_str(f.card) for f in unsure] == ["7C"]  # K♦ at 0.2 is below UNSURE: not reported
+    assert [card_str(f.card) for f in unsure] == ["7C"]  # K♦ at 0.5 is below UNSURE: not reported
     assert UNSURE <= unsure[0].confidence < SURE
 
 

@@ -1,6 +1,7 @@
-"""The geometry of the reader's patches (bot.scanner.patches.cut): a glyph on a card turned any way comes out upright
-when cut at the card's turn, whole and centred, at the size the reader expects; the same cut made in two steps (a
-wide unturned patch, then turned, as training makes it) gives the same patch as one cut from the photo."""
+"""Marks and the geometry of the reader's patches (bot.scanner.patches): a glyph touching the edge of the next card
+of a fan is a mark of its own; a glyph on a card turned any way comes out upright when cut at the card's turn, whole
+and centred, at the size the reader expects; the same cut made in two steps (a wide unturned patch, then turned, as
+training makes it) gives the same patch as one cut from the photo."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from bot.scanner.patches import READ_HIGH, READ_SPAN, READ_WIDE, Work, cut, read_cut, read_patches
+from bot.scanner.patches import READ_HIGH, READ_SPAN, READ_WIDE, Work, cut, marks, read_cut, read_patches
 
 SIZE = 14.0  # the mark's size in the photo, pixels
 CENTRE = (200.0, 150.0)
@@ -63,3 +64,27 @@ def test_two_steps_as_in_training_give_the_photo_s_cut() -> None:
     wide = cut(planes, *CENTRE, SIZE, 0.0, wide_side, wide_side, wide_span)
     stepped = read_cut(wide, wide_side / 2, wide_side / 2, wide_side / wide_span, 67.5)
     assert np.abs(stepped[:, :, 0].astype(np.int16) - direct).mean() < 4
+
+
+def fanned_edge_photo(glyph: str, degrees: float, edge: bool = True) -> Work:
+    """A light 400 x 300 photo with a glyph and (``edge``) a card's edge with its shadow touching it, as an index
+    touches the next card of a fan: a dark band 3 px wide and 300 px long, turned ``degrees``."""
+    grey = np.full((300, 400), 235, np.uint8)
+    (w, h), _ = cv2.getTextSize(glyph, cv2.FONT_HERSHEY_SIMPLEX, 0.6, 2)
+    x0, y0 = 190, 160  # the glyph's bottom left
+    cv2.putText(grey, glyph, (x0, y0), cv2.FONT_HERSHEY_SIMPLEX, 0.6, 20, 2)
+    if edge:  # along the glyph's right side, one pixel into it
+        direction = np.array([np.sin(np.radians(degrees)), -np.cos(np.radians(degrees))])
+        anchor = np.array([x0 + w - 1, y0 - h / 2])
+        a, b = anchor - 150 * direction, anchor + 150 * direction
+        cv2.line(grey, (round(a[0]), round(a[1])), (round(b[0]), round(b[1])), 60, 3)
+    return Work(np.dstack([grey, np.zeros_like(grey)]), 1.0)
+
+
+@pytest.mark.parametrize(("glyph", "degrees"), [("8", 0.0), ("A", 10.0), ("K", 170.0), ("9", 25.0)])
+def test_a_glyph_touching_the_next_card_s_edge_is_a_mark_of_its_own(glyph: str, degrees: float) -> None:
+    (alone,) = marks(fanned_edge_photo(glyph, degrees, edge=False))
+    found = marks(fanned_edge_photo(glyph, degrees))
+    near = found[np.hypot(found[:, 0] - alone[0], found[:, 1] - alone[1]) < 3]
+    assert len(near), f"the {glyph} beside the edge is found (alone: {alone.tolist()}, marks: {found.tolist()})"
+    assert np.abs(near[:, 2] - alone[2]).min() <= 2, "at the glyph's own size, not the edge's"

@@ -28,6 +28,9 @@ READ_WIDE, READ_HIGH = 48, 64
 READ_SPAN = 3.6
 MIN_MARK, MAX_MARK = 6, 48  # marks (in work pixels) smaller or larger than an index glyph can be
 MAX_MARKS = 1500  # a photo of 32 cards has a few hundred; past this the photo is clutter, read the largest
+# A straight run of ink this long (work pixels) is the edge or the shadow of a card, not a glyph: an index's strokes
+# are shorter (most glyphs are 10-16 px high). Cleared, it no longer joins the index beside it into one large piece.
+EDGE = 15
 
 Float = npt.NDArray[np.float32]
 Bytes = npt.NDArray[np.uint8]
@@ -67,20 +70,35 @@ def _components(ink: Bytes) -> Float:
     return np.column_stack([centroids[1:][keep], size[keep]]).astype(np.float32)
 
 
-def marks(work: Work) -> Float:
-    """Centres and sizes (x, y, size) of the ink marks that could be a rank or suit of an index."""
+def _new(found: Float, kept: Float) -> Float:
+    """The marks of ``found`` that no mark of ``kept`` already holds (their centres apart by 0.3 of its size)."""
+    if len(found) == 0 or len(kept) == 0:
+        return found
+    gap = np.hypot(found[:, None, 0] - kept[None, :, 0], found[:, None, 1] - kept[None, :, 1])
+    return np.asarray(found[(gap > 0.3 * kept[None, :, 2]).all(axis=1)], np.float32)
+
+
+def marks(work: Work, edges: bool = True) -> Float:
+    """Centres and sizes (x, y, size) of the ink marks that could be a rank or suit of an index. Without ``edges``,
+    the large pieces are not split again with the card edges cleared (training draws its marks so)."""
     ink = np.asarray(
         cv2.adaptiveThreshold(work.grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 31, 8), np.uint8
     )
     # the thickened ink joins the 1 and 0 of a 10 ...
-    joined = _components(np.asarray(cv2.dilate(ink, np.ones((2, 2), np.uint8)), np.uint8))
+    found = _components(np.asarray(cv2.dilate(ink, np.ones((2, 2), np.uint8)), np.uint8))
     # ... but also an index to the edge of its card, or of the card under it: the ink as it is finds those glyphs
-    # again (a mark both find is kept once)
-    apart = _components(ink)
-    if len(joined) and len(apart):
-        gap = np.hypot(apart[:, None, 0] - joined[None, :, 0], apart[:, None, 1] - joined[None, :, 1])
-        apart = apart[(gap > 0.3 * joined[None, :, 2]).all(axis=1)]
-    found = np.vstack([joined, apart]) if len(apart) else joined
+    # again (a mark both find is kept once) ...
+    found = np.vstack([found, _new(_components(ink), found)])
+    # ... and in a fan, each index touches the edge (and shadow) of the next card, in one piece too large for a mark:
+    # with the straight runs of ink cleared from those pieces alone, the glyph is a piece of its own
+    _, piece, stats, _ = cv2.connectedComponentsWithStats(ink)
+    large = np.flatnonzero(np.maximum(stats[1:, 2], stats[1:, 3]) > MAX_MARK) + 1
+    if edges and len(large):
+        within = np.where(np.isin(piece, large), ink, 0).astype(np.uint8)
+        runs = cv2.HoughLinesP(within, 1, np.pi / 180, threshold=EDGE, minLineLength=EDGE, maxLineGap=2)
+        for x1, y1, x2, y2 in np.asarray(runs if runs is not None else []).reshape(-1, 4).tolist():
+            cv2.line(within, (x1, y1), (x2, y2), 0, 3)
+        found = np.vstack([found, _new(_components(within), found)])
     if len(found) > MAX_MARKS:
         found = found[np.argsort(-found[:, 2])[:MAX_MARKS]]
     return found
