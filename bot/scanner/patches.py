@@ -63,6 +63,12 @@ def prepare(image: Bytes) -> Work:
 
 def _components(ink: Bytes) -> Float:
     _, _, stats, centroids = cv2.connectedComponentsWithStats(ink)
+    return _glyph_sized(stats, centroids)
+
+
+def _glyph_sized(pieces: npt.ArrayLike, centres: npt.ArrayLike) -> Float:
+    """The marks (x, y, size) of the connected pieces (OpenCV's stats and centroids) that can be an index glyph."""
+    stats, centroids = np.asarray(pieces), np.asarray(centres)
     w, h, area = stats[1:, 2], stats[1:, 3], stats[1:, 4]
     size = np.maximum(w, h)
     # a filled suit (a blurred diamond or heart) covers up to 0.9 of its box; a larger share is a blob
@@ -88,12 +94,12 @@ def marks(work: Work, edges: bool = True) -> Float:
     found = _components(np.asarray(cv2.dilate(ink, np.ones((2, 2), np.uint8)), np.uint8))
     # ... but also an index to the edge of its card, or of the card under it: the ink as it is finds those glyphs
     # again (a mark both find is kept once) ...
-    found = np.vstack([found, _new(_components(ink), found)])
+    _, piece, stats, centroids = cv2.connectedComponentsWithStats(ink)
+    found = np.vstack([found, _new(_glyph_sized(stats, centroids), found)])
     # ... and in a fan, each index touches the edge (and shadow) of the next card, in one piece too large for a mark:
     # with the straight runs of ink cleared from those pieces alone, the glyph is a piece of its own
-    _, piece, stats, _ = cv2.connectedComponentsWithStats(ink)
-    large = np.flatnonzero(np.maximum(stats[1:, 2], stats[1:, 3]) > MAX_MARK) + 1
-    if edges and len(large):
+    large = np.flatnonzero(np.maximum(stats[1:, 2], stats[1:, 3]) > MAX_MARK) + 1 if edges else np.zeros(0, int)
+    if len(large):
         within = np.where(np.isin(piece, large), ink, 0).astype(np.uint8)
         runs = cv2.HoughLinesP(within, 1, np.pi / 180, threshold=EDGE, minLineLength=EDGE, maxLineGap=2)
         for x1, y1, x2, y2 in np.asarray(runs if runs is not None else []).reshape(-1, 4).tolist():
