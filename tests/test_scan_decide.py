@@ -1,13 +1,14 @@
 """How the scanner turns each mark's readings into named and unsure cards (bot.scanner.recognise.decide), on
-readings written by hand: the rule for a card read at one mark, the combining of several marks, and the marks far
-off the photo's index size."""
+readings written by hand: the rule for a card read at one mark, the combining of several marks, the marks far off the
+photo's index size, and the marks of the strict threshold's split, trusted less."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from bot.engine.cards import card_str, parse_card
-from bot.scanner.recognise import BACKGROUND, SIZE_BAND, SURE, SURE_ALONE, UNSURE, decide
+from bot.scanner.patches import STRICT_SPLIT
+from bot.scanner.recognise import BACKGROUND, SIZE_BAND, STRICT_VOTE, SURE, SURE_ALONE, UNSURE, decide
 
 
 def readings(*marks: tuple[str | None, float, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -64,3 +65,23 @@ def test_marks_far_off_the_index_size_do_not_vote() -> None:
 
 def test_not_an_index_names_nothing() -> None:
     assert names(decide(*readings((None, 0.99, 12), (None, 0.9, 12)))) == ([], [])
+
+
+def split_by(found: np.ndarray, *splits: int) -> np.ndarray:
+    """The marks with the split of the ink that found each (the fourth column marks() gives)."""
+    return np.column_stack([found, np.array(splits, np.float32)])
+
+
+def test_a_mark_of_the_strict_threshold_only_adds_to_a_card_read_elsewhere() -> None:
+    p, found, turns = readings(("7C", 0.999, 12))
+    assert names(decide(p, split_by(found, 2), turns)) == (["7C"], [])
+    # the same reading from the thinner glyph cores of the strict threshold: asked about, not named
+    assert names(decide(p, split_by(found, STRICT_SPLIT), turns)) == ([], ["7C"])
+    # with a mark of another split, or another strict one, it counts as any mark: 1 - 0.05 * 0.08 > SURE
+    p, found, turns = readings(("7C", 0.95, 12), ("7C", 0.92, 12))
+    assert names(decide(p, split_by(found, 1, STRICT_SPLIT), turns)) == (["7C"], [])
+    assert names(decide(p, split_by(found, STRICT_SPLIT, STRICT_SPLIT), turns)) == (["7C"], [])
+    # under STRICT_VOTE a strict mark does not vote at all, where a mark of another split would
+    p, found, turns = readings(("7C", 0.97, 12), ("7C", STRICT_VOTE - 0.05, 12))
+    assert names(decide(p, split_by(found, 1, 1), turns)) == (["7C"], [])
+    assert names(decide(p, split_by(found, 1, STRICT_SPLIT), turns)) == ([], ["7C"])

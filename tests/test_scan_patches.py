@@ -1,15 +1,32 @@
 """Marks and the geometry of the reader's patches (bot.scanner.patches): a glyph touching the edge of the next card
-of a fan is a mark of its own; a glyph on a card turned any way comes out upright when cut at the card's turn, whole
-and centred, at the size the reader expects; the same cut made in two steps (a wide unturned patch, then turned, as
-training makes it) gives the same patch as one cut from the photo."""
+of a fan is a mark of its own, and so is a blurred suit joined to the next card's shadow; a glyph on a card turned any
+way comes out upright when cut at the card's turn, whole and centred, at the size the reader expects; the same cut
+made in two steps (a wide unturned patch, then turned, as training makes it) gives the same patch as one cut from the
+photo."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from bot.scanner.patches import READ_HIGH, READ_SPAN, READ_WIDE, Work, cut, marks, read_cut, read_patches
+from bot.engine.cards import parse_card
+from bot.scanner.patches import (
+    READ_HIGH,
+    READ_SPAN,
+    READ_WIDE,
+    Work,
+    cut,
+    marks,
+    planes_of,
+    read_cut,
+    read_patches,
+)
+from bot.scanner.recognise import read_marks
+
+DATA = Path(__file__).parent / "data" / "scan"
 
 SIZE = 14.0  # the mark's size in the photo, pixels
 CENTRE = (200.0, 150.0)
@@ -88,3 +105,20 @@ def test_a_glyph_touching_the_next_card_s_edge_is_a_mark_of_its_own(glyph: str, 
     near = found[np.hypot(found[:, 0] - alone[0], found[:, 1] - alone[1]) < 3]
     assert len(near), f"the {glyph} beside the edge is found (alone: {alone.tolist()}, marks: {found.tolist()})"
     assert np.abs(near[:, 2] - alone[2]).min() <= 2, "at the glyph's own size, not the edge's"
+
+
+def test_a_blurred_suit_joined_to_the_next_card_s_shadow_is_a_mark_of_the_strict_threshold() -> None:
+    """A corner of a blurred synthetic photo (fan-club.png, 96 x 96, a kde-standard ten of clubs, README there): its
+    club, centred, touches the edge and shadow of the next card. The first three splits of the ink find no mark on it;
+    the stricter threshold of the fourth does, and the reader names the card from it."""
+    work = Work(planes_of(cv2.imread(str(DATA / "fan-club.png"))), 1.0)
+
+    def on_the_club(found: np.ndarray) -> np.ndarray:
+        return found[(np.hypot(found[:, 0] - 48.5, found[:, 1] - 48.5) < 4) & (found[:, 2] <= 16)]
+
+    assert len(on_the_club(marks(work, splits=3))) == 0, "joined to the shadow, the club is no mark of its own"
+    found = marks(work)
+    club = on_the_club(found)
+    assert len(club) == 1, f"the strict threshold frees the club (marks: {found.round(1).tolist()})"
+    readings, _ = read_marks(work, club)
+    assert int(readings[0].argmax()) == parse_card("TC") and readings[0].max() >= 0.99, "read as the ten of clubs"

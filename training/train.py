@@ -58,7 +58,7 @@ def labels(found: np.ndarray, scale: float, placed: list[Placed]) -> tuple[np.nd
     cards: list[int] = []
     turns: list[int] = []
     corners = [(p.card, c) for p in placed for c in p.corners]
-    for i, (x, y, _size) in enumerate(found):
+    for i, (x, y, _size) in enumerate(found[:, :3]):
         px, py = x * scale, y * scale
         near = [(card, c) for card, c in corners if math.dist((px, py), (c.x, c.y)) <= c.radius * 1.1]
         if not near:
@@ -83,7 +83,7 @@ def _draw(seed: int, design_index: int) -> tuple[Work, np.ndarray, np.ndarray, n
     # the marks of the first two splits of the ink: a reader fitted on those of the third as well (glyphs freed from
     # a card's edge, but also many pieces of edges and pictures beside an index, labelled as its card) read fewer
     # cards of the calibration photos (docs/scanner.md)
-    found = marks(work, edges=False)
+    found = marks(work, splits=2)
     return (work, found, *labels(found, work.scale, placed))
 
 
@@ -130,7 +130,7 @@ def sample_wide(args: tuple[int, int]) -> Labelled:
         work, found, rows, card, turn = _draw(seed, design_index)
         keep = _thinned(card, np.random.default_rng(seed))
         x = np.zeros((len(keep), WIDE, WIDE, 2), np.uint8)
-        for i, (mx, my, size) in enumerate(found[rows[keep]]):
+        for i, (mx, my, size) in enumerate(found[rows[keep], :3]):
             x[i] = cut(work.planes, float(mx), float(my), float(size), 0.0, WIDE, WIDE, WIDE_SPAN)
         return x, card[keep], turn[keep]
 

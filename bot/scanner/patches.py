@@ -31,6 +31,11 @@ MAX_MARKS = 1500  # a photo of 32 cards has a few hundred; past this the photo i
 # A straight run of ink this long (work pixels) is the edge or the shadow of a card, not a glyph: an index's strokes
 # are shorter (most glyphs are 10-16 px high). Cleared, it no longer joins the index beside it into one large piece.
 EDGE = 15
+# On a blurred photo a glyph is joined to the next card's shadow by faint ink at the first threshold; a stricter one
+# (block and offset of the adaptive threshold) keeps only the darker cores of the ink, where the glyph stands apart.
+# Those cores are thinner than the glyphs the reader learnt on, so their readings are trusted less (recognise.decide).
+STRICT_BLOCK, STRICT_OFFSET = 15, 20
+STRICT_SPLIT = 4  # the split of the ink (the last column of a mark) that the strict threshold finds
 
 Float = npt.NDArray[np.float32]
 Bytes = npt.NDArray[np.uint8]
@@ -55,25 +60,31 @@ def prepare(image: Bytes) -> Work:
     if factor != 1.0:
         how = cv2.INTER_AREA if factor < 1.0 else cv2.INTER_LINEAR
         image = np.asarray(cv2.resize(image, (round(w * factor), round(h * factor)), interpolation=how), np.uint8)
+    return Work(planes_of(image), 1.0 / factor)
+
+
+def planes_of(image: Bytes) -> Bytes:
+    """A BGR picture's grey and red planes (H x W x 2), unscaled."""
     grey = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
     b, g, r = (image[:, :, i].astype(np.int16) for i in range(3))
     red = np.clip(r - np.maximum(g, b), 0, 255).astype(np.uint8)
-    return Work(np.ascontiguousarray(np.dstack([grey, red])), 1.0 / factor)
+    return np.ascontiguousarray(np.dstack([grey, red]))
 
 
-def _components(ink: Bytes) -> Float:
+def _components(ink: Bytes, split: int) -> Float:
     _, _, stats, centroids = cv2.connectedComponentsWithStats(ink)
-    return _glyph_sized(stats, centroids)
+    return _glyph_sized(stats, centroids, split)
 
 
-def _glyph_sized(pieces: npt.ArrayLike, centres: npt.ArrayLike) -> Float:
-    """The marks (x, y, size) of the connected pieces (OpenCV's stats and centroids) that can be an index glyph."""
+def _glyph_sized(pieces: npt.ArrayLike, centres: npt.ArrayLike, split: int) -> Float:
+    """The marks (x, y, size, split) of the connected pieces (OpenCV's stats and centroids) that can be an index
+    glyph, found by the ``split``-th split of the ink."""
     stats, centroids = np.asarray(pieces), np.asarray(centres)
     w, h, area = stats[1:, 2], stats[1:, 3], stats[1:, 4]
     size = np.maximum(w, h)
     # a filled suit (a blurred diamond or heart) covers up to 0.9 of its box; a larger share is a blob
     keep = (size >= MIN_MARK) & (size <= MAX_MARK) & (area >= 15) & (area <= 0.9 * w * h)
-    return np.column_stack([centroids[1:][keep], size[keep]]).astype(np.float32)
+    return np.column_stack([centroids[1:][keep], size[keep], np.full(int(keep.sum()), split)]).astype(np.float32)
 
 
 def _new(found: Float, kept: Float) -> Float:
@@ -84,27 +95,33 @@ def _new(found: Float, kept: Float) -> Float:
     return np.asarray(found[(gap > 0.3 * kept[None, :, 2]).all(axis=1)], np.float32)
 
 
-def marks(work: Work, edges: bool = True) -> Float:
-    """Centres and sizes (x, y, size) of the ink marks that could be a rank or suit of an index. Without ``edges``,
-    the large pieces are not split again with the card edges cleared (training draws its marks so)."""
+def marks(work: Work, splits: int = 4) -> Float:
+    """Centres, sizes and the split that found them (x, y, size, split 1-4) of the ink marks that could be a rank or
+    suit of an index, from the ink split four ways (training draws its marks from the first ``splits=2``)."""
     ink = np.asarray(
         cv2.adaptiveThreshold(work.grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 31, 8), np.uint8
     )
     # the thickened ink joins the 1 and 0 of a 10 ...
-    found = _components(np.asarray(cv2.dilate(ink, np.ones((2, 2), np.uint8)), np.uint8))
+    found = _components(np.asarray(cv2.dilate(ink, np.ones((2, 2), np.uint8)), np.uint8), 1)
     # ... but also an index to the edge of its card, or of the card under it: the ink as it is finds those glyphs
     # again (a mark both find is kept once) ...
     _, piece, stats, centroids = cv2.connectedComponentsWithStats(ink)
-    found = np.vstack([found, _new(_glyph_sized(stats, centroids), found)])
+    found = np.vstack([found, _new(_glyph_sized(stats, centroids, 2), found)])
     # ... and in a fan, each index touches the edge (and shadow) of the next card, in one piece too large for a mark:
     # with the straight runs of ink cleared from those pieces alone, the glyph is a piece of its own
-    large = np.flatnonzero(np.maximum(stats[1:, 2], stats[1:, 3]) > MAX_MARK) + 1 if edges else np.zeros(0, int)
+    large = np.flatnonzero(np.maximum(stats[1:, 2], stats[1:, 3]) > MAX_MARK) + 1 if splits > 2 else np.zeros(0, int)
     if len(large):
         within = np.where(np.isin(piece, large), ink, 0).astype(np.uint8)
         runs = cv2.HoughLinesP(within, 1, np.pi / 180, threshold=EDGE, minLineLength=EDGE, maxLineGap=2)
         for x1, y1, x2, y2 in np.asarray(runs if runs is not None else []).reshape(-1, 4).tolist():
             cv2.line(within, (x1, y1), (x2, y2), 0, 3)
-        found = np.vstack([found, _new(_components(within), found)])
+        found = np.vstack([found, _new(_components(within, 3), found)])
+    # ... and on a blurred photo a glyph joined to the next card's shadow by faint ink stands apart in the darker cores
+    if splits > 3:
+        cores = cv2.adaptiveThreshold(
+            work.grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, STRICT_BLOCK, STRICT_OFFSET
+        )
+        found = np.vstack([found, _new(_components(np.asarray(cores, np.uint8), STRICT_SPLIT), found)])
     if len(found) > MAX_MARKS:
         found = found[np.argsort(-found[:, 2])[:MAX_MARKS]]
     return found
@@ -113,7 +130,7 @@ def marks(work: Work, edges: bool = True) -> Float:
 def patches(work: Work, found: Float) -> Bytes:
     """Every mark cut upright, centred on it, SPAN mark sizes wide: (marks, 2, PATCH, PATCH), grey then red."""
     out = np.empty((len(found), PATCH, PATCH, 2), np.uint8)
-    for i, (x, y, size) in enumerate(found):
+    for i, (x, y, size) in enumerate(found[:, :3]):
         zoom = PATCH / (SPAN * float(size))
         m = np.array([[zoom, 0.0, PATCH / 2 - zoom * x], [0.0, zoom, PATCH / 2 - zoom * y]], np.float64)
         out[i] = cv2.warpAffine(
@@ -164,4 +181,4 @@ def read_patches(work: Work, found: Float, degrees: Float) -> Bytes:
     if len(found) == 0:
         return np.zeros((0, 2, READ_HIGH, READ_WIDE), np.uint8)
     return stacked([read_cut(work.planes, float(x), float(y), float(size), float(d))
-                    for (x, y, size), d in zip(found, degrees, strict=True)])  # fmt: skip
+                    for (x, y, size), d in zip(found[:, :3], degrees, strict=True)])  # fmt: skip

@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 import onnxruntime as ort  # type: ignore[import-untyped]
 
-from .patches import ANGLES, Float, Work, marks, patches, prepare, read_patches, tensor
+from .patches import ANGLES, STRICT_SPLIT, Float, Work, marks, patches, prepare, read_patches, tensor
 
 # a broken file gets our one-line answer, not OpenCV's log lines on standard error
 cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
@@ -36,6 +36,10 @@ STRONG = 0.99
 # a card's one good mark to name it; a card no mark reads at UNSURE is not reported. Raised from 0.25 with the third
 # split of the ink, whose marks invented cards that way on the calibration photos.
 UNSURE = 0.6
+# A mark of the strict threshold's split (thinner glyph cores than the reader learnt on) votes from STRICT_VOTE, and a
+# card it alone reads is at most unsure: on a bench photo one such mark read a seven of spades, its spade thinned, as
+# a seven of clubs at 1.0.
+STRICT_VOTE = 0.9
 BACKGROUND = 32
 
 
@@ -138,7 +142,7 @@ def decide(
     p: Float, found: Float, turns: npt.NDArray[np.int64], scale: float = 1.0
 ) -> tuple[tuple[Found, ...], tuple[Found, ...]]:
     """The cards named and the cards unsure, in card order, from each mark's readings ``p`` (marks x 33), the marks
-    (x, y, size) and the turn each was read at."""
+    (x, y, size and, if given, the split of the ink that found each) and the turn each was read at."""
     strong = p[:, :BACKGROUND].max(axis=1) >= STRONG
     if strong.sum() >= 3:
         typical = float(np.median(found[strong, 2]))
@@ -150,18 +154,26 @@ def decide(
     best: dict[int, Found] = {}  # each card's best reading
     doubt: dict[int, float] = {}
     seen: dict[int, int] = {}  # how many marks read each card
+    trusted: set[int] = set()  # the cards read at a mark of the first three splits
+    strict = found[:, 3] == STRICT_SPLIT if found.shape[1] > 3 else np.zeros(len(found), bool)
     for mark in range(len(found)):
         card = int(p[mark, :BACKGROUND].argmax())
         reading = float(p[mark, card])
-        if reading < UNSURE:
+        if reading < (STRICT_VOTE if strict[mark] else UNSURE):
             continue
         doubt[card] = doubt.get(card, 1.0) * (1.0 - reading)
         seen[card] = seen.get(card, 0) + 1
+        if not strict[mark]:
+            trusted.add(card)
         if card not in best or reading > best[card].confidence:
             px = round(float(found[mark, 0]) * scale, 1)
             py = round(float(found[mark, 1]) * scale, 1)
             best[card] = Found(card, reading, px, py, int(turns[mark]) * 360.0 / ANGLES)
     combined = [replace(f, confidence=round(1.0 - doubt[f.card], 4)) for f in best.values()]
     ordered = sorted((f for f in combined if f.confidence >= UNSURE), key=lambda f: f.card)
-    named = {f.card for f in ordered if f.confidence >= (SURE if seen[f.card] > 1 else SURE_ALONE)}
+    named = {
+        f.card
+        for f in ordered
+        if f.confidence >= (SURE if seen[f.card] > 1 else SURE_ALONE) and (seen[f.card] > 1 or f.card in trusted)
+    }
     return tuple(f for f in ordered if f.card in named), tuple(f for f in ordered if f.card not in named)
