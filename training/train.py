@@ -51,31 +51,49 @@ def faces_of(design: Design) -> tuple[list[np.ndarray], list[tuple[int, int, int
     return _faces[design.name]
 
 
-def labels(found: np.ndarray, scale: float, placed: list[Placed]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _on_the_index(placed: Placed, corner: int, x: float, y: float) -> bool:
+    """Whether the photo point (x, y) falls within the card's index box at ``corner`` (0 top left, 1 the bottom right
+    one, upside down), on the card's face: a piece of the next card's edge beside an index does not."""
+    u, v, w = np.linalg.solve(placed.homography, np.array([x, y, 1.0]))
+    u, v = u / w, v / w
+    if corner:
+        u, v = placed.size[0] - u, placed.size[1] - v
+    x0, y0, x1, y1 = placed.box
+    return x0 <= u <= x1 and y0 <= v <= y1
+
+
+def labels(
+    found: np.ndarray, scale: float, placed: list[Placed], within_box: bool = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(rows, card, turn) of the marks that are clearly one thing: a mark on a visible index is its card, read at
-    the card's turn; a mark away from every index is background. A mark on a covered index is left out."""
+    the card's turn; a mark away from every index is background. A mark on a covered index is left out, and with
+    ``within_box`` so is a mark near an index whose centre is not within the index's box."""
     rows: list[int] = []
     cards: list[int] = []
     turns: list[int] = []
-    corners = [(p.card, c) for p in placed for c in p.corners]
+    corners = [(p, k, c) for p in placed for k, c in enumerate(p.corners)]
     for i, (x, y, _size) in enumerate(found[:, :3]):
         px, py = x * scale, y * scale
-        near = [(card, c) for card, c in corners if math.dist((px, py), (c.x, c.y)) <= c.radius * 1.1]
+        near = [(p, k, c) for p, k, c in corners if math.dist((px, py), (c.x, c.y)) <= c.radius * 1.1]
         if not near:
             rows.append(i)
             cards.append(BACKGROUND)
             turns.append(NO_TURN)
             continue
-        card, c = min(near, key=lambda n: math.dist((px, py), (n[1].x, n[1].y)))
-        if c.visible:
+        p, k, c = min(near, key=lambda n: math.dist((px, py), (n[2].x, n[2].y)))
+        card = p.card
+        if c.visible and (not within_box or _on_the_index(p, k, px, py)):
             rows.append(i)
             cards.append(card)
             turns.append(round(c.angle / (360.0 / ANGLES)) % ANGLES)
     return np.array(rows, np.int64), np.array(cards, np.int64), np.array(turns, np.int64)
 
 
-def _draw(seed: int, design_index: int) -> tuple[Work, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """One synthesised photo (the same for the same seed): its work planes, its marks, and the labelled ones."""
+def _draw(
+    seed: int, design_index: int, splits: int = 2, within_box: bool = False
+) -> tuple[Work, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One synthesised photo (the same for the same seed): its work planes, its marks (of the first ``splits`` splits
+    of the ink), and the labelled ones."""
     rng = np.random.default_rng(seed)
     faces, boxes = faces_of(DESIGNS[design_index])
     image, placed = photo(rng, faces, boxes, int(rng.integers(8, 33)))
@@ -83,8 +101,8 @@ def _draw(seed: int, design_index: int) -> tuple[Work, np.ndarray, np.ndarray, n
     # the marks of the first two splits of the ink: a reader fitted on those of the third as well (glyphs freed from
     # a card's edge, but also many pieces of edges and pictures beside an index, labelled as its card) read fewer
     # cards of the calibration photos (docs/scanner.md)
-    found = marks(work, splits=2)
-    return (work, found, *labels(found, work.scale, placed))
+    found = marks(work, splits=splits)
+    return (work, found, *labels(found, work.scale, placed, within_box))
 
 
 Labelled = tuple[np.ndarray, np.ndarray, np.ndarray]  # patches, their card (BACKGROUND: none), their turn
@@ -121,20 +139,24 @@ def sample(args: tuple[int, int]) -> Labelled:
     return _cached(PATCHES / f"{DESIGNS[design_index].name}-{seed}.npz", make)
 
 
-def sample_wide(args: tuple[int, int]) -> Labelled:
+def sample_wide(args: tuple[int, int, int, bool]) -> Labelled:
     """The reader's patches of one synthesised photo: each index mark, and BACKGROUND_SHARE background marks for
-    each, cut wide and unturned (WIDE x WIDE x 2), with their card and turn (cached like ``sample``)."""
-    seed, design_index = args
+    each, cut wide and unturned (WIDE x WIDE x 2), with their card and turn (cached like ``sample``), from the marks
+    of the first ``splits`` splits of the ink, labelled ``within_box`` or not (``labels``)."""
+    seed, design_index, splits, within_box = args
 
     def make() -> Labelled:
-        work, found, rows, card, turn = _draw(seed, design_index)
+        work, found, rows, card, turn = _draw(seed, design_index, splits, within_box)
         keep = _thinned(card, np.random.default_rng(seed))
         x = np.zeros((len(keep), WIDE, WIDE, 2), np.uint8)
         for i, (mx, my, size) in enumerate(found[rows[keep], :3]):
             x[i] = cut(work.planes, float(mx), float(my), float(size), 0.0, WIDE, WIDE, WIDE_SPAN)
         return x, card[keep], turn[keep]
 
-    return _cached(WIDE_PATCHES / f"{DESIGNS[design_index].name}-{seed}.npz", make)
+    folder = WIDE_PATCHES
+    if (splits, within_box) != (2, False):  # other marks or labels: their own cache, never mixed with the shipped one
+        folder = folder.with_name(f"{folder.name}-s{splits}-{'box' if within_box else 'near'}")
+    return _cached(folder / f"{DESIGNS[design_index].name}-{seed}.npz", make)
 
 
 def _tasks(seed: int, photos: int) -> list[tuple[int, int]]:
@@ -152,10 +174,11 @@ def dataset(seed: int, photos: int, jobs: int) -> Labelled:
     return x[keep], card[keep], turn[keep]
 
 
-def wide_dataset(seed: int, photos: int, jobs: int) -> Labelled:
+def wide_dataset(seed: int, photos: int, jobs: int, splits: int = 2, within_box: bool = False) -> Labelled:
     """The reader's patches of the same photos as ``dataset`` (background already thinned photo by photo)."""
+    tasks = [(s, d, splits, within_box) for s, d in _tasks(seed, photos)]
     with Pool(jobs) as pool:
-        parts = pool.imap(sample_wide, _tasks(seed, photos), chunksize=8)
+        parts = pool.imap(sample_wide, tasks, chunksize=8)
         xs, cards, turns = zip(*parts, strict=True)
     return np.concatenate(xs), np.concatenate(cards), np.concatenate(turns)
 
@@ -170,6 +193,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=MODEL)
+    parser.add_argument("--splits", type=int, default=2, choices=(2, 3, 4), help="the reader's marks: ink splits")
+    parser.add_argument("--within-box", action="store_true", help="an index mark's centre must be in the index box")
     args = parser.parse_args()
     ensure_packages()
     from training.net import fit, fit_reader
@@ -186,7 +211,7 @@ def main() -> None:
         fit(x, card, turn, epochs=args.turn_epochs, seed=args.seed, threads=args.jobs, out=args.out.with_name(TURN))
         del x
     if args.stage in ("both", "reader"):
-        x, card, turn = loaded(wide_dataset)
+        x, card, turn = loaded(lambda s, n, j: wide_dataset(s, n, j, args.splits, args.within_box))
         fit_reader(x, WIDE_SPAN, card, turn, epochs=args.epochs, seed=args.seed, threads=args.jobs, out=args.out,
                    width=args.reader_width)
     print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KB)")
