@@ -7,9 +7,11 @@ the package. Running the scanner needs only onnxruntime; nothing of PyTorch.
     python -m training.train           # installs the card packages if missing (as root)
 
 Options: --photos N, --turn-epochs E, --epochs E (the reader's), --reader-width W, --stage both|turn|reader,
---seed S, --jobs J, --out PATH (the reader; turn.onnx goes beside it). The run is seeded: the same options give the
-same photos, the same patches and (on the same machine, library versions and --jobs) the same weights. The patches
-of each photo are kept in the cache (training/designs.CACHE), so a second run skips the drawing.
+--seed S, --jobs J, --out PATH (the reader; turn.onnx goes beside it), --splits 2|3|4 and --labels box|near (the
+reader's marks and how they are labelled; the defaults, 2 and near, give the shipped reader; the turn network
+always learns on the first two splits, labelled near). The run is seeded: the same options give the same photos, the
+same patches and (on the same machine, library versions and --jobs) the same weights. The patches of each photo are
+kept in the cache (training/designs.CACHE), so a second run skips the drawing.
 """
 
 from __future__ import annotations
@@ -98,9 +100,9 @@ def _draw(
     faces, boxes = faces_of(DESIGNS[design_index])
     image, placed = photo(rng, faces, boxes, int(rng.integers(8, 33)))
     work = prepare(image)
-    # the marks of the first two splits of the ink: a reader fitted on those of the third as well (glyphs freed from
-    # a card's edge, but also many pieces of edges and pictures beside an index, labelled as its card) read fewer
-    # cards of the calibration photos (docs/scanner.md)
+    # the shipped networks learnt on the marks of the first two splits: a reader fitted on those of the third as well
+    # (glyphs freed from a card's edge, but also pieces of edges beside an index, labelled as its card) read fewer
+    # cards of the calibration photos; on all four with ``within_box`` labels, see docs/scanner.md
     found = marks(work, splits=splits)
     return (work, found, *labels(found, work.scale, placed, within_box))
 
@@ -194,7 +196,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=MODEL)
     parser.add_argument("--splits", type=int, default=2, choices=(2, 3, 4), help="the reader's marks: ink splits")
-    parser.add_argument("--within-box", action="store_true", help="an index mark's centre must be in the index box")
+    parser.add_argument("--labels", choices=("box", "near"), default="near",
+                        help="box: an index mark's centre must be on the index's box; near: anywhere near the index")
     args = parser.parse_args()
     ensure_packages()
     from training.net import fit, fit_reader
@@ -211,7 +214,7 @@ def main() -> None:
         fit(x, card, turn, epochs=args.turn_epochs, seed=args.seed, threads=args.jobs, out=args.out.with_name(TURN))
         del x
     if args.stage in ("both", "reader"):
-        x, card, turn = loaded(lambda s, n, j: wide_dataset(s, n, j, args.splits, args.within_box))
+        x, card, turn = loaded(lambda s, n, j: wide_dataset(s, n, j, args.splits, args.labels == "box"))
         fit_reader(x, WIDE_SPAN, card, turn, epochs=args.epochs, seed=args.seed, threads=args.jobs, out=args.out,
                    width=args.reader_width)
     print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KB)")
