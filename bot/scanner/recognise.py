@@ -37,8 +37,8 @@ STRONG = 0.99
 # split of the ink, whose marks invented cards that way on the calibration photos.
 UNSURE = 0.6
 # A mark of the strict threshold's split (thinner glyph cores than the reader learnt on) votes from STRICT_VOTE, and a
-# card it alone reads is at most unsure: on a bench photo one such mark read a seven of spades, its spade thinned, as
-# a seven of clubs at 1.0.
+# card it alone reads is at most unsure: on a bench photo one such mark, on a seven of spades whose index another card
+# partly covers, read a seven of clubs at 1.0.
 STRICT_VOTE = 0.9
 BACKGROUND = 32
 
