@@ -19,7 +19,7 @@ from pathlib import Path
 from bot.adapters.terminal import TerminalTable
 from bot.config import Settings
 from bot.core.host import Host
-from bot.core.messages import TERMINAL, UserRef
+from bot.core.messages import TERMINAL, Button, UserRef
 from bot.engine.cards import SUIT_SYMBOLS
 from bot.engine.record import parse_record, replay_record
 from bot.storage.sqlite import SqliteStorage
@@ -122,7 +122,12 @@ async def test_playing_enter_takes_the_only_choice_and_t_shows_only_played_cards
     assert await terminal.play() == 0
     text = out.getvalue()
     assert "Край на играта" in text
-    assert any("Enter: Пас" in p for p in asked)  # a pass that is the only call is offered as the default
+    # The last trick leaves one card in the hand: it is offered as the default in every deal that was played.
+    record = await storage.match_record(terminal.table_id)
+    assert record is not None
+    played_deals = sum(1 for result in replay_record(parse_record(record)).results if result is not None)
+    assert played_deals >= 1
+    assert sum(1 for p in asked if p.startswith("Вашият избор (Enter: ")) >= played_deals
     assert len(checks) == 3
     for still, played, public in checks:
         assert played == public  # never a card that is still in someone's hand
@@ -132,6 +137,29 @@ async def test_playing_enter_takes_the_only_choice_and_t_shows_only_played_cards
     assert hands and not [ln for ln in hands if "…" in ln]  # the hand is always shown whole
     assert not re.search(r"\b(Your|Watcher|terminal|Deal|Trick)\b", text)
     await host.close()
+    await storage.close()
+
+
+async def test_a_pass_that_is_the_only_call_is_taken_by_enter_and_a_choice_of_two_is_not(tmp_path: Path) -> None:
+    # Whether a random match ever leaves the person nothing but a pass is chance, so this asks the question directly.
+    host, storage = await _host(tmp_path / "t.sqlite3", "bg")
+    out = io.StringIO()
+    me = UserRef(TERMINAL, "player", "Вие", "bg")
+    answers = ["", "", "2"]
+    asked: list[str] = []
+
+    async def person(prompt: str) -> str | None:
+        asked.append(prompt)
+        return answers.pop(0)
+
+    terminal = TerminalTable(host, out, user=me, read_line=person, ansi=False, language="bg")
+    passing = Button("Пас", "pass-payload")
+    assert await terminal._choose(me, [passing]) is passing
+    assert asked == ["Вашият избор (Enter: Пас; t: изиграни карти; r: разбор; q: изход): "]
+    two = [Button("♣", "c-payload"), passing]
+    assert await terminal._choose(me, two) is passing  # Enter alone is refused, then "2" names the pass
+    assert asked[1] == asked[2] == "Вашият избор (номер; t: изиграни карти; r: разбор; q: изход): "
+    assert "Въведете число от 1 до 2." in out.getvalue()
     await storage.close()
 
 
