@@ -24,6 +24,7 @@ class Corner:
     angle: float  # degrees: the direction of the card's top, 0 = up in the photo, clockwise
     visible: bool
     radius: float  # half the index's diagonal, photo pixels
+    share: float = 1.0  # how much of the index no later card covers (of a 7 x 7 grid of points on its box)
 
 
 @dataclass
@@ -143,7 +144,13 @@ def photo(
             tx, ty = _apply(p.homography, ux, uy)
             angle = math.degrees(math.atan2(tx - cx, -(ty - cy))) % 360
             radius = 0.625 * math.dist(mapped[0], mapped[8])
-            p.corners.append(Corner(cx, cy, angle, visible, radius))
+            grid = [(x0 + (x1 - x0) * u, y0 + (y1 - y0) * v) for u in np.linspace(0.05, 0.95, 7)
+                    for v in np.linspace(0.05, 0.95, 7)]
+            if flip:
+                grid = [(fw - x, fh - y) for x, y in grid]
+            seen = [_apply(p.homography, x, y) for x, y in grid]
+            share = sum(1 for x, y in seen if 0 <= x < w and 0 <= y < h and labels[int(y), int(x)] == k) / len(seen)
+            p.corners.append(Corner(cx, cy, angle, visible, radius, share))
     # light: a slope across the table, a colour cast, then the camera's blur, noise and compression
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     theta = rng.uniform(0, 2 * math.pi)

@@ -7,8 +7,8 @@ the package. Running the scanner needs only onnxruntime; nothing of PyTorch.
     python -m training.train           # installs the card packages if missing (as root)
 
 Options: --photos N, --turn-epochs E, --epochs E (the reader's), --reader-width W, --stage both|turn|reader,
---seed S, --jobs J, --out PATH (the reader; turn.onnx goes beside it), --splits 2|3|4 and --labels box|near (the
-reader's marks and how they are labelled; the defaults, 2 and near, give the shipped reader; the turn network
+--seed S, --jobs J, --out PATH (the reader; turn.onnx goes beside it), --splits 2|3|4 and --labels box|near|covered
+(the reader's marks and how they are labelled; the defaults, 2 and near, give the shipped reader; the turn network
 always learns on the first two splits, labelled near). The run is seeded: the same options give the same photos, the
 same patches and (on the same machine, library versions and --jobs) the same weights. The patches of each photo are
 kept in the cache (training/designs.CACHE), so a second run skips the drawing.
@@ -31,6 +31,7 @@ from training.synth import Placed, photo
 
 BACKGROUND = 32
 BACKGROUND_SHARE = 2
+COVERED = 0.3  # with --labels covered: an index hidden by more than this share is "not an index"
 NO_TURN = -1  # the turn label of a background patch: it has none
 MODEL = Path(__file__).resolve().parent.parent / "bot" / "scanner" / "model.onnx"
 TURN = "turn.onnx"  # the first network, beside the reader
@@ -65,11 +66,13 @@ def _on_the_index(placed: Placed, corner: int, x: float, y: float) -> bool:
 
 
 def labels(
-    found: np.ndarray, scale: float, placed: list[Placed], within_box: bool = False
+    found: np.ndarray, scale: float, placed: list[Placed], within_box: bool = False, covered: bool = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(rows, card, turn) of the marks that are clearly one thing: a mark on a visible index is its card, read at
     the card's turn; a mark away from every index is background. A mark on a covered index is left out, and with
-    ``within_box`` so is a mark near an index whose centre is not within the index's box."""
+    ``within_box`` so is a mark near an index whose centre is not within the index's box. With ``covered``, a mark
+    on an index that another card covers by more than COVERED (a rank without its suit, a suit without its rank) is
+    background: it must not be read as a card."""
     rows: list[int] = []
     cards: list[int] = []
     turns: list[int] = []
@@ -83,28 +86,31 @@ def labels(
             turns.append(NO_TURN)
             continue
         p, k, c = min(near, key=lambda n: math.dist((px, py), (n[2].x, n[2].y)))
-        card = p.card
         if c.visible and (not within_box or _on_the_index(p, k, px, py)):
             rows.append(i)
-            cards.append(card)
+            cards.append(p.card)
             turns.append(round(c.angle / (360.0 / ANGLES)) % ANGLES)
+        elif covered and c.share < 1 - COVERED:
+            rows.append(i)
+            cards.append(BACKGROUND)
+            turns.append(NO_TURN)
     return np.array(rows, np.int64), np.array(cards, np.int64), np.array(turns, np.int64)
 
 
 def _draw(
-    seed: int, design_index: int, splits: int = 2, within_box: bool = False
+    seed: int, design_index: int, splits: int = 2, kind: str = "near"
 ) -> tuple[Work, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One synthesised photo (the same for the same seed): its work planes, its marks (of the first ``splits`` splits
-    of the ink), and the labelled ones."""
+    of the ink), and the labelled ones (``kind`` as --labels names it)."""
     rng = np.random.default_rng(seed)
     faces, boxes = faces_of(DESIGNS[design_index])
     image, placed = photo(rng, faces, boxes, int(rng.integers(8, 33)))
     work = prepare(image)
     # the shipped networks learnt on the marks of the first two splits: a reader fitted on those of the third as well
     # (glyphs freed from a card's edge, but also pieces of edges beside an index, labelled as its card) read fewer
-    # cards of the calibration photos; on all four with ``within_box`` labels, see docs/scanner.md
+    # cards of the calibration photos; on all four with box or covered labels, see docs/scanner.md
     found = marks(work, splits=splits)
-    return (work, found, *labels(found, work.scale, placed, within_box))
+    return (work, found, *labels(found, work.scale, placed, kind != "near", kind == "covered"))
 
 
 Labelled = tuple[np.ndarray, np.ndarray, np.ndarray]  # patches, their card (BACKGROUND: none), their turn
@@ -141,14 +147,14 @@ def sample(args: tuple[int, int]) -> Labelled:
     return _cached(PATCHES / f"{DESIGNS[design_index].name}-{seed}.npz", make)
 
 
-def sample_wide(args: tuple[int, int, int, bool]) -> Labelled:
+def sample_wide(args: tuple[int, int, int, str]) -> Labelled:
     """The reader's patches of one synthesised photo: each index mark, and BACKGROUND_SHARE background marks for
     each, cut wide and unturned (WIDE x WIDE x 2), with their card and turn (cached like ``sample``), from the marks
-    of the first ``splits`` splits of the ink, labelled ``within_box`` or not (``labels``)."""
-    seed, design_index, splits, within_box = args
+    of the first ``splits`` splits of the ink, labelled as ``kind`` says (--labels)."""
+    seed, design_index, splits, kind = args
 
     def make() -> Labelled:
-        work, found, rows, card, turn = _draw(seed, design_index, splits, within_box)
+        work, found, rows, card, turn = _draw(seed, design_index, splits, kind)
         keep = _thinned(card, np.random.default_rng(seed))
         x = np.zeros((len(keep), WIDE, WIDE, 2), np.uint8)
         for i, (mx, my, size) in enumerate(found[rows[keep], :3]):
@@ -156,8 +162,8 @@ def sample_wide(args: tuple[int, int, int, bool]) -> Labelled:
         return x, card[keep], turn[keep]
 
     folder = WIDE_PATCHES
-    if (splits, within_box) != (2, False):  # other marks or labels: their own cache, never mixed with the shipped one
-        folder = folder.with_name(f"{folder.name}-s{splits}-{'box' if within_box else 'near'}")
+    if (splits, kind) != (2, "near"):  # other marks or labels: their own cache, never mixed with the shipped one
+        folder = folder.with_name(f"{folder.name}-s{splits}-{kind}")
     return _cached(folder / f"{DESIGNS[design_index].name}-{seed}.npz", make)
 
 
@@ -176,9 +182,9 @@ def dataset(seed: int, photos: int, jobs: int) -> Labelled:
     return x[keep], card[keep], turn[keep]
 
 
-def wide_dataset(seed: int, photos: int, jobs: int, splits: int = 2, within_box: bool = False) -> Labelled:
+def wide_dataset(seed: int, photos: int, jobs: int, splits: int = 2, kind: str = "near") -> Labelled:
     """The reader's patches of the same photos as ``dataset`` (background already thinned photo by photo)."""
-    tasks = [(s, d, splits, within_box) for s, d in _tasks(seed, photos)]
+    tasks = [(s, d, splits, kind) for s, d in _tasks(seed, photos)]
     with Pool(jobs) as pool:
         parts = pool.imap(sample_wide, tasks, chunksize=8)
         xs, cards, turns = zip(*parts, strict=True)
@@ -196,8 +202,9 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=MODEL)
     parser.add_argument("--splits", type=int, default=2, choices=(2, 3, 4), help="the reader's marks: ink splits")
-    parser.add_argument("--labels", choices=("box", "near"), default="near",
-                        help="box: an index mark's centre must be on the index's box; near: anywhere near the index")
+    parser.add_argument("--labels", choices=("box", "near", "covered"), default="near",
+                        help="box: an index mark's centre must be on the index's box; near: anywhere near the index; "
+                        "covered: box, and a mark on a mostly covered index is not an index")
     args = parser.parse_args()
     ensure_packages()
     from training.net import fit, fit_reader
@@ -214,7 +221,7 @@ def main() -> None:
         fit(x, card, turn, epochs=args.turn_epochs, seed=args.seed, threads=args.jobs, out=args.out.with_name(TURN))
         del x
     if args.stage in ("both", "reader"):
-        x, card, turn = loaded(lambda s, n, j: wide_dataset(s, n, j, args.splits, args.labels == "box"))
+        x, card, turn = loaded(lambda s, n, j: wide_dataset(s, n, j, args.splits, args.labels))
         fit_reader(x, WIDE_SPAN, card, turn, epochs=args.epochs, seed=args.seed, threads=args.jobs, out=args.out,
                    width=args.reader_width)
     print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KB)")
