@@ -17,13 +17,25 @@ from bot.scanner import scan_bytes
 DATA = Path(__file__).resolve().parent / "data" / "scan"
 TRUTH = json.loads((DATA / "truth.json").read_text())
 
-# held_out -> (at least named correctly, at most invented, at most asked about and not in the photo, at most missed)
-FLOORS = {True: (98, 0, 3, 2), False: (75, 0, 1, 20)}
+# (held_out, the photos' batch) -> (at least named correctly, at most invented, at most asked about and not in the
+# photo, at most missed). Batch 0: the first twelve photos; batch 1: the twelve added later, their floors set from the
+# scanner shipped then, so one card is no longer the whole margin between two readers.
+FLOORS = {
+    (True, 0): (98, 0, 3, 2),
+    (False, 0): (75, 0, 1, 20),
+    (True, 1): (92, 0, 4, 18),
+    (False, 1): (104, 0, 0, 5),
+}
+BATCH = 12  # photos per batch, as training/make_test_photos.py writes them
 
 
-def read(held_out: bool) -> tuple[int, int, int, int, int]:
+def batch(photo: dict[str, object]) -> int:
+    return TRUTH.index(photo) // BATCH
+
+
+def read(held_out: bool, number: int) -> tuple[int, int, int, int, int]:
     visible = correct = invented = wrongly_asked = missed = 0
-    for photo in (p for p in TRUTH if p["held_out"] == held_out):
+    for photo in (p for p in TRUTH if p["held_out"] == held_out and batch(p) == number):
         scan = scan_bytes((DATA / photo["file"]).read_bytes())
         named = {card_str(f.card) for f in scan.cards}
         asked = {card_str(f.card) for f in scan.unsure}
@@ -36,10 +48,19 @@ def read(held_out: bool) -> tuple[int, int, int, int, int]:
     return visible, correct, invented, wrongly_asked, missed
 
 
-@pytest.mark.parametrize("held_out", [True, False], ids=["held-out designs", "trained designs"])
-def test_accuracy_does_not_drop(held_out: bool) -> None:
-    visible, correct, invented, wrongly_asked, missed = read(held_out)
-    least_correct, most_invented, most_wrongly_asked, most_missed = FLOORS[held_out]
+def test_every_photo_is_in_a_batch_with_floors() -> None:
+    assert len(TRUTH) == 2 * BATCH
+    assert {(p["held_out"], batch(p)) for p in TRUTH} == set(FLOORS)
+
+
+@pytest.mark.parametrize(
+    ("held_out", "number"),
+    [(True, 0), (False, 0), (True, 1), (False, 1)],
+    ids=["held-out designs", "trained designs", "held-out designs, batch 1", "trained designs, batch 1"],
+)
+def test_accuracy_does_not_drop(held_out: bool, number: int) -> None:
+    visible, correct, invented, wrongly_asked, missed = read(held_out, number)
+    least_correct, most_invented, most_wrongly_asked, most_missed = FLOORS[(held_out, number)]
     assert visible > 0
     assert correct >= least_correct, f"{correct} of {visible} named correctly, was {least_correct}"
     assert invented <= most_invented, f"{invented} cards invented, was {most_invented}"

@@ -33,6 +33,19 @@ PHOTOS = (
     ("tigullio", 16, 110),
     ("rheinland", 24, 111),
     ("neoclassical", 30, 112),
+    # a third twelve, so that one card read at 0.6 or 0.55 is not the whole margin between two readers
+    ("kde-standard", 20, 113),
+    ("lattmann", 32, 114),
+    ("kde-standard", 16, 115),
+    ("lattmann", 12, 116),
+    ("kde-standard", 28, 117),
+    ("lattmann", 24, 118),
+    ("bellot", 24, 119),
+    ("ornamental", 16, 120),
+    ("kde-tigullio-international", 28, 121),
+    ("anglo_poker", 20, 122),
+    ("berlin", 32, 123),
+    ("simplistic", 12, 124),
 )
 
 
