@@ -2,13 +2,15 @@
 on) apart from the trained ones.
 
     python bench/scan.py [--photos 60] [--seed 7] [--sure 0.99] [--also 0.995,0.999] [--only held-out|trained]
-                         [--reader PATH] [--turn PATH] [--worst]
+                         [--reader PATH] [--turn PATH] [--with-reader PATH] [--strict-as-any] [--worst]
 
 For each set: of the cards whose corner can be seen in the photo, how many were named correctly (and surely), how
 many were flagged unsure, how many were missed; how many cards were named that are not in the photo at all
 (invented); and the seconds per photo on one core. --worst times instead the bounded worst case: a 12-megapixel
 picture of thousands of glyphs and lines, of which the scanner examines MAX_MARKS. Needs the training extra and the
-card packages (training/designs.py installs them).
+card packages (training/designs.py installs them). --with-reader reads each mark with a second reader as well and
+takes the geometric mean of the two (its time includes cutting the patches twice); --strict-as-any lets the marks of
+the strict threshold's split vote like any other (docs/scanner.md compares readers so).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -69,6 +72,23 @@ def run(held_out: bool, photos: int, seed: int, others: tuple[float, ...] = ()) 
         print(f"  named from {threshold}: {named_at / seen:7.2%} correctly, {invented_at} invented")
 
 
+def pair_with(second: Path) -> None:
+    """The scanner reads each mark with the reader and ``second`` and keeps the geometric mean of the two."""
+    from bot.scanner import recognise
+    from bot.scanner.patches import ANGLES, read_patches, tensor
+
+    first = recognise.read_marks
+
+    def read_marks(work: Any, found: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        p, turns = first(work, found)
+        upright = read_patches(work, found, turns.astype(np.float32) * 360 / ANGLES)
+        (q,) = recognise._session(second).run(["card"], {"patches": tensor(upright)})
+        mean = np.sqrt(np.maximum(p, 1e-9) * np.maximum(np.asarray(q, np.float32), 1e-9))
+        return mean / mean.sum(axis=1, keepdims=True), turns
+
+    recognise.read_marks = read_marks
+
+
 def worst() -> None:
     """The work per photo is bounded by MAX_MARKS whatever the picture holds: time a picture that reaches it."""
     import cv2
@@ -103,6 +123,9 @@ def main() -> None:
     parser.add_argument("--only", choices=("held-out", "trained"), help="one set of designs (both if not given)")
     parser.add_argument("--reader", type=Path, help="another reader model than the shipped one (a training run's)")
     parser.add_argument("--turn", type=Path, help="another turn model than the shipped one")
+    parser.add_argument("--with-reader", type=Path, help="a second reader, its readings combined with the first's")
+    parser.add_argument("--strict-as-any", action="store_true",
+                        help="the strict threshold's marks vote like any other (no STRICT_VOTE rule)")
     parser.add_argument("--worst", action="store_true", help="time the bounded worst case instead")
     args = parser.parse_args()
     from bot.scanner import recognise
@@ -111,6 +134,10 @@ def main() -> None:
         recognise.SURE = args.sure
     recognise.MODEL = args.reader or recognise.MODEL
     recognise.TURN = args.turn or recognise.TURN
+    if args.with_reader is not None:
+        pair_with(args.with_reader)
+    if args.strict_as_any:
+        recognise.STRICT_SPLIT = -1  # no mark is of the strict split: each votes from UNSURE and names alone
     if args.worst:
         worst()
         return
