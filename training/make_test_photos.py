@@ -33,7 +33,7 @@ PHOTOS = (
     ("tigullio", 16, 110),
     ("rheinland", 24, 111),
     ("neoclassical", 30, 112),
-    # a third twelve, so that one card read at 0.6 or 0.55 is not the whole margin between two readers
+    # a second twelve (the accuracy test's batch 1), so that one card is not the whole margin between two readers
     ("kde-standard", 20, 113),
     ("lattmann", 32, 114),
     ("kde-standard", 16, 115),
