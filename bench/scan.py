@@ -9,7 +9,7 @@ many were flagged unsure, how many were missed; how many cards were named that a
 (invented); and the seconds per photo on one core. --worst times instead the bounded worst case: a 12-megapixel
 picture of thousands of glyphs and lines, of which the scanner examines MAX_MARKS. Needs the training extra and the
 card packages (training/designs.py installs them). --with-reader reads each mark with a second reader as well and
-takes the geometric mean of the two (its time includes cutting the patches twice); --strict-as-any lets the marks of
+takes the geometric mean of the two (the patches cut once, read by both); --strict-as-any lets the marks of
 the strict threshold's split vote like any other (docs/scanner.md compares readers so).
 """
 
@@ -75,15 +75,11 @@ def run(held_out: bool, photos: int, seed: int, others: tuple[float, ...] = ()) 
 def pair_with(second: Path) -> None:
     """The scanner reads each mark with the reader and ``second`` and keeps the geometric mean of the two."""
     from bot.scanner import recognise
-    from bot.scanner.patches import ANGLES, read_patches, tensor
-
-    first = recognise.read_marks
 
     def read_marks(work: Any, found: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        p, turns = first(work, found)
-        upright = read_patches(work, found, turns.astype(np.float32) * 360 / ANGLES)
-        (q,) = recognise._session(second).run(["card"], {"patches": tensor(upright)})
-        mean = np.sqrt(np.maximum(p, 1e-9) * np.maximum(np.asarray(q, np.float32), 1e-9))
+        upright, turns = recognise.read_upright(work, found)  # cut once, read by both
+        p, q = (recognise._session(model).run(["card"], {"patches": upright})[0] for model in (recognise.MODEL, second))
+        mean = np.sqrt(np.maximum(p, 1e-9) * np.maximum(q, 1e-9))
         return mean / mean.sum(axis=1, keepdims=True), turns
 
     recognise.read_marks = read_marks

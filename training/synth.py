@@ -9,6 +9,7 @@ indices are and whether they can be seen (no later card covers them).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -76,6 +77,21 @@ def _apply(m: np.ndarray, x: float, y: float) -> tuple[float, float]:
     return float(v[0] / v[2]), float(v[1] / v[2])
 
 
+def _index_points(p: Placed, steps: Sequence[float], flip: bool) -> list[tuple[float, float]]:
+    """A grid of points (at ``steps`` of its width and height) on the card's index box, in face pixels; ``flip``: on
+    the other index, upside down in the opposite corner."""
+    x0, y0, x1, y1 = p.box
+    fw, fh = p.size
+    pts = [(x0 + (x1 - x0) * u, y0 + (y1 - y0) * v) for u in steps for v in steps]
+    return [(fw - x, fh - y) for x, y in pts] if flip else pts
+
+
+def _uncovered(points: list[tuple[float, float]], labels: np.ndarray, k: int) -> float:
+    """The share of the photo points that show card ``k`` (within the photo, no later card over them)."""
+    h, w = labels.shape
+    return sum(1 for x, y in points if 0 <= x < w and 0 <= y < h and labels[int(y), int(x)] == k) / len(points)
+
+
 def layout(rng: np.random.Generator, n: int, w: int, h: int, card_h: float) -> list[np.ndarray]:
     """Affine placements (face pixels of a card card_h tall, centred on 0,0 -> photo) of n cards in 1-3 groups."""
     groups = 1 if n < 10 else int(rng.integers(1, 4))
@@ -129,28 +145,18 @@ def photo(
         labels[alpha > 0.5] = k
         placed.append(Placed(int(card), homography=hom, box=boxes[card], size=(fw, fh)))
     for k, p in enumerate(placed):
-        x0, y0, x1, y1 = p.box
-        fw, fh = p.size
         for flip in (False, True):
-            pts = [(x0 + (x1 - x0) * u, y0 + (y1 - y0) * v) for u in (0.1, 0.5, 0.9) for v in (0.1, 0.5, 0.9)]
-            if flip:
-                pts = [(fw - x, fh - y) for x, y in pts]
+            pts = _index_points(p, (0.1, 0.5, 0.9), flip)
             mapped = [_apply(p.homography, x, y) for x, y in pts]
-            inside = [labels[int(y), int(x)] == k for x, y in mapped if 0 <= x < w and 0 <= y < h]
-            visible = len(inside) == len(mapped) and all(inside)
+            visible = _uncovered(mapped, labels, k) == 1.0
             cx, cy = mapped[4]
             # the card's top direction at the index: from the centre point to one a little above it on the face
             ux, uy = pts[4][0], pts[4][1] + (10 if flip else -10)
             tx, ty = _apply(p.homography, ux, uy)
             angle = math.degrees(math.atan2(tx - cx, -(ty - cy))) % 360
             radius = 0.625 * math.dist(mapped[0], mapped[8])
-            grid = [(x0 + (x1 - x0) * u, y0 + (y1 - y0) * v) for u in np.linspace(0.05, 0.95, 7)
-                    for v in np.linspace(0.05, 0.95, 7)]
-            if flip:
-                grid = [(fw - x, fh - y) for x, y in grid]
-            seen = [_apply(p.homography, x, y) for x, y in grid]
-            share = sum(1 for x, y in seen if 0 <= x < w and 0 <= y < h and labels[int(y), int(x)] == k) / len(seen)
-            p.corners.append(Corner(cx, cy, angle, visible, radius, share))
+            grid = [_apply(p.homography, x, y) for x, y in _index_points(p, np.linspace(0.05, 0.95, 7), flip)]
+            p.corners.append(Corner(cx, cy, angle, visible, radius, _uncovered(grid, labels, k)))
     # light: a slope across the table, a colour cast, then the camera's blur, noise and compression
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     theta = rng.uniform(0, 2 * math.pi)

@@ -120,11 +120,16 @@ def read_marks(work: Work, found: Float) -> tuple[Float, npt.NDArray[np.int64]]:
     its index is read at (0-15, steps of 22.5 degrees clockwise). The first network reads the turn of every patch
     of the photo in one call; each mark cut again from the photo, upright at that turn, the reader reads the card, in
     one call too."""
+    upright, turns = read_upright(work, found)
+    (card,) = _session(MODEL).run(["card"], {"patches": upright})
+    return np.asarray(card, np.float32), turns
+
+
+def read_upright(work: Work, found: Float) -> tuple[Float, npt.NDArray[np.int64]]:
+    """The reader's input (each mark cut upright at the turn the first network reads) and those turns."""
     (turn,) = _session(TURN).run(["turn"], {"patches": tensor(patches(work, found))})
     turns = np.asarray(turn, np.float32).argmax(axis=1)
-    upright = read_patches(work, found, turns.astype(np.float32) * 360 / ANGLES)
-    (card,) = _session(MODEL).run(["card"], {"patches": tensor(upright)})
-    return np.asarray(card, np.float32), turns
+    return tensor(read_patches(work, found, turns.astype(np.float32) * 360 / ANGLES)), turns
 
 
 def scan_image(image: npt.NDArray[np.uint8]) -> Scan:
