@@ -3,6 +3,7 @@ on) apart from the trained ones.
 
     python bench/scan.py [--photos 60] [--seed 7] [--sure 0.99] [--also 0.995,0.999] [--only held-out|trained]
                          [--reader PATH] [--turn PATH] [--with-reader PATH] [--strict-as-any] [--worst]
+                         [--memory]
 
 For each set: of the cards whose corner can be seen in the photo, how many were named correctly (and surely), how
 many were flagged unsure, how many were missed; how many cards were named that are not in the photo at all
@@ -10,7 +11,8 @@ many were flagged unsure, how many were missed; how many cards were named that a
 picture of thousands of glyphs and lines, of which the scanner examines MAX_MARKS. Needs the training extra and the
 card packages (training/designs.py installs them). --with-reader reads each mark with a second reader as well and
 takes the geometric mean of the two (the patches cut once, read by both); --strict-as-any lets the marks of
-the strict threshold's split vote like any other (docs/scanner.md compares readers so).
+the strict threshold's split vote like any other (docs/scanner.md compares readers so). --memory prints the
+process's resident memory as it reads the photos instead: it must level off, whatever each photo holds.
 """
 
 from __future__ import annotations
@@ -72,13 +74,31 @@ def run(held_out: bool, photos: int, seed: int, others: tuple[float, ...] = ()) 
         print(f"  named from {threshold}: {named_at / seen:7.2%} correctly, {invented_at} invented")
 
 
+def memory(photos: int, seed: int) -> None:
+    """The process's resident memory after each tenth of ``photos`` photos of both sets of designs."""
+
+    def resident_mb() -> float:
+        with open("/proc/self/status") as status:
+            return int(next(r for r in status if r.startswith("VmRSS:")).split()[1]) / 1024
+
+    decks = [(f, design_index_boxes(f)) for f in (render_design(d) for d in DESIGNS)]
+    print(f"before the first photo: {resident_mb():.0f} MB")
+    for k in range(photos):
+        rng = np.random.default_rng(seed * 7919 + k)
+        faces, boxes = decks[k % len(decks)]
+        image, _placed = photo(rng, faces, boxes, int(rng.integers(8, 33)))
+        scan_image(image)
+        if k == 0 or (k + 1) % max(1, photos // 10) == 0:
+            print(f"after {k + 1:3} photos: {resident_mb():.0f} MB")
+
+
 def pair_with(second: Path) -> None:
     """The scanner reads each mark with the reader and ``second`` and keeps the geometric mean of the two."""
     from bot.scanner import recognise
 
     def read_marks(work: Any, found: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         upright, turns = recognise.read_upright(work, found)  # cut once, read by both
-        p, q = (recognise._session(model).run(["card"], {"patches": upright})[0] for model in (recognise.MODEL, second))
+        p, q = (recognise.run(model, "card", upright) for model in (recognise.MODEL, second))
         mean = np.sqrt(np.maximum(p, 1e-9) * np.maximum(q, 1e-9))
         return mean / mean.sum(axis=1, keepdims=True), turns
 
@@ -123,6 +143,7 @@ def main() -> None:
     parser.add_argument("--strict-as-any", action="store_true",
                         help="the strict threshold's marks vote like any other (no STRICT_VOTE rule)")
     parser.add_argument("--worst", action="store_true", help="time the bounded worst case instead")
+    parser.add_argument("--memory", action="store_true", help="the resident memory as the photos are read instead")
     args = parser.parse_args()
     from bot.scanner import recognise
 
@@ -138,6 +159,9 @@ def main() -> None:
         worst()
         return
     ensure_packages()
+    if args.memory:
+        memory(args.photos, args.seed)
+        return
     others = tuple(float(t) for t in args.also.split(",") if t)
     if args.only != "trained":
         run(True, args.photos, args.seed, others)

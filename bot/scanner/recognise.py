@@ -41,6 +41,10 @@ UNSURE = 0.6
 # partly covers, read a seven of clubs at 1.0.
 STRICT_VOTE = 0.9
 BACKGROUND = 32
+# The networks read a photo's patches in batches of this many, the last one filled out with blank patches: with one
+# shape per call onnxruntime reuses its memory, where a call per photo (a new number of marks each time) grew the
+# process by hundreds of megabytes a photo, to gigabytes (`python bench/scan.py --memory`).
+READ_BATCH = 64
 
 
 class ScanError(ValueError):
@@ -77,6 +81,21 @@ def _session(model: Path) -> ort.InferenceSession:
     options.intra_op_num_threads = 1  # a chat bot serves many; one core per photo
     options.inter_op_num_threads = 1
     return ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+
+
+def run(model: Path, output: str, patches: Float) -> Float:
+    """The network ``model``'s ``output`` (probabilities, a row a patch) for ``patches``, read READ_BATCH at a
+    time."""
+    session = _session(model)
+    name = session.get_inputs()[0].name
+    out: list[Float] = []
+    for start in range(0, len(patches), READ_BATCH):
+        batch = patches[start : start + READ_BATCH]
+        if len(batch) < READ_BATCH:
+            blank = np.zeros((READ_BATCH - len(batch), *patches.shape[1:]), patches.dtype)
+            batch = np.concatenate([batch, blank])
+        out.append(np.asarray(session.run([output], {name: batch})[0], np.float32))
+    return np.concatenate(out)[: len(patches)]
 
 
 def decode(
@@ -121,14 +140,12 @@ def read_marks(work: Work, found: Float) -> tuple[Float, npt.NDArray[np.int64]]:
     of the photo in one call; each mark cut again from the photo, upright at that turn, the reader reads the card, in
     one call too."""
     upright, turns = read_upright(work, found)
-    (card,) = _session(MODEL).run(["card"], {"patches": upright})
-    return np.asarray(card, np.float32), turns
+    return run(MODEL, "card", upright), turns
 
 
 def read_upright(work: Work, found: Float) -> tuple[Float, npt.NDArray[np.int64]]:
     """The reader's input (each mark cut upright at the turn the first network reads) and those turns."""
-    (turn,) = _session(TURN).run(["turn"], {"patches": tensor(patches(work, found))})
-    turns = np.asarray(turn, np.float32).argmax(axis=1)
+    turns = run(TURN, "turn", tensor(patches(work, found))).argmax(axis=1)
     return tensor(read_patches(work, found, turns.astype(np.float32) * 360 / ANGLES)), turns
 
 

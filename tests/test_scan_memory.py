@@ -1,0 +1,41 @@
+"""The scanner's memory stays bounded however many marks each photo has: the networks read a photo's patches in
+batches of one shape. Read a call per photo instead, onnxruntime kept memory for every new number of marks, and a
+bot that had read a few dozen photos held gigabytes."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bot.scanner import recognise
+from bot.scanner.patches import MAX_MARKS
+
+
+def _resident_mb() -> float:
+    with open("/proc/self/status") as status:
+        line = next(row for row in status if row.startswith("VmRSS:"))
+    return int(line.split()[1]) / 1024
+
+
+def test_photos_of_many_different_mark_counts_do_not_grow_the_process() -> None:
+    rng = np.random.default_rng(5)
+    counts = (MAX_MARKS, 37, 900, 1, 1234, 64, 65, 400)
+    recognise.run(recognise.MODEL, "card", np.zeros((recognise.READ_BATCH, 2, 64, 48), np.float32))
+    recognise.run(recognise.TURN, "turn", np.zeros((recognise.READ_BATCH, 2, 32, 32), np.float32))
+    before = _resident_mb()
+    for n in counts:
+        upright = rng.random((n, 2, 64, 48), np.float32)
+        card = recognise.run(recognise.MODEL, "card", upright)
+        turn = recognise.run(recognise.TURN, "turn", rng.random((n, 2, 32, 32), np.float32))
+        # a row of probabilities for every patch, the blank patches that fill the last batch left out
+        assert card.shape == (n, 33) and turn.shape == (n, 16)
+        assert np.allclose(card.sum(axis=1), 1.0, atol=1e-3)
+    # the patches themselves are 37 MB at MAX_MARKS; a call of MAX_MARKS patches at once kept over a gigabyte
+    assert _resident_mb() - before < 200
+
+
+def test_a_batch_read_in_pieces_reads_as_it_does_whole() -> None:
+    rng = np.random.default_rng(6)
+    upright = rng.random((recognise.READ_BATCH * 2 + 3, 2, 64, 48), np.float32)
+    pieces = recognise.run(recognise.MODEL, "card", upright)
+    whole = recognise._session(recognise.MODEL).run(["card"], {"patches": upright})[0]
+    assert np.allclose(pieces, whole, atol=1e-5)
