@@ -39,3 +39,9 @@ def test_a_batch_read_in_pieces_reads_as_it_does_whole() -> None:
     pieces = recognise.run(recognise.MODEL, "card", upright)
     whole = recognise._session(recognise.MODEL).run(["card"], {"patches": upright})[0]
     assert np.allclose(pieces, whole, atol=1e-5)
+
+
+def test_no_patch_reads_as_no_row() -> None:
+    card = recognise.run(recognise.MODEL, "card", np.zeros((0, 2, 64, 48), np.float32))
+    turn = recognise.run(recognise.TURN, "turn", np.zeros((0, 2, 32, 32), np.float32))
+    assert card.shape == (0, 33) and turn.shape == (0, 16)

@@ -89,7 +89,7 @@ def run(model: Path, output: str, patches: Float) -> Float:
     session = _session(model)
     name = session.get_inputs()[0].name
     out: list[Float] = []
-    for start in range(0, len(patches), READ_BATCH):
+    for start in range(0, max(len(patches), 1), READ_BATCH):  # no patch: one blank batch gives the output's width
         batch = patches[start : start + READ_BATCH]
         if len(batch) < READ_BATCH:
             blank = np.zeros((READ_BATCH - len(batch), *patches.shape[1:]), patches.dtype)
