@@ -19,9 +19,12 @@ SOURCES = [
 # The chats' calculator and sheet: their newer messages live in the calculator's domain too.
 CHAT_SOURCES = [
     ROOT / "bot" / "adapters" / "telegram" / "calculator.py",
+    ROOT / "bot" / "adapters" / "telegram" / "score_form.py",
+    ROOT / "bot" / "adapters" / "telegram" / "small_form.py",
     ROOT / "bot" / "adapters" / "telegram" / "sheet.py",
     ROOT / "bot" / "adapters" / "discord" / "calculator.py",
     ROOT / "bot" / "adapters" / "discord" / "score_form.py",
+    ROOT / "bot" / "adapters" / "discord" / "small_form.py",
 ]
 # Msg("...") and _("...") carry a message id first; problem(field, "...") second.
 KEYWORDS = {"_": None, "Msg": None, "problem": (2,)}

@@ -40,6 +40,8 @@ from .vocabulary import CONTRACT_KEYS, LOWEST_TOP, Declared
 
 SEATS: Final = {"bela-3": 3, "bela-2": 2, "bela-open": 2, "bulgarian-3": 3, "bulgarian-2": 2}
 BELA_SMALL: Final = ("bela-3", "bela-2", "bela-open")
+# Every card is in play: the players' points add up to a known total, so one player's may be left out.
+FIXED_TOTAL: Final = ("bela-3", "bela-open", "bulgarian-3")
 SEAT_KEYS: Final = ("0", "1", "2")
 FULL_DEAL: Final = 162
 # The most two bela-3 discards can hold: the J and 9 of trumps.
@@ -203,7 +205,7 @@ def _points(req: dict[str, Any], variant: str, contract: int | None, declarer: i
         total = deal_total(contract)
     else:
         total = FULL_DEAL
-    fixed = variant in ("bela-3", "bela-open", "bulgarian-3")  # every card in play: the total is known
+    fixed = variant in FIXED_TOTAL
     example = "{" + ", ".join(f'"{k}": {p}' for k, p in zip(keys, (60, 80, 22) if seats == 3 else (60, 56),
                                                             strict=False)) + "}"
     value = req.get("points")

@@ -267,6 +267,8 @@ class Calculator:
             else:
                 data = parse_text(request) if isinstance(request, str) else request
                 answer = score(data)
+                if isinstance(answer, SmallAnswer):  # as a typed line's: the same "Add to the sheet" button
+                    data = answer.request.to_json()
         except CalculatorError as err:
             await self._private(interaction, t.gettext("That deal cannot be scored:") + "\n" + _errors(err, mine))
             return

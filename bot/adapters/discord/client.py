@@ -18,6 +18,7 @@ from .calculator import install as install_calculator
 from .commands import CommandTexts, install
 from .scan import PhotoScans, ScanButton
 from .score_form import FormButton, on_points_submitted
+from .small_form import SmallFormButton, on_small_points_submitted
 
 if TYPE_CHECKING:
     from bot.config import Settings, ShardRange
@@ -61,7 +62,7 @@ class BeloteClient(discord.AutoShardedClient):
 
     async def setup_hook(self) -> None:
         self.adapter.lag.start()
-        self.add_dynamic_items(GameButton, AddToSheet, FormButton, ScanButton)
+        self.add_dynamic_items(GameButton, AddToSheet, FormButton, SmallFormButton, ScanButton)
         await self.tree.set_translator(CommandTexts())
         if self.sync_commands:
             # A bulk overwrite: unchanged commands stay as they are on Discord's side.
@@ -76,8 +77,8 @@ class BeloteClient(discord.AutoShardedClient):
         metrics.adapter_up(DISCORD)  # connected to the gateway: interactions reach the bot (``/readyz``)
 
     async def on_interaction(self, interaction: discord.Interaction[BeloteClient]) -> None:
-        if interaction.type is discord.InteractionType.modal_submit:
-            await on_points_submitted(interaction)
+        if interaction.type is discord.InteractionType.modal_submit and not await on_points_submitted(interaction):
+            await on_small_points_submitted(interaction)
 
     async def close(self) -> None:
         metrics.adapter_down(DISCORD)

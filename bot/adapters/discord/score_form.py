@@ -1,4 +1,5 @@
 """``/score`` with nothing typed: a form of buttons (contract or game, contra, declarer), then a pop-up for the points.
+The games of three and two have a form of their own (``small_form.py``), opened from this one.
 
 The form is an ephemeral message; what has been chosen so far lives in each button's ``custom_id``
 (``f:<contract or -><multiplier><declarer>:<action>``; contracts 6 and 7 stand for Bela and French belote, whose
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Self
 
 import discord
 
@@ -67,9 +68,12 @@ def form_message(state: FormState, t: Translator) -> tuple[discord.Embed, discor
     def button(label: str, action: str, chosen: bool = False) -> FormButton:
         return FormButton(f"f:{state.code}:{action}", label, chosen)
 
+    from .small_form import OPEN_ID, SmallFormButton  # the games of three and two build on this module
+
     view = discord.ui.View(timeout=None)
     for i in range(8):
         view.add_item(button(contract_label(i, t), f"c{i}", state.contract == i).with_row(i // 4))
+    view.add_item(SmallFormButton(OPEN_ID, t.gettext("Three or two players…")).with_row(1))
     if state.contract not in GAMES:  # Bela and French belote have no contra
         for m, label in ((1, t.gettext("no contra")), (2, t.gettext("contra")), (4, t.gettext("recontra"))):
             view.add_item(button(label, f"m{m}", state.multiplier == m).with_row(2))
@@ -95,14 +99,14 @@ class FormButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FORM_T
         style = discord.ButtonStyle.success if chosen else discord.ButtonStyle.secondary
         super().__init__(discord.ui.Button(label=label, custom_id=custom_id, style=style))
 
-    def with_row(self, row: int) -> FormButton:
+    def with_row(self, row: int) -> Self:
         self.row = row
         return self
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> FormButton:
+    ) -> Self:
         return cls(match.group(0))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -111,6 +115,9 @@ class FormButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FORM_T
         state = FormState.from_match(match).after(match["act"])
         calculator: Calculator = interaction.client.adapter.calculator
         t = translator(await calculator.adapter.host.user_language(calculator.adapter.user_ref(interaction)))
+        if foreign(interaction):
+            await interaction.response.send_message(t.gettext("That button is not one of ours."), ephemeral=True)
+            return
         if match["act"] == "go" and state.contract is not None:
             await interaction.response.send_modal(PointsModal(state, t))
             return
@@ -148,14 +155,19 @@ class PointsModal(discord.ui.Modal):
             self.add_item(field)
 
 
-def _values(components: list[dict[str, Any]]) -> dict[str, str]:
+def foreign(interaction: discord.Interaction[Any]) -> bool:
+    """A form's button pressed anywhere but on a form: forms are private messages, so its custom_id was forged."""
+    return interaction.message is None or not interaction.message.flags.ephemeral
+
+
+def values_of(components: list[dict[str, Any]]) -> dict[str, str]:
     """Text inputs of a submitted modal by custom_id (in action rows, or in labels)."""
     found: dict[str, str] = {}
     for component in components:
         if component.get("type") == 1:
-            found |= _values(component.get("components", []))
+            found |= values_of(component.get("components", []))
         elif component.get("type") == 18 and "component" in component:
-            found |= _values([component["component"]])
+            found |= values_of([component["component"]])
         elif "custom_id" in component:
             found[str(component["custom_id"])] = str(component.get("value") or "")
     return found
@@ -169,7 +181,7 @@ async def on_points_submitted(interaction: discord.Interaction[Any]) -> bool:
     if match is None:
         return False
     state = FormState.from_match(match)
-    values = _values(list(data.get("components", [])))
+    values = values_of(list(data.get("components", [])))
     valat = values.get("valat", "").strip().upper() or None
     declarations = {"A": values.get("a", "").split(), "B": values.get("b", "").split()}
     request: dict[str, Any] = {"declarer": state.declarer, "valat": valat, "declarations": declarations,

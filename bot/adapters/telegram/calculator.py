@@ -2,7 +2,8 @@
 sheet" button (``/sheet`` itself is ``sheet.py``'s).
 
 Scoring, explanations and the sheet model are ``bot.calculator``'s; this module only turns chat text and button
-presses into calls to it, and keeps each chat's sheet in the host's storage (so it survives restarts). Forms in
+presses into calls to it (what a press on the form means is ``score_form.py``'s, and ``small_form.py``'s for the
+games of three and two), and keeps each chat's sheet in the host's storage (so it survives restarts). Forms in
 progress and answers not yet added to a sheet are kept there too, for a day after their last press, so their buttons
 go on working after a restart.
 """
@@ -14,7 +15,6 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from pydantic import TypeAdapter, ValidationError
@@ -26,7 +26,6 @@ from bot.calculator.book import (
     Writer,
 )
 from bot.calculator.errors import CalculatorError
-from bot.calculator.family_score import GAME_NAMES
 from bot.calculator.family_text import family_game
 from bot.calculator.family_words import EXAMPLES
 from bot.calculator.score import score
@@ -35,14 +34,12 @@ from bot.calculator.small_score import Answer
 from bot.calculator.small_text import EXAMPLES as SMALL_EXAMPLES
 from bot.calculator.small_text import small_game
 from bot.calculator.text import score_text
-from bot.calculator.written import whole_number
-from bot.core import names
 from bot.core.messages import TELEGRAM
-from bot.engine import CALL_NAMES, card_symbol
 from bot.i18n import Translator, translator
 
 from .outbox import Post
 from .render import to_html
+from .score_form import PREFIX, STEPS, ScoreForm, form_keyboard, form_text, press, refused
 from .sheet import SheetCommands
 
 if TYPE_CHECKING:
@@ -50,10 +47,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-PREFIX: Final = "calc:"
-CONTRACTS: Final = ("clubs", "diamonds", "hearts", "spades", "no-trumps", "all-trumps")
-DECLARATIONS: Final = ("tierce", "quarte", "quint", "belote", "carre:J", "carre:9", "carre:A", "carre:T",
-                       "carre:K", "carre:Q")  # fmt: skip
 # Forms and answers kept in memory (the most recently used); storage keeps every one for KEPT_SECONDS.
 KEPT_ANSWERS: Final = 500
 KEPT_FORMS: Final = 500
@@ -62,74 +55,8 @@ KEPT_SECONDS: Final = 24 * 3600
 # Storage keys (``Storage.set_form``) of a form in progress and of an answer waiting for "Add to the sheet".
 _FORM_KEY: Final = "score:"
 _ANSWER_KEY: Final = "answer:"
-STEPS: Final = ("contract", "contra", "declarer", "points", "declarations", "valat")
-# The other games the form scores: chosen instead of a contract, they skip the contract and contra.
-GAMES: Final = ("bela", "french")
-
-
-@dataclass
-class ScoreForm:
-    """One person's ``/score`` form in progress: the deal as the buttons have described it so far."""
-
-    form_id: str
-    user_id: int
-    chat_id: int
-    thread_id: int | None
-    lang: str
-    step: str = "contract"
-    contract: str = ""
-    multiplier: int = 1
-    declarer: str = "A"
-    digits: str = ""
-    declarations: dict[str, list[str]] = field(default_factory=lambda: {"A": [], "B": []})
-    for_team: str = "A"
-    valat: str | None = None
-    note: str = ""
-    touched: float = 0.0  # when it was last stored (epoch seconds)
-    variant: str = "bulgarian"
-    winner: str | None = None  # Bela/French: the side whose declaration won a tie the buttons cannot rank
-
-    def request(self) -> dict[str, Any]:
-        if self.variant in GAMES:
-            family: dict[str, Any] = {"variant": self.variant, "declarer": self.declarer, "valat": self.valat,
-                                      "declarations": self.declarations}
-            if self.valat is None:
-                family["points"] = {self.declarer: int(self.digits or "0")}
-            if self.winner is not None:
-                family["declarations_winner"] = self.winner
-            return family
-        data: dict[str, Any] = {
-            "contract": self.contract,
-            "multiplier": self.multiplier,
-            "declarer": self.declarer,
-            "valat": self.valat,
-            "declarations": self.declarations,
-            "hanging_in": 0,
-            "rules": {},
-        }
-        if self.valat is None:
-            data["points"] = {self.declarer: int(self.digits or "0")}
-        return data
-
-
 # Reads a stored form back, checking every field's type (a form written by another version is refused, not trusted).
 _STORED_FORM: Final = TypeAdapter(ScoreForm)
-
-
-def team_names(t: Translator) -> dict[str, str]:
-    return {"A": t.gettext("We"), "B": t.gettext("You")}
-
-
-def contract_label(contract: str, t: Translator) -> str:
-    return names.call_name(CALL_NAMES.index(contract), t)
-
-
-def declaration_label(kind: str, t: Translator) -> str:
-    if kind.startswith("carre:"):
-        rank = kind[-1]
-        return t.gettext("Carré of {rank}", rank=card_symbol("789TJQKA".index(rank))[:-1])
-    word = names.declaration_name(kind, t)
-    return word[:1].upper() + word[1:]
 
 
 class CalculatorCommands:
@@ -276,95 +203,11 @@ class CalculatorCommands:
         self._show(form)
 
     def _show(self, form: ScoreForm, final: str | None = None, markup: InlineKeyboardMarkup | None = None) -> None:
-        text = final if final is not None else self._form_text(form)
-        keyboard = markup if final is not None else self._form_keyboard(form)
+        text = final if final is not None else form_text(form)
+        keyboard = markup if final is not None else form_keyboard(form)
         self.adapter.outbox.put(
             Post(form.chat_id, to_html(text), keyboard, key=f"calc:{form.form_id}", thread_id=form.thread_id)
         )
-
-    def _form_text(self, form: ScoreForm) -> str:
-        t = translator(form.lang)
-        teams = team_names(t)
-        lines = [t.gettext("**Score a deal**")]
-        family = form.variant in GAMES
-        if family:
-            lines.append(GAME_NAMES[form.variant].render(form.lang))
-        if form.contract:
-            lines.append(t.gettext("Contract: {contract}", contract=contract_label(form.contract, t)))
-        if family and form.step not in ("contract", "declarer"):
-            lines.append(t.gettext("Called by: {team}", team=teams[form.declarer]))
-        elif form.step not in ("contract", "contra"):
-            lines.append(
-                t.gettext("Contra: {contra}", contra=self._contra_label(form.multiplier, t))
-                + " · "
-                + t.gettext("Bid by: {team}", team=teams[form.declarer])
-            )
-        if form.step in ("declarations", "valat"):
-            lines.append(t.gettext("{team} took {points} points.", team=teams[form.declarer], points=form.digits))
-        if form.step in ("declarations", "valat"):
-            for team in ("A", "B"):
-                said = ", ".join(declaration_label(d, t) for d in form.declarations[team]) or "—"
-                lines.append(t.gettext("Declarations of {team}: {list}", team=teams[team], list=said))
-        questions = {
-            "contract": t.gettext("What was the contract?"),
-            "contra": t.gettext("Was there a contra?"),
-            "declarer": t.gettext("Which team made the bid?"),
-            "points": t.gettext(
-                "How many card points did {team} take, the last trick included? {digits}",
-                team=teams[form.declarer],
-                digits=(form.digits or "0") + "▌",
-            ) if family else t.gettext(
-                "How many card points did {team} take, the last ten included? {digits}",
-                team=teams[form.declarer],
-                digits=(form.digits or "0") + "▌",
-            ),
-            "declarations": t.gettext("Add each team's declarations, then press Next."),
-            "valat": t.gettext("Did one team take every trick (valat)?"),
-        }
-        lines.append(questions[form.step])
-        if form.note:
-            lines.append(form.note)
-        return "\n".join(lines)
-
-    @staticmethod
-    def _contra_label(multiplier: int, t: Translator) -> str:
-        return {1: t.gettext("none"), 2: t.gettext("Contra"), 4: t.gettext("Recontra")}[multiplier]
-
-    def _form_keyboard(self, form: ScoreForm) -> InlineKeyboardMarkup:
-        t = translator(form.lang)
-        teams = team_names(t)
-
-        def b(label: str, action: str) -> InlineKeyboardButton:
-            return InlineKeyboardButton(label, callback_data=f"{PREFIX}{form.form_id}:{action}")
-
-        rows: list[list[InlineKeyboardButton]] = []
-        if form.step == "contract":
-            rows = [
-                [b(contract_label(c, t), f"k{i}") for i, c in enumerate(CONTRACTS[:4])],
-                [b(contract_label(c, t), f"k{i}") for i, c in enumerate(CONTRACTS[4:], 4)],
-                [b(GAME_NAMES[g].render(form.lang), f"g{i}") for i, g in enumerate(GAMES)],
-            ]
-        elif form.step == "contra":
-            rows = [[b(self._contra_label(m, t), f"m{m}") for m in (1, 2, 4)]]
-        elif form.step == "declarer":
-            rows = [[b(teams["A"], "tA"), b(teams["B"], "tB")]]
-        elif form.step == "points":
-            rows = [[b(str(d), f"n{d}") for d in range(r, r + 3)] for r in (1, 4, 7)]
-            rows.append([b("⌫", "nx"), b("0", "n0"), b(t.gettext("OK"), "nk")])
-        elif form.step == "declarations":
-            mark = {"A": "● " if form.for_team == "A" else "", "B": "● " if form.for_team == "B" else ""}
-            rows = [[b(mark["A"] + teams["A"], "fA"), b(mark["B"] + teams["B"], "fB")]]
-            kinds = [b("+ " + declaration_label(d, t), f"d{i}") for i, d in enumerate(DECLARATIONS)]
-            rows += [kinds[i : i + 4] for i in range(0, len(kinds), 4)]
-            if form.variant in GAMES:
-                won = {team: "★ " if form.winner == team else "" for team in ("A", "B")}
-                rows.append([b(won[team] + t.gettext("Best declaration: {team}", team=teams[team]), f"w{team}")
-                             for team in ("A", "B")])
-            rows.append([b(t.gettext("Clear"), "dc"), b(t.gettext("Next"), "dn")])
-        elif form.step == "valat":
-            rows = [[b(t.gettext("No valat"), "v-"), b(teams["A"], "vA"), b(teams["B"], "vB")]]
-        rows.append([b(t.gettext("Cancel"), "x")])
-        return InlineKeyboardMarkup(rows)
 
     # --- presses on the form and on answers ---
 
@@ -396,7 +239,7 @@ class CalculatorCommands:
         if form.user_id != query.from_user.id:
             await self._answer(query, t.gettext("This form belongs to someone else; send /score for your own."))
             return
-        done = self._step(form, action)
+        done = press(form, action)
         await self._answer(query, "")
         if done is None:
             await self._save(form)
@@ -409,8 +252,9 @@ class CalculatorCommands:
         try:
             answer = score(form.request())
         except CalculatorError as err:
-            # Keep the form: most refusals need one more detail (a top card, fewer points); say what.
-            form.step, form.note = "declarations", self._problems(err.render(form.lang), translator(form.lang))
+            # Keep the form where the missing detail is given (a top card, other points), saying what it is.
+            example = SMALL_EXAMPLES[form.lang] if form.small else None
+            refused(form, err, self._problems(err.render(form.lang), translator(form.lang), example))
             await self._save(form)
             self._show(form)
             return
@@ -425,45 +269,6 @@ class CalculatorCommands:
             ]
         )
         self._show(form, answer.render(form.lang), markup)
-
-    def _step(self, form: ScoreForm, action: str) -> str | None:
-        """Apply one press to the form; "score" or "cancel" when the form is finished."""
-        form.note = ""
-        if action == "x":
-            return "cancel"
-        kind, arg = action[:1], action[1:]
-        # Callback data can be forged: read every number as the digits 0-9 only (int("²") fails, "²".isdigit() not).
-        index = whole_number(arg)
-        if form.step == "contract" and kind == "k" and index is not None and index < len(CONTRACTS):
-            form.contract, form.step = CONTRACTS[index], "contra"
-        elif form.step == "contract" and kind == "g" and index is not None and index < len(GAMES):
-            form.variant, form.step = GAMES[index], "declarer"  # the trump suit does not change the count
-        elif form.step == "declarations" and kind == "w" and arg in ("A", "B") and form.variant in GAMES:
-            form.winner = arg
-        elif form.step == "contra" and kind == "m" and arg in ("1", "2", "4"):
-            form.multiplier, form.step = int(arg), "declarer"
-        elif form.step == "declarer" and kind == "t" and arg in ("A", "B"):
-            form.declarer, form.step = arg, "points"
-        elif form.step == "points" and kind == "n":
-            if len(arg) == 1 and index is not None and len(form.digits) < 3:
-                form.digits = (form.digits + arg).lstrip("0")
-            elif arg == "x":
-                form.digits = form.digits[:-1]
-            elif arg == "k":
-                form.step = "declarations"
-        elif form.step == "declarations" and kind == "f" and arg in ("A", "B"):
-            form.for_team = arg
-        elif form.step == "declarations" and kind == "d":
-            if arg == "c":
-                form.declarations, form.winner = {"A": [], "B": []}, None
-            elif arg == "n":
-                form.step = "valat"
-            elif index is not None and index < len(DECLARATIONS):
-                form.declarations[form.for_team].append(DECLARATIONS[index])
-        elif form.step == "valat" and kind == "v" and arg in ("-", "A", "B"):
-            form.valat = None if arg == "-" else arg
-            return "score"
-        return None
 
     async def _answer(self, query: Any, text: str) -> None:
         try:
