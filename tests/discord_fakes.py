@@ -449,6 +449,13 @@ class FakeDiscord:
             await asyncio.wait_for(record.acked.wait(), ACK_WINDOW + 2)
         except TimeoutError:
             raise AssertionError(f"the bot never acknowledged interaction {record.id}") from None
+        if record.response_type == DEFERRED_CHANNEL_MESSAGE and record.original_id is not None:
+            # A busy loop makes the bot defer ("thinking…") and answer a moment later: the person sees the answer
+            # once it fills the placeholder, and so does the test (reading the placeholder was a flake under load).
+            # (Or the bot deletes the placeholder and answers privately.)
+            mid, placeholder = record.original_id, self.messages[record.original_id]
+            await wait_until(lambda: not placeholder["flags"] & 128 or mid in self.deleted,
+                             what=f"the answer to interaction {record.id}")  # fmt: skip
 
     # --- what users see --------------------------------------------------------------------------------------
 
@@ -466,7 +473,15 @@ class FakeDiscord:
         """The message an interaction's response created or edited."""
         if record.original_id is None:
             raise AssertionError(f"interaction {record.id} has no response message")
+        if record.original_id in self.deleted and record.followup_ids:
+            return self.messages[record.followup_ids[0]]  # deferred in public, then answered privately
         return self.messages[record.original_id]
+
+    def private_messages(self, record: InteractionRecord) -> list[dict[str, Any]]:
+        """Every message an interaction showed its user alone (its answer, its follow-ups), still there."""
+        ids = [record.original_id, *record.followup_ids]
+        return [self.messages[m] for m in ids if m is not None and m in self.messages
+                and self.ephemeral_owner.get(m) == record.user.id]  # fmt: skip
 
     def private_reply(self, record: InteractionRecord) -> int:
         """The ephemeral message an interaction gave its user: the answer itself, or (after a deferred update of a
@@ -574,7 +589,12 @@ class FakeDiscord:
                 return None
             case "POST", ["webhooks", _, token]:
                 record = self._live(token)
-                message = self._create(record.channel_id, body, owner=record.user if _ephemeral(body) else None)
+                loading = self.messages.get(record.original_id) if record.original_id is not None else None
+                if record.response_type == DEFERRED_CHANNEL_MESSAGE and loading is not None and loading["flags"] & 128:
+                    # As Discord does: the first follow-up after a deferral ("thinking…") is that message, filled in.
+                    message = self._edit(int(loading["id"]), body)
+                else:
+                    message = self._create(record.channel_id, body, owner=record.user if _ephemeral(body) else None)
                 record.followup_ids.append(int(message["id"]))
                 return message
         raise DiscordError(404, 0, f"the fake does not serve {method} /{'/'.join(parts)}")
