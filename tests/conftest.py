@@ -68,6 +68,8 @@ async def fake() -> AsyncIterator[FakeDiscord]:
     server = FakeDiscord()
     await server.start()
     yield server
+    for leftover in reversed(server.leftovers):
+        await leftover()
     await server.stop()
 
 

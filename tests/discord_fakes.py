@@ -26,7 +26,7 @@ import asyncio
 import itertools
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -131,6 +131,9 @@ class FakeDiscord:
         self._ids = itertools.count(1_100_000_000_000_000_000)
         self.app_id = self.next_id()
         self.token = "fake-token"  # the bot token Discord accepts
+        # Bots still running when a test ends (it failed before stopping them): stopped before the server, so a
+        # failing test fails at once instead of hanging on a bot that reconnects forever.
+        self.leftovers: list[Callable[[], Awaitable[None]]] = []
         self.bot = FakeUser(self.next_id(), "Belote")
         self.shard_count = 1  # what GET /gateway/bot advises
         self.guilds: list[int] = []  # every server the bot is in

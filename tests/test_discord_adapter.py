@@ -81,6 +81,7 @@ class Running:
     host: Host
     storage: SqliteStorage
     task: asyncio.Task[None]
+    stopped: bool = False
 
     async def settle(self) -> None:
         """Wait until the host has nothing in progress and every message has gone out."""
@@ -94,9 +95,18 @@ class Running:
                     return
 
     async def stop(self) -> None:
+        if self.stopped:
+            return
         await self.settle()
+        await self.close()
+
+    async def close(self) -> None:
+        """Stop without waiting for work in progress: what a test that failed midway leaves is closed."""
+        if self.stopped:
+            return
+        self.stopped = True
         await self.client.close()
-        await self.task
+        await asyncio.wait_for(self.task, 10)
         await self.host.close()
         await self.storage.close()
 
@@ -113,6 +123,7 @@ async def start_bot(fake: FakeDiscord, db: Path, *, ack_budget: float | None = N
     await wait_until(lambda: len(fake.identified) > identified, what="the bot to connect to the gateway")
     await host.start()
     running = Running(fake, client, host, storage, task)
+    fake.leftovers.append(running.close)
     await running.settle()
     return running
 

@@ -116,6 +116,7 @@ async def test_a_restart_removes_the_alert_of_a_table_that_ended_before_it_could
     await running.task
     await running.host.close()
     await running.storage.close()
+    running.stopped = True  # closed by hand, as the dying process left it
     assert len(alerts(fake, table.channel)) == 1
 
     running = await start_bot(fake, db)
