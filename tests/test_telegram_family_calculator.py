@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from bot.adapters.telegram.outbox import FloodPolicy
 from bot.calculator import score_text
 from bot.i18n import translator
 from tests.fake_telegram import FakeTelegram
-from tests.telegram.harness import Harness, Person, limits_of, say
+from tests.telegram.harness import Harness, Person, running, say, telegram_with
 
 GROUP = -100777
 POLICY = FloodPolicy().scaled(0.005)
@@ -24,20 +25,15 @@ LUC = Person(3103, "Luc", "fr")
 
 
 @pytest.fixture
-async def tg() -> FakeTelegram:
-    async with FakeTelegram(limits_of(POLICY)) as server:
-        for p in (IVAN, ANA, LUC):
-            server.add_user(p.user_id, p.name, p.language)
-        server.add_group(GROUP, "Bela za stolom", admins={IVAN.user_id})
+async def tg() -> AsyncIterator[FakeTelegram]:
+    async with telegram_with(POLICY, (IVAN, ANA, LUC), GROUP, "Bela za stolom", {IVAN.user_id}) as server:
         yield server
 
 
 @pytest.fixture
-async def h(tg: FakeTelegram, tmp_path: Path) -> Harness:
-    harness = Harness(tg, tmp_path / "belote.sqlite3", POLICY)
-    await harness.start()
-    yield harness
-    await harness.stop()
+async def h(tg: FakeTelegram, tmp_path: Path) -> AsyncIterator[Harness]:
+    async with running(tg, tmp_path / "belote.sqlite3", POLICY) as harness:
+        yield harness
 
 
 async def test_a_bela_deal_is_scored_in_croatian_and_a_french_one_in_french(h: Harness, tg: FakeTelegram) -> None:

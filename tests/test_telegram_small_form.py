@@ -6,6 +6,7 @@ stranger's, a stale or a forged press changes nothing."""
 from __future__ import annotations
 
 import html
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from bot.adapters.telegram.outbox import FloodPolicy
 from bot.calculator import score, score_text
 from bot.i18n import translator
 from tests.fake_telegram import FakeTelegram, Sent
-from tests.telegram.harness import Harness, Person, limits_of, say
+from tests.telegram.harness import Harness, Person, running, say, telegram_with
 
 GROUP = -100555
 POLICY = FloodPolicy().scaled(0.005)
@@ -24,20 +25,15 @@ IVAN = Person(3203, "Ivan", "bg")
 
 
 @pytest.fixture
-async def tg() -> FakeTelegram:
-    async with FakeTelegram(limits_of(POLICY)) as server:
-        for p in (MARA, JANE, IVAN):
-            server.add_user(p.user_id, p.name, p.language)
-        server.add_group(GROUP, "Karte na stolu", admins={JANE.user_id})
+async def tg() -> AsyncIterator[FakeTelegram]:
+    async with telegram_with(POLICY, (MARA, JANE, IVAN), GROUP, "Karte na stolu", {JANE.user_id}) as server:
         yield server
 
 
 @pytest.fixture
-async def h(tg: FakeTelegram, tmp_path: Path) -> Harness:
-    harness = Harness(tg, tmp_path / "belote.sqlite3", POLICY)
-    await harness.start()
-    yield harness
-    await harness.stop()
+async def h(tg: FakeTelegram, tmp_path: Path) -> AsyncIterator[Harness]:
+    async with running(tg, tmp_path / "belote.sqlite3", POLICY) as harness:
+        yield harness
 
 
 async def press(h: Harness, person: Person, form: Sent, label: str) -> None:

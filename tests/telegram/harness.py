@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -135,6 +137,27 @@ class Harness:
 
     async def version(self, table_id: str) -> int:
         return len(await self.storage.events(table_id))
+
+
+@asynccontextmanager
+async def telegram_with(
+    policy: FloodPolicy, people: Iterable[Person], group: int, title: str, admins: set[int]
+) -> AsyncIterator[FakeTelegram]:
+    """The fake Bot API with these people and one group of theirs (a test file's ``tg`` fixture)."""
+    async with FakeTelegram(limits_of(policy)) as server:
+        for p in people:
+            server.add_user(p.user_id, p.name, p.language)
+        server.add_group(group, title, admins=admins)
+        yield server
+
+
+@asynccontextmanager
+async def running(tg: FakeTelegram, database: Path, policy: FloodPolicy) -> AsyncIterator[Harness]:
+    """The bot started against ``tg`` on a SQLite file, stopped after (a test file's ``h`` fixture)."""
+    harness = Harness(tg, database, policy)
+    await harness.start()
+    yield harness
+    await harness.stop()
 
 
 async def say(h: Harness, person: Person, chat: int, text: str) -> Sent:
