@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from bot.calculator import CalculatorError, score, score_text
 from bot.calculator.small_text import parse_small_text
 from tests.discord_fakes import EPHEMERAL, FakeDiscord, FakeUser, button_ids
 from tests.fake_telegram import FakeTelegram
-from tests.telegram.harness import Harness, Person, limits_of, say
+from tests.telegram.harness import Harness, Person, harness_on, say, telegram_with
 from tests.test_discord_adapter import start_bot
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,20 +122,15 @@ PETAR = Person(3202, "Petar", "bg")
 
 
 @pytest.fixture
-async def tg() -> FakeTelegram:
-    async with FakeTelegram(limits_of(POLICY)) as server:
-        for p in (IVAN, PETAR):
-            server.add_user(p.user_id, p.name, p.language)
-        server.add_group(GROUP, "Bela utroje", admins={IVAN.user_id})
+async def tg() -> AsyncIterator[FakeTelegram]:
+    async with telegram_with(POLICY, (IVAN, PETAR), GROUP, "Bela utroje", {IVAN.user_id}) as server:
         yield server
 
 
 @pytest.fixture
-async def h(tg: FakeTelegram, tmp_path: Path) -> Harness:
-    harness = Harness(tg, tmp_path / "belote.sqlite3", POLICY)
-    await harness.start()
-    yield harness
-    await harness.stop()
+async def h(tg: FakeTelegram, tmp_path: Path) -> AsyncIterator[Harness]:
+    async with harness_on(tg, tmp_path / "belote.sqlite3", POLICY) as harness:
+        yield harness
 
 
 async def test_telegram_scores_a_deal_of_three_and_of_two_in_the_players_words(h: Harness, tg: FakeTelegram) -> None:

@@ -9,6 +9,7 @@ import asyncio
 import json
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ from bot.calculator.sheets import entry_on, load_sheet, new_sheet, sheet_game, w
 from bot.i18n import translator
 from tests.discord_fakes import CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, FakeDiscord, FakeUser, button_ids
 from tests.fake_telegram import FakeTelegram
-from tests.telegram.harness import Harness, Person, limits_of, say
+from tests.telegram.harness import Harness, Person, harness_on, say, telegram_with
 from tests.test_discord_adapter import start_bot
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -129,20 +130,15 @@ ANA = Person(3302, "Ana", "hr")
 
 
 @pytest.fixture
-async def tg() -> FakeTelegram:
-    async with FakeTelegram(limits_of(POLICY)) as server:
-        for p in (IVAN, ANA):
-            server.add_user(p.user_id, p.name, p.language)
-        server.add_group(GROUP, "Bela utroje", admins={IVAN.user_id})
+async def tg() -> AsyncIterator[FakeTelegram]:
+    async with telegram_with(POLICY, (IVAN, ANA), GROUP, "Bela utroje", {IVAN.user_id}) as server:
         yield server
 
 
 @pytest.fixture
-async def h(tg: FakeTelegram, tmp_path: Path) -> Harness:
-    harness = Harness(tg, tmp_path / "belote.sqlite3", POLICY)
-    await harness.start()
-    yield harness
-    await harness.stop()
+async def h(tg: FakeTelegram, tmp_path: Path) -> AsyncIterator[Harness]:
+    async with harness_on(tg, tmp_path / "belote.sqlite3", POLICY) as harness:
+        yield harness
 
 
 async def test_telegram_keeps_a_bela_three_sheet_across_a_restart(h: Harness, tg: FakeTelegram,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
@@ -20,7 +21,7 @@ from bot.config import load_settings
 from bot.core.host import Host
 from bot.storage.sqlite import SqliteStorage
 from tests.fake_telegram import FakeTelegram
-from tests.telegram.harness import Harness, Person, buttons_with, cards_in, limits_of
+from tests.telegram.harness import Harness, Person, buttons_with, cards_in, harness_on, limits_of
 
 GROUP = -100444
 FORUM = -100555
@@ -40,11 +41,9 @@ async def tg() -> FakeTelegram:
 
 
 @pytest.fixture
-async def h(tg: FakeTelegram, tmp_path: Path) -> Harness:
-    harness = Harness(tg, tmp_path / "belote.sqlite3", POLICY)
-    await harness.start()
-    yield harness
-    await harness.stop()
+async def h(tg: FakeTelegram, tmp_path: Path) -> AsyncIterator[Harness]:
+    async with harness_on(tg, tmp_path / "belote.sqlite3", POLICY) as harness:
+        yield harness
 
 
 async def test_command_menus_are_set_for_groups_and_private_chats_in_each_language(h: Harness) -> None:

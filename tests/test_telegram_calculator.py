@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from bot.adapters.telegram.outbox import FloodPolicy
 from bot.calculator.score import score
 from bot.calculator.text import score_text
 from tests.fake_telegram import FakeTelegram, Sent
-from tests.telegram.harness import Harness, Person, limits_of, say
+from tests.telegram.harness import Harness, Person, harness_on, say, telegram_with
 
 GROUP = -100999
 POLICY = FloodPolicy().scaled(0.005)
@@ -20,20 +21,15 @@ JANE = Person(3002, "Jane", "en")
 
 
 @pytest.fixture
-async def tg() -> FakeTelegram:
-    async with FakeTelegram(limits_of(POLICY)) as server:
-        for p in (IVAN, JANE):
-            server.add_user(p.user_id, p.name, p.language)
-        server.add_group(GROUP, "Real cards", admins={IVAN.user_id})
+async def tg() -> AsyncIterator[FakeTelegram]:
+    async with telegram_with(POLICY, (IVAN, JANE), GROUP, "Real cards", {IVAN.user_id}) as server:
         yield server
 
 
 @pytest.fixture
-async def h(tg: FakeTelegram, tmp_path: Path) -> Harness:
-    harness = Harness(tg, tmp_path / "belote.sqlite3", POLICY)
-    await harness.start()
-    yield harness
-    await harness.stop()
+async def h(tg: FakeTelegram, tmp_path: Path) -> AsyncIterator[Harness]:
+    async with harness_on(tg, tmp_path / "belote.sqlite3", POLICY) as harness:
+        yield harness
 
 
 async def test_a_scored_line_is_explained_in_each_language(h: Harness, tg: FakeTelegram) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import cv2
@@ -18,7 +19,7 @@ from bot.engine.cards import card_symbol, make_card, parse_card
 from bot.engine.play import CARD_POINTS
 from bot.scanner import scan_bytes
 from tests.fake_telegram import FakeTelegram, Sent
-from tests.telegram.harness import Harness, Person, limits_of
+from tests.telegram.harness import Harness, Person, harness_on, telegram_with
 
 DATA = Path(__file__).resolve().parent / "data" / "scan"
 PHOTO = (DATA / "photo1.jpg").read_bytes()
@@ -41,20 +42,15 @@ def cards_line(text: str, head: str) -> set[int]:
 
 
 @pytest.fixture
-async def tg() -> FakeTelegram:
-    async with FakeTelegram(limits_of(POLICY)) as server:
-        for p in (IVAN, JANE):
-            server.add_user(p.user_id, p.name, p.language)
-        server.add_group(GROUP, "Real cards", admins={IVAN.user_id})
+async def tg() -> AsyncIterator[FakeTelegram]:
+    async with telegram_with(POLICY, (IVAN, JANE), GROUP, "Real cards", {IVAN.user_id}) as server:
         yield server
 
 
 @pytest.fixture
-async def h(tg: FakeTelegram, tmp_path: Path) -> Harness:
-    harness = Harness(tg, tmp_path / "belote.sqlite3", POLICY)
-    await harness.start()
-    yield harness
-    await harness.stop()
+async def h(tg: FakeTelegram, tmp_path: Path) -> AsyncIterator[Harness]:
+    async with harness_on(tg, tmp_path / "belote.sqlite3", POLICY) as harness:
+        yield harness
 
 
 def newest(tg: FakeTelegram, chat: int) -> Sent:

@@ -15,7 +15,7 @@ from bot.adapters.telegram.outbox import FloodPolicy
 from bot.calculator import score, score_text
 from bot.i18n import translator
 from tests.fake_telegram import FakeTelegram, Sent
-from tests.telegram.harness import Harness, Person, running, say, telegram_with
+from tests.telegram.harness import Harness, Person, harness_on, say, telegram_with
 
 GROUP = -100555
 POLICY = FloodPolicy().scaled(0.005)
@@ -32,7 +32,7 @@ async def tg() -> AsyncIterator[FakeTelegram]:
 
 @pytest.fixture
 async def h(tg: FakeTelegram, tmp_path: Path) -> AsyncIterator[Harness]:
-    async with running(tg, tmp_path / "belote.sqlite3", POLICY) as harness:
+    async with harness_on(tg, tmp_path / "belote.sqlite3", POLICY) as harness:
         yield harness
 
 

@@ -152,7 +152,7 @@ async def telegram_with(
 
 
 @asynccontextmanager
-async def running(tg: FakeTelegram, database: Path, policy: FloodPolicy) -> AsyncIterator[Harness]:
+async def harness_on(tg: FakeTelegram, database: Path, policy: FloodPolicy) -> AsyncIterator[Harness]:
     """The bot started against ``tg`` on a SQLite file, stopped after (a test file's ``h`` fixture)."""
     harness = Harness(tg, database, policy)
     await harness.start()
