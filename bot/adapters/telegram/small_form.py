@@ -9,6 +9,7 @@ keypad, only those the calculator needs; each player's declarations. The request
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Final
 
 from telegram import InlineKeyboardButton
@@ -89,23 +90,24 @@ def _after_points(form: ScoreForm) -> str | None:
     return "score"
 
 
-def _choose(form: ScoreForm, variant: str) -> None:
-    """A game chosen (again): everything told for another game is forgotten."""
-    seats = SEAT_KEYS[: SEATS[variant]]
-    form.variant, form.step = variant, "contract" if variant.startswith("bulgarian") else "declarer"
-    form.contract, form.multiplier, form.declarer, form.for_team = "", 1, "0", "0"
-    form.declarations = {k: [] for k in seats}
-    form.valat = form.no_trick = form.winner = None
-    form.points, form.digits = {}, ""
+# What a form keeps when the deal it describes starts again: whose form it is, where, and its last note.
+_KEPT: Final = frozenset({"form_id", "user_id", "chat_id", "thread_id", "lang", "note", "touched"})
 
 
 def _back_to_four(form: ScoreForm) -> None:
     """Back to the first step of the games of four, as a new form starts (they count by team, not by seat)."""
     fresh = ScoreForm(form.form_id, form.user_id, form.chat_id, form.thread_id, form.lang)
-    form.variant, form.step, form.contract, form.multiplier = fresh.variant, fresh.step, fresh.contract, 1
-    form.declarer, form.for_team, form.declarations = fresh.declarer, fresh.for_team, fresh.declarations
-    form.valat = form.no_trick = form.winner = None
-    form.points, form.digits = {}, ""
+    for f in dataclasses.fields(ScoreForm):
+        if f.name not in _KEPT:
+            setattr(form, f.name, getattr(fresh, f.name))
+
+
+def _choose(form: ScoreForm, variant: str) -> None:
+    """A game chosen (again): everything told for another game is forgotten."""
+    _back_to_four(form)
+    form.variant, form.step = variant, "contract" if variant.startswith("bulgarian") else "declarer"
+    form.declarer = form.for_team = "0"
+    form.declarations = {k: [] for k in SEAT_KEYS[: SEATS[variant]]}
 
 
 def small_request(form: ScoreForm) -> dict[str, Any]:
