@@ -5,6 +5,7 @@ stranger's, a stale or a forged press changes nothing."""
 
 from __future__ import annotations
 
+import asyncio
 import html
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -149,3 +150,33 @@ async def test_back_from_the_games_of_three_and_two_to_a_deal_of_four(h: Harness
         await press(h, JANE, form, label)
     expected = score({"contract": "hearts", "declarer": "A", "points": {"A": 90}, "declarations": {"A": ["belote"]}})
     assert html.unescape(form.text).splitlines()[0] == expected.summary("en")
+
+
+async def test_two_callers_pressed_at_the_same_instant_after_a_restart_choose_one(
+    h: Harness, tg: FakeTelegram, tmp_path: Path
+) -> None:
+    form = await say(h, JANE, JANE.user_id, "/score")
+    for label in ("Three or two players…", "Bela for three"):
+        await press(h, JANE, form, label)
+    await h.stop()
+    again = Harness(tg, tmp_path / "belote.sqlite3", POLICY)
+    await again.start()
+    h.adapter, h.host, h.storage = again.adapter, again.host, again.storage  # the fixture stops this one
+    # A double tap across two buttons, the form not yet read back from storage: both presses load it at once.
+    player = {lab: d for lab, d in form.buttons()}
+    # each press is answered (gather waits for both answers), neither left hanging
+    await asyncio.gather(again.press(JANE, form, player["Player 1"]), again.press(JANE, form, player["Player 2"]))
+    await again.settle()
+    called = [line for line in form.text.splitlines() if line.startswith("Called by: ")]
+    assert called in (["Called by: Player 1"], ["Called by: Player 2"]), form.text
+    # What is stored is what is shown: one press won, and no copy of the form saved the other over it.
+    stored = await again.storage.get_form("telegram", "score:" + player["Player 1"].split(":")[1])
+    assert stored is not None and called == [f"Called by: Player {stored['declarer']}"]
+    # The form goes on from the one state both presses left: the valat step, once.
+    assert "Did one player take every trick (valat), or one take no trick?" in form.text
+    for label in ("No valat", "6", "0", "OK", "8", "2", "OK", "Next"):
+        await press(again, JANE, form, label)
+    caller = called[0].removeprefix("Called by: Player ")
+    line = {"1": "bela three me 60 you called 82", "2": "bela three me 60 you 82 him called"}[caller]
+    expected = score_text(line)
+    assert html.unescape(form.text).splitlines() == expected.render("en").splitlines()
