@@ -14,6 +14,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from bot.scanner.frames import FRAME_HIGH, FRAME_WIDE
 from bot.scanner.patches import ANGLES, PATCH, READ_HIGH, READ_WIDE, read_cut, stacked, tensor
 
 CLASSES = 33  # the 32 cards, then "not an index"
@@ -243,3 +244,96 @@ def fit_reader(x: np.ndarray, span: float, card: np.ndarray, turn: np.ndarray, e
         print(f"reader epoch {epoch + 1}/{epochs}: loss {total / max(1, per_epoch):.4f}, held-back {accuracy:.4f} "
               f"(index marks {card_accuracy:.4f}), temperature {temperature:.3f} ({time.time() - start:.0f} s)",
               flush=True)
+
+
+class IndexNet(nn.Module):
+    """The index network: from a patch cut in a guessed frame of a corner index (bot.scanner.frames), which card it
+    is (or "not a card index") and the correction that takes the cut frame to the index's own."""
+
+    def __init__(self, width: int) -> None:
+        super().__init__()
+
+        def conv(cin: int, cout: int) -> list[nn.Module]:
+            return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
+
+        pool = nn.MaxPool2d(2)
+        w = width
+        self.body = nn.Sequential(
+            *conv(2, w), pool, *conv(w, 2 * w), pool, *conv(2 * w, 4 * w), pool,  # 64 x 48 -> 8 x 6
+            nn.Flatten(), nn.Linear(4 * w * (FRAME_HIGH // 8) * (FRAME_WIDE // 8), 160), nn.ReLU(), nn.Dropout(0.2),
+        )
+        self.card = nn.Linear(160, CLASSES)
+        self.frame = nn.Linear(160, 4)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = self.body(x)
+        return self.card(h), self.frame(h)
+
+
+class ExportedIndex(nn.Module):
+    def __init__(self, net: IndexNet, temperature: float) -> None:
+        super().__init__()
+        self.net = net
+        self.temperature = temperature
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        card, frame = self.net(x)
+        return torch.softmax(card / self.temperature, dim=1), frame
+
+
+def fit_index(x: np.ndarray, card: np.ndarray, fix: np.ndarray, epochs: int, seed: int, threads: int, out: Path,
+              width: int) -> None:  # fmt: skip
+    """Fit the index network on its patches (training.frames): the card's cross-entropy, and for the patches on a
+    card the correction's smooth L1 loss; held back, fitted and written after each epoch as ``fit_reader``."""
+    rng, held, train = seeded_split(seed, threads, len(card))
+    net = IndexNet(width)
+    per_epoch = len(train) // 256
+    optimiser = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.LambdaLR(
+        optimiser, lambda step: min(1.0, (step + 1) / 200) * 0.6 ** (step // max(1, per_epoch))
+    )
+    card_t, fix_t = torch.from_numpy(card), torch.from_numpy(fix)
+    for epoch in range(epochs):
+        net.train()
+        start = time.time()
+        rng.shuffle(train)
+        total = 0.0
+        for b in range(per_epoch):
+            rows = np.sort(train[b * 256 : (b + 1) * 256])
+            logits_b, frame_b = net(torch.from_numpy(tensor(x[rows])))
+            on = card_t[rows] < CLASSES - 1
+            loss = nn.functional.cross_entropy(logits_b, card_t[rows])
+            if on.any():
+                loss = loss + 2.0 * nn.functional.smooth_l1_loss(frame_b[on], fix_t[rows][on], beta=0.1)
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            total += float(loss.detach())
+        with torch.no_grad():
+            net.eval()
+            parts = [net(torch.from_numpy(tensor(x[held[i : i + 1024]]))) for i in range(0, len(held), 1024)]
+        c, f = torch.cat([p[0] for p in parts]), torch.cat([p[1] for p in parts]).numpy()
+        on = card[held] < CLASSES - 1
+        accuracy = float((c.argmax(1).numpy()[on] == card[held][on]).mean())
+        off = np.abs(f[on] - fix[held][on]).mean(axis=0)
+        temperature = fit_temperature(c, card[held])
+        torch.onnx.export(
+            ExportedIndex(net, temperature).eval(), (torch.zeros(1, 2, FRAME_HIGH, FRAME_WIDE),), str(out),
+            input_names=["patches"], output_names=["card", "frame"], opset_version=OPSET, dynamo=False,
+            dynamic_axes={"patches": {0: "frames"}, "card": {0: "frames"}, "frame": {0: "frames"}},
+        )
+        print(f"index epoch {epoch + 1}/{epochs}: loss {total / max(1, per_epoch):.4f}, held-back index frames "
+              f"{accuracy:.4f}, correction off by {off[0]:.3f} {off[1]:.3f} radii, {off[2]:.3f} log size, "
+              f"{off[3] * 20:.1f} degrees, temperature {temperature:.3f} ({time.time() - start:.0f} s)", flush=True)
+
+
+def shrink(model: Path) -> None:
+    """Store the weights of the network's dense layers in 8 bits (onnxruntime's dynamic quantisation, the convolutions
+    left as they are): the index network goes from 3.1 MB to under 1 MB, so the three networks stay within the
+    package's few megabytes."""
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    smaller = model.with_suffix(".int8.onnx")
+    quantize_dynamic(model, smaller, op_types_to_quantize=["Gemm", "MatMul"], weight_type=QuantType.QInt8)
+    smaller.replace(model)

@@ -35,6 +35,10 @@ COVERED = 0.3  # with --labels covered: an index hidden by more than this share 
 NO_TURN = -1  # the turn label of a background patch: it has none
 MODEL = Path(__file__).resolve().parent.parent / "bot" / "scanner" / "model.onnx"
 TURN = "turn.onnx"  # the first network, beside the reader
+INDEX = "index.onnx"  # the index network (bot.scanner.frames), beside them
+INDEX_EPOCHS = 4
+INDEX_PHOTOS = 1200
+INDEX_SEED = 15  # its photos are drawn apart from the other networks' (seed 16 + 15: photos of seed 31)
 READER_WIDTH = 24  # the shipped reader; 16 read 2 to 3 points fewer cards on the calibration photos
 PATCHES = CACHE / f"patches-{PATCH}-{SPAN}"  # changes with the cut, so old patches are never mixed in
 # The reader learns from patches cut wide and unturned (WIDE pixels over WIDE_SPAN sizes), turned at each step by
@@ -193,21 +197,42 @@ def wide_dataset(seed: int, photos: int, jobs: int, splits: int = 2, kind: str =
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="train the card scanner's model")
-    parser.add_argument("--photos", type=int, default=3600)
+    parser.add_argument("--photos", type=int, help="photos to draw (default 3600, with --stage index 1200: each gives "
+                        "the index network some 225 frames)")
     parser.add_argument("--turn-epochs", type=int, default=4, help="epochs of the first network (the turn)")
     parser.add_argument("--epochs", type=int, default=8, help="epochs of the reader")
     parser.add_argument("--reader-width", type=int, default=READER_WIDTH, help="channels of the reader's first layer")
-    parser.add_argument("--stage", choices=("both", "turn", "reader"), default="both")
+    parser.add_argument("--stage", choices=("both", "turn", "reader", "index"), default="both",
+                        help="both: the turn and the reader; index: the index network alone (written to --out, "
+                        "index.onnx beside the reader by default)")
+    parser.add_argument("--index-epochs", type=int, default=INDEX_EPOCHS, help="epochs of the index network")
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=MODEL)
+    parser.add_argument("--out", type=Path, help=f"where the network goes (default {MODEL.name}, with --stage index "
+                        f"{INDEX})")
     parser.add_argument("--splits", type=int, default=2, choices=(2, 3, 4), help="the reader's marks: ink splits")
     parser.add_argument("--labels", choices=("box", "near", "covered"), default="near",
                         help="box: an index mark's centre must be on the index's box; near: anywhere near the index; "
                         "covered: box, and a mark on a mostly covered index is not an index")
     args = parser.parse_args()
+    args.photos = args.photos or (INDEX_PHOTOS if args.stage == "index" else 3600)
     ensure_packages()
-    from training.net import fit, fit_reader
+    from training.net import fit, fit_index, fit_reader, shrink
+
+    if args.stage == "index":
+        from training.frames import index_dataset
+
+        out = args.out or MODEL.with_name(INDEX)
+        start = time.time()
+        x, card, fix = index_dataset(_tasks(args.seed + INDEX_SEED, args.photos), args.jobs)
+        print(f"{args.photos} photos, {len(card)} frames ({int((card < BACKGROUND).sum())} on an index) in "
+              f"{time.time() - start:.0f} s", flush=True)
+        fit_index(x, card, fix, epochs=args.index_epochs, seed=args.seed, threads=args.jobs, out=out,
+                  width=args.reader_width)
+        shrink(out)
+        print(f"wrote {out} ({out.stat().st_size // 1024} KB)")
+        return
+    args.out = args.out or MODEL
 
     def loaded(make: Callable[[int, int, int], Labelled]) -> Labelled:
         start = time.time()
