@@ -2,8 +2,8 @@
 on) apart from the trained ones.
 
     python bench/scan.py [--photos 60] [--seed 7] [--sure 0.99] [--also 0.995,0.999] [--only held-out|trained]
-                         [--reader PATH] [--turn PATH] [--with-reader PATH] [--strict-as-any] [--worst]
-                         [--memory]
+                         [--reader PATH] [--turn PATH] [--index PATH] [--no-index] [--with-reader PATH]
+                         [--strict-as-any] [--worst] [--memory]
 
 For each set: of the cards whose corner can be seen in the photo, how many were named correctly (and surely), how
 many were flagged unsure, how many were missed; how many cards were named that are not in the photo at all
@@ -12,7 +12,8 @@ picture of thousands of glyphs and lines, of which the scanner examines MAX_MARK
 card packages (training/designs.py installs them). --with-reader reads each mark with a second reader as well and
 takes the geometric mean of the two (the patches cut once, read by both); --strict-as-any lets the marks of
 the strict threshold's split vote like any other (docs/scanner.md compares readers so). --memory prints the
-process's resident memory as it reads the photos instead: it must level off, whatever each photo holds.
+process's resident memory as it reads the photos instead: it must level off, whatever each photo holds. --no-index
+reads without the index network (each index read in its own frame), as the scanner did before it.
 """
 
 from __future__ import annotations
@@ -139,6 +140,8 @@ def main() -> None:
     parser.add_argument("--only", choices=("held-out", "trained"), help="one set of designs (both if not given)")
     parser.add_argument("--reader", type=Path, help="another reader model than the shipped one (a training run's)")
     parser.add_argument("--turn", type=Path, help="another turn model than the shipped one")
+    parser.add_argument("--index", type=Path, help="another index network than the shipped one")
+    parser.add_argument("--no-index", action="store_true", help="read the marks alone, no index read in its frame")
     parser.add_argument("--with-reader", type=Path, help="a second reader, its readings combined with the first's")
     parser.add_argument("--strict-as-any", action="store_true",
                         help="the strict threshold's marks vote like any other (no STRICT_VOTE rule)")
@@ -151,6 +154,9 @@ def main() -> None:
         recognise.SURE = args.sure
     recognise.MODEL = args.reader or recognise.MODEL
     recognise.TURN = args.turn or recognise.TURN
+    recognise.INDEX = args.index or recognise.INDEX
+    if args.no_index:
+        recognise.PRUNE = -1.0  # no mark leads to a frame
     if args.with_reader is not None:
         pair_with(args.with_reader)
     if args.strict_as_any:

@@ -18,13 +18,14 @@ DATA = Path(__file__).resolve().parent / "data" / "scan"
 TRUTH = json.loads((DATA / "truth.json").read_text())
 
 # (held_out, the photos' batch) -> (at least named correctly, at most invented, at most asked about and not in the
-# photo, at most missed). Batch 0: the first twelve photos; batch 1: the twelve added later, their floors set from the
-# scanner shipped then, so one card is no longer the whole margin between two readers.
+# photo, at most missed). Batch 0: the first twelve photos; batch 1: the twelve added later, so one card is no longer
+# the whole margin between two readers. Raised with the index network (each index read in its own frame): named
+# 98 -> 104, 75 -> 88, 92 -> 97 and 104 -> 109.
 FLOORS = {
-    (True, 0): (98, 0, 3, 2),
-    (False, 0): (75, 0, 1, 20),
-    (True, 1): (92, 0, 4, 18),
-    (False, 1): (104, 0, 0, 5),
+    (True, 0): (104, 0, 3, 1),
+    (False, 0): (88, 0, 1, 18),
+    (True, 1): (97, 0, 4, 15),
+    (False, 1): (109, 0, 0, 5),
 }
 BATCH = 12  # photos per batch, as training/make_test_photos.py writes them
 

@@ -21,6 +21,7 @@ def test_photos_of_many_different_mark_counts_do_not_grow_the_process() -> None:
     counts = (MAX_MARKS, 37, 900, 1, 1234, 64, 65, 400)
     recognise.run(recognise.MODEL, "card", np.zeros((recognise.READ_BATCH, 2, 64, 48), np.float32))
     recognise.run(recognise.TURN, "turn", np.zeros((recognise.READ_BATCH, 2, 32, 32), np.float32))
+    recognise.run_all(recognise.INDEX, ("card", "frame"), np.zeros((recognise.READ_BATCH, 2, 64, 48), np.float32))
     before = _resident_mb()
     for n in counts:
         upright = rng.random((n, 2, 64, 48), np.float32)
@@ -28,6 +29,8 @@ def test_photos_of_many_different_mark_counts_do_not_grow_the_process() -> None:
         turn = recognise.run(recognise.TURN, "turn", rng.random((n, 2, 32, 32), np.float32))
         # a row of probabilities for every patch, the blank patches that fill the last batch left out
         assert card.shape == (n, 33) and turn.shape == (n, 16)
+        index, frame = recognise.run_all(recognise.INDEX, ("card", "frame"), upright)
+        assert index.shape == (n, 33) and frame.shape == (n, 4)
         assert np.allclose(card.sum(axis=1), 1.0, atol=1e-3)
     # the patches themselves are 37 MB at MAX_MARKS; a call of MAX_MARKS patches at once kept over a gigabyte
     assert _resident_mb() - before < 200

@@ -15,9 +15,10 @@ def test_the_wheel_carries_the_model(tmp_path: Path) -> None:
     wheel, _ = _build_wheel(tmp_path)
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
-        models = [archive.getinfo(f"bot/scanner/{name}.onnx") for name in ("turn", "model")]
+        models = [archive.getinfo(f"bot/scanner/{name}.onnx") for name in ("turn", "model", "index")]
     assert "bot/scanner/recognise.py" in names
-    # the two networks (the card's turn, then its reader) are small, as shipped: a few MB at most together
+    # the three networks (the card's turn, its reader, the index read in its frame) are small, as shipped: a few MB
+    # at most together
     assert all(m.file_size > 10_000 for m in models)
     assert sum(m.file_size for m in models) < 5_000_000
     assert not any(n.startswith("training/") for n in names)

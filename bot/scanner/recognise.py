@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 import onnxruntime as ort  # type: ignore[import-untyped]
 
+from .frames import Frames, corrected, distinct, frame_patches, hypotheses
 from .patches import ANGLES, STRICT_SPLIT, Float, Work, marks, patches, prepare, read_patches, tensor
 
 # a broken file gets our one-line answer, not OpenCV's log lines on standard error
@@ -22,6 +23,23 @@ cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
 
 MODEL = Path(__file__).with_name("model.onnx")  # the reader: which card, on a patch turned upright
 TURN = Path(__file__).with_name("turn.onnx")  # the first network: which way the card points
+INDEX = Path(__file__).with_name("index.onnx")  # the index network: which card, read in the index's own frame
+# A guessed frame read as some card at KEEP or more is moved by the network's correction and read again, ROUNDS times
+KEEP = 0.3
+ROUNDS = 2
+# Frames are guessed only from the marks the reader does not call "not an index" at PRUNE or more: the others (pips,
+# pictures, the table) gave no card on the calibration photos and cost two thirds of the index network's time.
+PRUNE = 0.99
+# Bounds of the index network's work, whatever the photo holds (a bench photo of 32 cards has up to 120 such marks and
+# 80 frames read as a card): the marks read least as "not an index" first, the frames read most as a card.
+MAX_GUESSED = 300
+MAX_LIVE = 200
+# An index read in its frame votes as a mark would, its size taken as its radius over RADIUS_PER_MARK (the median
+# of the marks of an index), so that the size band keeps it; INDEX_SPLIT names it among the splits of the ink.
+RADIUS_PER_MARK = 1.16
+INDEX_SPLIT = 5
+INDEX_VOTE = 0.8
+INDEX_ALONE = 0.9
 MAX_BYTES = 25 * 1024 * 1024  # a phone's photo is 2-8 MB
 MAX_PIXELS = 50_000_000  # and 12-48 megapixels
 # A card read at two marks or more (its rank and its suit, its two corners) is named from SURE, one read at a single
@@ -86,16 +104,21 @@ def _session(model: Path) -> ort.InferenceSession:
 def run(model: Path, output: str, patches: Float) -> Float:
     """The network ``model``'s ``output`` (probabilities, a row a patch) for ``patches``, read READ_BATCH at a
     time."""
+    return run_all(model, (output,), patches)[0]
+
+
+def run_all(model: Path, outputs: tuple[str, ...], patches: Float) -> list[Float]:
+    """The network's ``outputs`` (a row a patch each) for ``patches``, read READ_BATCH at a time."""
     session = _session(model)
     name = session.get_inputs()[0].name
-    out: list[Float] = []
+    out: list[list[Float]] = []
     for start in range(0, max(len(patches), 1), READ_BATCH):  # no patch: one blank batch gives the output's width
         batch = patches[start : start + READ_BATCH]
         if len(batch) < READ_BATCH:
             blank = np.zeros((READ_BATCH - len(batch), *patches.shape[1:]), patches.dtype)
             batch = np.concatenate([batch, blank])
-        out.append(np.asarray(session.run([output], {name: batch})[0], np.float32))
-    return np.concatenate(out)[: len(patches)]
+        out.append([np.asarray(o, np.float32) for o in session.run(list(outputs), {name: batch})])
+    return [np.concatenate([part[k] for part in out])[: len(patches)] for k in range(len(outputs))]
 
 
 def decode(
@@ -143,6 +166,26 @@ def read_marks(work: Work, found: Float) -> tuple[Float, npt.NDArray[np.int64]]:
     return run(MODEL, "card", upright), turns
 
 
+def read_indices(
+    work: Work, found: Float, turns: npt.NDArray[np.int64], model: Path | None = None
+) -> tuple[Frames, Float]:
+    """Each corner index the marks lead to, read in its own frame: the frames (x, y, radius, degrees; work pixels)
+    and their readings (frames x 33), one per index. Three frames are guessed from each mark at its turn; those read
+    as a card at KEEP or more are moved by the network's correction and read again, ROUNDS times."""
+    model = model or INDEX
+    frames = hypotheses(found[:, :3], turns.astype(np.float64) * 360 / ANGLES)
+    p, fix = run_all(model, ("card", "frame"), tensor(frame_patches(work.planes, frames)))
+    best = p[:, :BACKGROUND].max(axis=1)
+    live = np.flatnonzero(best >= KEEP)
+    live = live[np.argsort(-best[live], kind="stable")[:MAX_LIVE]]
+    frames, p, fix = frames[live], p[live], fix[live]
+    for _ in range(ROUNDS):
+        frames = corrected(frames, fix)
+        p, fix = run_all(model, ("card", "frame"), tensor(frame_patches(work.planes, frames)))
+    kept = distinct(frames, p[:, :BACKGROUND].max(axis=1)) if len(frames) else np.zeros(0, np.int64)
+    return frames[kept], p[kept]
+
+
 def read_upright(work: Work, found: Float) -> tuple[Float, npt.NDArray[np.int64]]:
     """The reader's input (each mark cut upright at the turn the first network reads) and those turns."""
     turns = run(TURN, "turn", tensor(patches(work, found))).argmax(axis=1)
@@ -156,8 +199,35 @@ def scan_image(image: npt.NDArray[np.uint8]) -> Scan:
     if len(found) == 0:
         return Scan(width, height, (), ())
     p, turns = read_marks(work, found)
-    named, unsure = decide(p, found, turns, work.scale)
+    candidates = np.flatnonzero(p[:, BACKGROUND] < PRUNE)
+    candidates = candidates[np.argsort(p[candidates, BACKGROUND], kind="stable")[:MAX_GUESSED]]
+    frames, q = read_indices(work, found[candidates], turns[candidates])
+    named, unsure = decide(*with_indices(p, found, turns, frames, q), work.scale)
     return Scan(width, height, named, unsure)
+
+
+def with_indices(
+    p: Float, found: Float, turns: npt.NDArray[np.int64], frames: Frames, q: Float
+) -> tuple[Float, Float, npt.NDArray[np.int64]]:
+    """The marks' readings with each index read in its frame as one more mark (``decide``'s input): for each card
+    only its best index. Two frames that read one card are most often two views of the same ink (a rank, and the rank
+    with a piece of its suit), not two witnesses: on the calibration photos their votes multiplied named cards that
+    were not there."""
+    if len(q):
+        card = q[:, :BACKGROUND].argmax(axis=1)
+        reading = q[np.arange(len(q)), card]
+        order = np.lexsort((-reading, card))  # by card, the best reading first
+        first = order[np.r_[True, card[order][1:] != card[order][:-1]]]
+        frames, q = frames[np.sort(first)], q[np.sort(first)]
+    if len(frames) == 0:
+        return p, found, turns
+    as_marks = np.column_stack(
+        [frames[:, 0], frames[:, 1], frames[:, 2] / RADIUS_PER_MARK, np.full(len(frames), INDEX_SPLIT)]
+    ).astype(np.float32)
+    if found.shape[1] < 4:
+        found = np.column_stack([found, np.ones(len(found), np.float32)])
+    index_turns = np.round(frames[:, 3] * ANGLES / 360).astype(np.int64) % ANGLES
+    return np.vstack([p, q]), np.vstack([found, as_marks]), np.concatenate([turns, index_turns])
 
 
 def decide(
@@ -177,22 +247,28 @@ def decide(
     doubt: dict[int, float] = {}
     seen: dict[int, int] = {}  # how many marks read each card
     trusted: set[int] = set()  # the cards read at a mark of the first three splits
+    inked: set[int] = set()  # the cards read at an ink mark, not only at an index read in its frame
     strict = found[:, 3] == STRICT_SPLIT if found.shape[1] > 3 else np.zeros(len(found), bool)
+    index = found[:, 3] == INDEX_SPLIT if found.shape[1] > 3 else np.zeros(len(found), bool)
     for mark in range(len(found)):
         card = int(p[mark, :BACKGROUND].argmax())
         reading = float(p[mark, card])
-        if reading < (STRICT_VOTE if strict[mark] else UNSURE):
+        if reading < (STRICT_VOTE if strict[mark] else INDEX_VOTE if index[mark] else UNSURE):
             continue
         doubt[card] = doubt.get(card, 1.0) * (1.0 - reading)
         seen[card] = seen.get(card, 0) + 1
         if not strict[mark]:
             trusted.add(card)
+        if not index[mark]:
+            inked.add(card)
         if card not in best or reading > best[card].confidence:
             px = round(float(found[mark, 0]) * scale, 1)
             py = round(float(found[mark, 1]) * scale, 1)
             best[card] = Found(card, reading, px, py, int(turns[mark]) * 360.0 / ANGLES)
     combined = [replace(f, confidence=round(1.0 - doubt[f.card], 4)) for f in best.values()]
-    ordered = sorted((f for f in combined if f.confidence >= UNSURE), key=lambda f: f.card)
+    ordered = sorted(
+        (f for f in combined if f.confidence >= (UNSURE if f.card in inked else INDEX_ALONE)), key=lambda f: f.card
+    )
     named = {
         f.card
         for f in ordered
