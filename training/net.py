@@ -21,13 +21,25 @@ CLASSES = 33  # the 32 cards, then "not an index"
 OPSET = 17  # read by onnxruntime 1.17 and later (pyproject's floor)
 
 
+def conv(cin: int, cout: int) -> list[nn.Module]:
+    """A 3 x 3 convolution, normalised, then ReLU."""
+    return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
+
+
+def upright_body(width: int, high: int, wide: int, hidden: int) -> list[nn.Module]:
+    """The reader's and the index network's layers up to their heads, over a high x wide patch: three convolutions of
+    ``width``, twice and four times as many channels, each halving the patch, then a dense layer of ``hidden``."""
+    pool = nn.MaxPool2d(2)
+    w = width
+    return [
+        *conv(2, w), pool, *conv(w, 2 * w), pool, *conv(2 * w, 4 * w), pool,  # 64 x 48 -> 8 x 6
+        nn.Flatten(), nn.Linear(4 * w * (high // 8) * (wide // 8), hidden), nn.ReLU(), nn.Dropout(0.2),
+    ]  # fmt: skip
+
+
 class Net(nn.Module):
     def __init__(self) -> None:
         super().__init__()
-
-        def conv(cin: int, cout: int) -> list[nn.Module]:
-            return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
-
         pool = nn.MaxPool2d(2)
         self.body = nn.Sequential(
             *conv(2, 16), pool, *conv(16, 32), *conv(32, 32), pool, *conv(32, 64), *conv(64, 64), pool,  # 32 -> 4
@@ -42,16 +54,18 @@ class Net(nn.Module):
 
 
 class Exported(nn.Module):
-    """What ships: probabilities, the card's logits divided by the temperature fitted on held-back patches."""
+    """What ships: probabilities, the card's logits divided by the temperature fitted on held-back patches; the second
+    head's as probabilities too (the turn), or as it is (``as_is``: the index network's correction)."""
 
-    def __init__(self, net: Net, temperature: float) -> None:
+    def __init__(self, net: nn.Module, temperature: float, as_is: bool = False) -> None:
         super().__init__()
         self.net = net
         self.temperature = temperature
+        self.as_is = as_is
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        card, turn = self.net(x)
-        return torch.softmax(card / self.temperature, dim=1), torch.softmax(turn, dim=1)
+        card, other = self.net(x)
+        return torch.softmax(card / self.temperature, dim=1), other if self.as_is else torch.softmax(other, dim=1)
 
 
 def seeded_split(seed: int, threads: int, patches: int) -> tuple[np.random.Generator, np.ndarray, np.ndarray]:
@@ -162,17 +176,7 @@ class Reader(nn.Module):
     def __init__(self, width: int) -> None:
         # width: channels of the first layer, then twice and four times as many (training.train.READER_WIDTH)
         super().__init__()
-
-        def conv(cin: int, cout: int) -> list[nn.Module]:
-            return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
-
-        pool = nn.MaxPool2d(2)
-        w = width
-        self.body = nn.Sequential(
-            *conv(2, w), pool, *conv(w, 2 * w), pool, *conv(2 * w, 4 * w), pool,  # 64 x 48 -> 8 x 6
-            nn.Flatten(), nn.Linear(4 * w * (READ_HIGH // 8) * (READ_WIDE // 8), 128), nn.ReLU(), nn.Dropout(0.2),
-            nn.Linear(128, CLASSES),
-        )
+        self.body = nn.Sequential(*upright_body(width, READ_HIGH, READ_WIDE, 128), nn.Linear(128, CLASSES))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.body(x)
@@ -202,6 +206,17 @@ def turned_upright(wide: np.ndarray, span: float, turn: np.ndarray, rng: np.rand
     return stacked([read_cut(w, side / 2, side / 2, side / span, float(d)) for w, d in zip(wide, degrees, strict=True)])
 
 
+def falling_rate(
+    net: nn.Module, per_epoch: int
+) -> tuple[torch.optim.Optimizer, torch.optim.lr_scheduler.LambdaLR]:
+    """AdamW at a rate that rises over 200 steps, then falls by 0.6 each epoch (the reader and the index network)."""
+    optimiser = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.LambdaLR(
+        optimiser, lambda step: min(1.0, (step + 1) / 200) * 0.6 ** (step // max(1, per_epoch))
+    )
+    return optimiser, schedule
+
+
 def fit_reader(x: np.ndarray, span: float, card: np.ndarray, turn: np.ndarray, epochs: int, seed: int,
                threads: int, out: Path, width: int) -> None:  # fmt: skip
     """Fit the reader on wide patches ``x`` (``span`` mark sizes wide, see ``turned_upright``) as ``fit`` fits the
@@ -210,10 +225,7 @@ def fit_reader(x: np.ndarray, span: float, card: np.ndarray, turn: np.ndarray, e
     held_x = turned_upright(x[held], span, turn[held], np.random.default_rng(seed + 1))
     net = Reader(width)
     per_epoch = len(train) // 256
-    optimiser = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.LambdaLR(
-        optimiser, lambda step: min(1.0, (step + 1) / 200) * 0.6 ** (step // max(1, per_epoch))
-    )
+    optimiser, schedule = falling_rate(net, per_epoch)
     card_t = torch.from_numpy(card)
     for epoch in range(epochs):
         net.train()
@@ -252,33 +264,13 @@ class IndexNet(nn.Module):
 
     def __init__(self, width: int) -> None:
         super().__init__()
-
-        def conv(cin: int, cout: int) -> list[nn.Module]:
-            return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
-
-        pool = nn.MaxPool2d(2)
-        w = width
-        self.body = nn.Sequential(
-            *conv(2, w), pool, *conv(w, 2 * w), pool, *conv(2 * w, 4 * w), pool,  # 64 x 48 -> 8 x 6
-            nn.Flatten(), nn.Linear(4 * w * (FRAME_HIGH // 8) * (FRAME_WIDE // 8), 160), nn.ReLU(), nn.Dropout(0.2),
-        )
+        self.body = nn.Sequential(*upright_body(width, FRAME_HIGH, FRAME_WIDE, 160))
         self.card = nn.Linear(160, CLASSES)
         self.frame = nn.Linear(160, 4)
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         h = self.body(x)
         return self.card(h), self.frame(h)
-
-
-class ExportedIndex(nn.Module):
-    def __init__(self, net: IndexNet, temperature: float) -> None:
-        super().__init__()
-        self.net = net
-        self.temperature = temperature
-
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        card, frame = self.net(x)
-        return torch.softmax(card / self.temperature, dim=1), frame
 
 
 def fit_index(x: np.ndarray, card: np.ndarray, fix: np.ndarray, epochs: int, seed: int, threads: int, out: Path,
@@ -288,10 +280,7 @@ def fit_index(x: np.ndarray, card: np.ndarray, fix: np.ndarray, epochs: int, see
     rng, held, train = seeded_split(seed, threads, len(card))
     net = IndexNet(width)
     per_epoch = len(train) // 256
-    optimiser = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.LambdaLR(
-        optimiser, lambda step: min(1.0, (step + 1) / 200) * 0.6 ** (step // max(1, per_epoch))
-    )
+    optimiser, schedule = falling_rate(net, per_epoch)
     card_t, fix_t = torch.from_numpy(card), torch.from_numpy(fix)
     for epoch in range(epochs):
         net.train()
@@ -319,7 +308,7 @@ def fit_index(x: np.ndarray, card: np.ndarray, fix: np.ndarray, epochs: int, see
         off = np.abs(f[on] - fix[held][on]).mean(axis=0)
         temperature = fit_temperature(c, card[held])
         torch.onnx.export(
-            ExportedIndex(net, temperature).eval(), (torch.zeros(1, 2, FRAME_HIGH, FRAME_WIDE),), str(out),
+            Exported(net, temperature, as_is=True).eval(), (torch.zeros(1, 2, FRAME_HIGH, FRAME_WIDE),), str(out),
             input_names=["patches"], output_names=["card", "frame"], opset_version=OPSET, dynamo=False,
             dynamic_axes={"patches": {0: "frames"}, "card": {0: "frames"}, "frame": {0: "frames"}},
         )
