@@ -169,3 +169,13 @@ def test_hostile_words_in_a_family_line_get_located_errors(words: list[str], hos
     for field in caught.value.fields:
         assert field in FAMILY_FIELDS or field.startswith(("declarations.", "rules.")), field
     assert all(line.encode("utf-8") for line in caught.value.render("fr"))
+
+
+@pytest.mark.parametrize("line", ["bela tie=" + "[" * 65 + " visi mi 20", "bela tie=litige visi mi 20",
+                                  "bela visi tie=visi mi 20"])  # fmt: skip
+def test_the_tie_rule_given_both_as_an_option_and_as_its_word_is_refused(line: str) -> None:
+    # "visi" used to replace a tie= option written before it without a word, whatever that option held
+    with pytest.raises(CalculatorError) as caught:
+        score_text(line)
+    assert caught.value.fields == ["rules.tie"]
+    assert "given twice" in caught.value.render("en")[0]

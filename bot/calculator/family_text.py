@@ -43,7 +43,7 @@ from .family_words import (
     WORD_LANGS,
 )
 from .request import TEAM_KEYS
-from .text import read_option, refuse_lone_surrogates
+from .text import put_option, read_option, refuse_lone_surrogates
 from .vocabulary import BELOTE, Declared, check_declared, parse_declaration
 
 MAX_DIGITS: Final = 6
@@ -172,7 +172,7 @@ def _read(tokens: list[str], line: _Line) -> None:
                 line.held = int(nxt)
                 i += 1
             elif tok in HELD_RULE and HELD_RULE[tok][0] == line.variant:
-                line.rules["tie"] = HELD_RULE[tok][1]
+                put_option("tie", HELD_RULE[tok][1], line.rules, line.problems)
             else:
                 line.problems.append(problem("hanging_in", "'{word}' must be followed by the points held before "
                                              "this deal, e.g. '{word} 81'", word=tok))

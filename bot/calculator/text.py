@@ -212,9 +212,14 @@ def option_value(text: str) -> object:
 def read_option(word: str, rules: dict[str, Any], problems: list[Problem]) -> None:
     """A ``key=value`` table option written in a line, into ``rules``."""
     key, _, value = word.partition("=")
-    if key.strip() in rules:  # a second value would silently replace the first
-        problems.append(problem(f"rules.{key.strip()}", "given twice in the line; give each table option once"))
-    rules[key.strip()] = option_value(value.strip())
+    put_option(key.strip(), option_value(value.strip()), rules, problems)
+
+
+def put_option(key: str, value: object, rules: dict[str, Any], problems: list[Problem]) -> None:
+    """A table option of the line, written as ``key=value`` or as its own word (Bela's "visi"), into ``rules``."""
+    if key in rules:  # a second value would silently replace the first
+        problems.append(problem(f"rules.{key}", "given twice in the line; give each table option once"))
+    rules[key] = value
 
 
 def refuse_lone_surrogates(line: str, teams: Sequence[str] | None) -> None:
