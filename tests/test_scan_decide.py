@@ -85,3 +85,35 @@ def test_a_mark_of_the_strict_threshold_only_adds_to_a_card_read_elsewhere() -> 
     p, found, turns = readings(("7C", 0.97, 12), ("7C", STRICT_VOTE - 0.05, 12))
     assert names(decide(p, split_by(found, 1, 1), turns)) == (["7C"], [])
     assert names(decide(p, split_by(found, 1, STRICT_SPLIT), turns)) == ([], ["7C"])
+
+
+def indices(*read: tuple[str, float, float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """Indices read in their frames, as (card, reading, x, radius): the frames (upright cards) and their readings."""
+    q = np.zeros((len(read), BACKGROUND + 1), np.float32)
+    frames = np.zeros((len(read), 4))
+    for i, (card, reading, x, radius) in enumerate(read):
+        q[i, parse_card(card)] = reading
+        q[i, BACKGROUND] = 1.0 - reading
+        frames[i] = (x, 10.0, radius, 0.0)
+    return frames, q
+
+
+def test_an_index_read_in_its_frame_votes_as_one_more_mark_once_per_card() -> None:
+    from bot.scanner.recognise import INDEX_ALONE, INDEX_VOTE, with_indices
+
+    marks = readings(("9H", 0.7, 12), (None, 0.99, 12))
+    # one index at 0.97 and one mark at 0.7 of the nine: 1 - 0.03 * 0.3 = 0.991, named
+    assert names(decide(*with_indices(*marks, *indices(("9H", 0.97, 300, 14))))) == (["9H"], [])
+    # an index under INDEX_VOTE does not vote: the mark's 0.7 alone, unsure
+    assert names(decide(*with_indices(*marks, *indices(("9H", INDEX_VOTE - 0.05, 300, 14))))) == ([], ["9H"])
+    # two frames of the queen at 0.85 (two views of the same ink, most often): only the best votes, and a card read in
+    # frames alone is reported from INDEX_ALONE, so not at all; at 0.95 alone it is unsure, at 0.995 named
+    none = readings((None, 0.99, 12))
+    twice = indices(("QS", 0.85, 300, 14), ("QS", 0.84, 340, 14))
+    assert names(decide(*with_indices(*none, *twice))) == ([], [])
+    assert INDEX_ALONE < 0.95 < SURE_ALONE
+    assert names(decide(*with_indices(*none, *indices(("QS", 0.95, 300, 14))))) == ([], ["QS"])
+    assert names(decide(*with_indices(*none, *indices(("QS", 0.995, 300, 14))))) == (["QS"], [])
+    # the best of two frames is kept, where it is: the card's position is its index's centre
+    (named,), _ = decide(*with_indices(*none, *indices(("QS", 0.992, 300, 14), ("QS", 0.999, 340, 14))))
+    assert (named.x, named.confidence) == (340.0, 0.999)

@@ -38,6 +38,8 @@ MAX_LIVE = 200
 # of the marks of an index), so that the size band keeps it; INDEX_SPLIT names it among the splits of the ink.
 RADIUS_PER_MARK = 1.16
 INDEX_SPLIT = 5
+# An index votes from INDEX_VOTE (several weak frames of one patch of ink invented cards from 0.6); a card read in
+# frames alone, at no ink mark, is reported from INDEX_ALONE: under it, such cards were mostly not in the photo.
 INDEX_VOTE = 0.8
 INDEX_ALONE = 0.9
 MAX_BYTES = 25 * 1024 * 1024  # a phone's photo is 2-8 MB
