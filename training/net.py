@@ -8,6 +8,7 @@ scanner reads probabilities with onnxruntime alone.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -95,12 +96,9 @@ def fit(
     step = 0
     temperature = 1.0
     for epoch in range(epochs):
-        net.train()
         start = time.time()
-        rng.shuffle(train)
         total = 0.0
-        for b in range(len(train) // 256):
-            rows = np.sort(train[b * 256 : (b + 1) * 256])
+        for rows in batches(net, train, rng):
             xb, yt = quarter_turns(x[rows], turn[rows], rng)
             card_logits, turn_logits = net(torch.from_numpy(tensor(xb)))
             yc, yt = card_t[rows], torch.from_numpy(yt)
@@ -108,12 +106,8 @@ def fit(
             has_turn = yt >= 0
             if has_turn.any():
                 loss = loss + 0.5 * nn.functional.cross_entropy(turn_logits[has_turn], yt[has_turn])
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            schedule.step()
             step += 1
-            total += float(loss.detach())
+            total += learn(loss, optimiser, schedule)
         card_acc, turn_acc, held_logits = evaluate(net, x[held], card[held], turn[held])
         temperature = fit_temperature(held_logits, card[held])
         export(Exported(net, temperature), out)
@@ -121,6 +115,26 @@ def fit(
               f"{card_acc:.4f}, turn {turn_acc:.4f}, temperature {temperature:.3f} ({time.time() - start:.0f} s)",
               flush=True)
     return Exported(net, temperature)
+
+
+def batches(net: nn.Module, train: np.ndarray, rng: np.random.Generator) -> Iterator[np.ndarray]:
+    """One epoch: the network set to learn, the patches shuffled, and their rows 256 at a time (in order within each
+    batch, for reading the patches faster), the last partial batch left out."""
+    net.train()
+    rng.shuffle(train)
+    for b in range(len(train) // 256):
+        yield np.sort(train[b * 256 : (b + 1) * 256])
+
+
+def learn(
+    loss: torch.Tensor, optimiser: torch.optim.Optimizer, schedule: torch.optim.lr_scheduler.LRScheduler
+) -> float:
+    """One step down the loss's gradient, the rate moved on; the loss's value."""
+    optimiser.zero_grad()
+    loss.backward()
+    optimiser.step()
+    schedule.step()
+    return float(loss.detach())
 
 
 def quarter_turns(x: np.ndarray, turn: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -228,19 +242,12 @@ def fit_reader(x: np.ndarray, span: float, card: np.ndarray, turn: np.ndarray, e
     optimiser, schedule = falling_rate(net, per_epoch)
     card_t = torch.from_numpy(card)
     for epoch in range(epochs):
-        net.train()
         start = time.time()
-        rng.shuffle(train)
         total = 0.0
-        for b in range(per_epoch):
-            rows = np.sort(train[b * 256 : (b + 1) * 256])
+        for rows in batches(net, train, rng):
             xb = torch.from_numpy(tensor(turned_upright(x[rows], span, turn[rows], rng)))
             loss = nn.functional.cross_entropy(net(xb), card_t[rows])
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            schedule.step()
-            total += float(loss.detach())
+            total += learn(loss, optimiser, schedule)
         with torch.no_grad():
             net.eval()
             c = torch.cat([net(torch.from_numpy(tensor(held_x[i : i + 1024]))) for i in range(0, len(held), 1024)])
@@ -283,22 +290,15 @@ def fit_index(x: np.ndarray, card: np.ndarray, fix: np.ndarray, epochs: int, see
     optimiser, schedule = falling_rate(net, per_epoch)
     card_t, fix_t = torch.from_numpy(card), torch.from_numpy(fix)
     for epoch in range(epochs):
-        net.train()
         start = time.time()
-        rng.shuffle(train)
         total = 0.0
-        for b in range(per_epoch):
-            rows = np.sort(train[b * 256 : (b + 1) * 256])
+        for rows in batches(net, train, rng):
             logits_b, frame_b = net(torch.from_numpy(tensor(x[rows])))
             on = card_t[rows] < CLASSES - 1
             loss = nn.functional.cross_entropy(logits_b, card_t[rows])
             if on.any():
                 loss = loss + 2.0 * nn.functional.smooth_l1_loss(frame_b[on], fix_t[rows][on], beta=0.1)
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            schedule.step()
-            total += float(loss.detach())
+            total += learn(loss, optimiser, schedule)
         with torch.no_grad():
             net.eval()
             parts = [net(torch.from_numpy(tensor(x[held[i : i + 1024]]))) for i in range(0, len(held), 1024)]

@@ -249,7 +249,8 @@ def main() -> None:
         x, card, turn = loaded(lambda s, n, j: wide_dataset(s, n, j, args.splits, args.labels))
         fit_reader(x, WIDE_SPAN, card, turn, epochs=args.epochs, seed=args.seed, threads=args.jobs, out=args.out,
                    width=args.reader_width)
-    print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KB)")
+    written = args.out if args.stage != "turn" else args.out.with_name(TURN)
+    print(f"wrote {written} ({written.stat().st_size // 1024} KB)")
 
 
 if __name__ == "__main__":
