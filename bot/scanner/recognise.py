@@ -184,7 +184,7 @@ def read_indices(
     for _ in range(ROUNDS):
         frames = corrected(frames, fix)
         p, fix = run_all(model, ("card", "frame"), tensor(frame_patches(work.planes, frames)))
-    kept = distinct(frames, p[:, :BACKGROUND].max(axis=1)) if len(frames) else np.zeros(0, np.int64)
+    kept = distinct(frames, p[:, :BACKGROUND].max(axis=1))
     return frames[kept], p[kept]
 
 
