@@ -117,3 +117,23 @@ def test_an_index_read_in_its_frame_votes_as_one_more_mark_once_per_card() -> No
     # the best of two frames is kept, where it is: the card's position is its index's centre
     (named,), _ = decide(*with_indices(*none, *indices(("QS", 0.992, 300, 14), ("QS", 0.999, 340, 14))))
     assert (named.x, named.confidence) == (340.0, 0.999)
+
+
+def test_a_mark_on_an_index_read_surely_as_another_card_names_its_own_card_unsure_only() -> None:
+    from bot.scanner.recognise import CONTRADICT, ON_FRAME, with_indices
+
+    # the mark at x = 0 reads the king of hearts at 0.998: alone and trusted, named
+    king = readings(("KH", 0.998, 12))
+    assert names(decide(*with_indices(*king, *indices()))) == (["KH"], [])
+    # the index whose centre is 0.25 radii from it reads the ten of hearts at 0.995: the glyph is the ten's, so the
+    # king is asked about; the ten, read surely in its frame, is named
+    on_it = ON_FRAME / 2 * 14
+    assert names(decide(*with_indices(*king, *indices(("TH", 0.995, on_it, 14))))) == (["TH"], ["KH"])
+    # read under CONTRADICT, or centred farther off than ON_FRAME radii (the next card's index), it does not doubt
+    assert names(decide(*with_indices(*king, *indices(("TH", CONTRADICT - 0.02, on_it, 14))))) == (["KH"], ["TH"])
+    assert names(decide(*with_indices(*king, *indices(("TH", 0.995, ON_FRAME * 14 + 2, 14))))) == (["TH", "KH"], [])
+    # an index read as the king itself there agrees: named, the two votes combined
+    assert names(decide(*with_indices(*king, *indices(("KH", 0.995, on_it, 14))))) == (["KH"], [])
+    # a doubted mark still adds to the card's other witnesses: with a second mark of the king, named
+    two = readings(("KH", 0.998, 12), ("KH", 0.9, 12))
+    assert names(decide(*with_indices(*two, *indices(("TH", 0.995, on_it, 14))))) == (["TH", "KH"], [])

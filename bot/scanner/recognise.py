@@ -42,6 +42,11 @@ INDEX_SPLIT = 5
 # frames alone, at no ink mark, is reported from INDEX_ALONE: under it, such cards were mostly not in the photo.
 INDEX_VOTE = 0.8
 INDEX_ALONE = 0.9
+# An ink mark within ON_FRAME radii of the centre of an index read in its frame as another card at CONTRADICT or more
+# is a glyph of that index: alone, it names its own card as unsure only (on the calibration photos two of four cards
+# invented from one mark so, and no card in the photo).
+CONTRADICT = 0.99
+ON_FRAME = 0.4
 MAX_BYTES = 25 * 1024 * 1024  # a phone's photo is 2-8 MB
 MAX_PIXELS = 50_000_000  # and 12-48 megapixels
 # A card read at two marks or more (its rank and its suit, its two corners) is named from SURE, one read at a single
@@ -204,17 +209,18 @@ def scan_image(image: npt.NDArray[np.uint8]) -> Scan:
     candidates = np.flatnonzero(p[:, BACKGROUND] < PRUNE)
     candidates = candidates[np.argsort(p[candidates, BACKGROUND], kind="stable")[:MAX_GUESSED]]
     frames, q = read_indices(work, found[candidates], turns[candidates])
-    named, unsure = decide(*with_indices(p, found, turns, frames, q), work.scale)
+    named, unsure = decide(*with_indices(p, found, turns, frames, q), scale=work.scale)
     return Scan(width, height, named, unsure)
 
 
 def with_indices(
     p: Float, found: Float, turns: npt.NDArray[np.int64], frames: Frames, q: Float
-) -> tuple[Float, Float, npt.NDArray[np.int64]]:
+) -> tuple[Float, Float, npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
     """The marks' readings with each index read in its frame as one more mark (``decide``'s input): for each card
     only its best index. Two frames that read one card are most often two views of the same ink (a rank, and the rank
     with a piece of its suit), not two witnesses: on the calibration photos their votes multiplied named cards that
-    were not there."""
+    were not there. Last, which marks an index read in its frame contradicts (``contradicted``)."""
+    doubted = contradicted(p, found, frames, q)
     if len(q):
         card = q[:, :BACKGROUND].argmax(axis=1)
         reading = q[np.arange(len(q)), card]
@@ -222,21 +228,43 @@ def with_indices(
         first = order[np.r_[True, card[order][1:] != card[order][:-1]]]
         frames, q = frames[np.sort(first)], q[np.sort(first)]
     if len(frames) == 0:
-        return p, found, turns
+        return p, found, turns, doubted
     as_marks = np.column_stack(
         [frames[:, 0], frames[:, 1], frames[:, 2] / RADIUS_PER_MARK, np.full(len(frames), INDEX_SPLIT)]
     ).astype(np.float32)
     if found.shape[1] < 4:
         found = np.column_stack([found, np.ones(len(found), np.float32)])
     index_turns = np.round(frames[:, 3] * ANGLES / 360).astype(np.int64) % ANGLES
-    return np.vstack([p, q]), np.vstack([found, as_marks]), np.concatenate([turns, index_turns])
+    doubted = np.concatenate([doubted, np.zeros(len(frames), bool)])  # an index read in its frame is not doubted
+    return np.vstack([p, q]), np.vstack([found, as_marks]), np.concatenate([turns, index_turns]), doubted
+
+
+def contradicted(p: Float, found: Float, frames: Frames, q: Float) -> npt.NDArray[np.bool_]:
+    """For each mark, whether it lies within ON_FRAME radii of the centre of an index read in its frame at CONTRADICT
+    or more as a card other than the mark's: one glyph is not two cards' indices, and the whole index read in its
+    frame is the better witness."""
+    sure = q[:, :BACKGROUND].max(axis=1) >= CONTRADICT if len(q) else np.zeros(0, bool)
+    if len(found) == 0 or not sure.any():
+        return np.zeros(len(found), bool)
+    centres, card = frames[sure], q[sure, :BACKGROUND].argmax(axis=1)
+    apart = np.hypot(found[:, None, 0] - centres[None, :, 0], found[:, None, 1] - centres[None, :, 1]) / centres[:, 2]
+    nearest = apart.argmin(axis=1)
+    on = apart[np.arange(len(found)), nearest] < ON_FRAME
+    return np.asarray(on & (card[nearest] != p[:, :BACKGROUND].argmax(axis=1)), bool)
 
 
 def decide(
-    p: Float, found: Float, turns: npt.NDArray[np.int64], scale: float = 1.0
+    p: Float,
+    found: Float,
+    turns: npt.NDArray[np.int64],
+    doubted: npt.NDArray[np.bool_] | None = None,
+    scale: float = 1.0,
 ) -> tuple[tuple[Found, ...], tuple[Found, ...]]:
     """The cards named and the cards unsure, in card order, from each mark's readings ``p`` (marks x 33), the marks
-    (x, y, size and, if given, the split of the ink that found each) and the turn each was read at."""
+    (x, y, size and, if given, the split of the ink that found each), the turn each was read at and, if given, which
+    marks are doubted (a card read at one such mark alone is at most unsure)."""
+    if doubted is None:
+        doubted = np.zeros(len(found), bool)
     strong = p[:, :BACKGROUND].max(axis=1) >= STRONG
     if strong.sum() >= 3:
         typical = float(np.median(found[strong, 2]))
@@ -248,7 +276,7 @@ def decide(
     best: dict[int, Found] = {}  # each card's best reading
     doubt: dict[int, float] = {}
     seen: dict[int, int] = {}  # how many marks read each card
-    trusted: set[int] = set()  # the cards read at a mark of the first three splits
+    trusted: set[int] = set()  # the cards read at a mark of the first three splits, not doubted
     inked: set[int] = set()  # the cards read at an ink mark, not only at an index read in its frame
     strict = found[:, 3] == STRICT_SPLIT if found.shape[1] > 3 else np.zeros(len(found), bool)
     index = found[:, 3] == INDEX_SPLIT if found.shape[1] > 3 else np.zeros(len(found), bool)
@@ -259,7 +287,7 @@ def decide(
             continue
         doubt[card] = doubt.get(card, 1.0) * (1.0 - reading)
         seen[card] = seen.get(card, 0) + 1
-        if not strict[mark]:
+        if not strict[mark] and not doubted[mark]:
             trusted.add(card)
         if not index[mark]:
             inked.add(card)
