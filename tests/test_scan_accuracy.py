@@ -20,9 +20,9 @@ TRUTH = json.loads((DATA / "truth.json").read_text())
 # (held_out, the photos' batch) -> (at least named correctly, at most invented, at most asked about and not in the
 # photo, at most missed). Batch 0: the first twelve photos; batch 1: the twelve added later, so one card is no longer
 # the whole margin between two readers. Raised with the index network (each index read in its own frame): named
-# 98 -> 104, 75 -> 88, 92 -> 97 and 104 -> 109.
+# 98 -> 104, 75 -> 88, 92 -> 97 and 104 -> 109; with an index alone named from 0.98, 104 -> 105.
 FLOORS = {
-    (True, 0): (104, 0, 3, 1),
+    (True, 0): (105, 0, 3, 1),
     (False, 0): (88, 0, 1, 18),
     (True, 1): (97, 0, 4, 15),
     (False, 1): (109, 0, 0, 5),

@@ -99,7 +99,7 @@ def indices(*read: tuple[str, float, float, float]) -> tuple[np.ndarray, np.ndar
 
 
 def test_an_index_read_in_its_frame_votes_as_one_more_mark_once_per_card() -> None:
-    from bot.scanner.recognise import INDEX_ALONE, INDEX_VOTE, with_indices
+    from bot.scanner.recognise import INDEX_ALONE, INDEX_SURE_ALONE, INDEX_VOTE, with_indices
 
     marks = readings(("9H", 0.7, 12), (None, 0.99, 12))
     # one index at 0.97 and one mark at 0.7 of the nine: 1 - 0.03 * 0.3 = 0.991, named
@@ -111,9 +111,14 @@ def test_an_index_read_in_its_frame_votes_as_one_more_mark_once_per_card() -> No
     none = readings((None, 0.99, 12))
     twice = indices(("QS", 0.85, 300, 14), ("QS", 0.84, 340, 14))
     assert names(decide(*with_indices(*none, *twice))) == ([], [])
-    assert INDEX_ALONE < 0.95 < SURE_ALONE
+    assert INDEX_ALONE < 0.95 < INDEX_SURE_ALONE < SURE_ALONE
     assert names(decide(*with_indices(*none, *indices(("QS", 0.95, 300, 14))))) == ([], ["QS"])
     assert names(decide(*with_indices(*none, *indices(("QS", 0.995, 300, 14))))) == (["QS"], [])
+    # an index alone is named from INDEX_SURE_ALONE, under SURE_ALONE: the same reading at one ink mark is asked about
+    between = (INDEX_SURE_ALONE + SURE_ALONE) / 2
+    assert names(decide(*with_indices(*none, *indices(("QS", between, 300, 14))))) == (["QS"], [])
+    assert names(decide(*with_indices(*readings(("QS", between, 12)), *indices()))) == ([], ["QS"])
+    assert names(decide(*with_indices(*none, *indices(("QS", INDEX_SURE_ALONE - 0.01, 300, 14))))) == ([], ["QS"])
     # the best of two frames is kept, where it is: the card's position is its index's centre
     (named,), _ = decide(*with_indices(*none, *indices(("QS", 0.992, 300, 14), ("QS", 0.999, 340, 14))))
     assert (named.x, named.confidence) == (340.0, 0.999)

@@ -53,6 +53,9 @@ MAX_PIXELS = 50_000_000  # and 12-48 megapixels
 # mark from SURE_ALONE: almost every card a photo shows is read at several marks, almost every invented one at one.
 SURE = 0.95
 SURE_ALONE = 0.99
+# A card read at one index in its frame and at no ink mark is named from INDEX_SURE_ALONE: such readings from 0.975 up
+# were all of cards in the calibration photos, where one ink mark at 0.996 to 0.998 still invented cards.
+INDEX_SURE_ALONE = 0.98
 # The indices of one photo are about one size; a mark far larger or smaller than the marks read surely (a court card's
 # picture, a pip of a card's middle) does not vote. The band costs no card on the calibration photos.
 SIZE_BAND = 2.5
@@ -302,6 +305,7 @@ def decide(
     named = {
         f.card
         for f in ordered
-        if f.confidence >= (SURE if seen[f.card] > 1 else SURE_ALONE) and (seen[f.card] > 1 or f.card in trusted)
+        if f.confidence >= (SURE if seen[f.card] > 1 else SURE_ALONE if f.card in inked else INDEX_SURE_ALONE)
+        and (seen[f.card] > 1 or f.card in trusted)
     }
     return tuple(f for f in ordered if f.card in named), tuple(f for f in ordered if f.card not in named)
