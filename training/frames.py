@@ -20,11 +20,14 @@ BACKGROUND = 32
 NEAR, OFF_SIZE, OFF_TURN = 0.6, 0.5, 35.0  # a guess this close to a visible index (radii, log size, degrees) reads it
 FAR = 1.2  # a guess this far from every index (radii) is "not an index"; in between it is left out
 HIDDEN = 0.6  # a guess on an index covered by more than 1 - HIDDEN is "not an index": a rank without its suit
+# With --index-covered: from 15 % covered (a part of an index may read as another card), every such guess kept
+COVERED_HIDDEN = 0.85
 JITTERED = 2  # cuts around each visible index, off by up to half a radius, 0.45 of log size and 20 degrees
 BACKGROUND_SHARE = 2  # background guesses kept for each labelled on a card
 
 Corner = tuple[int, float, float, float, float, bool, float]  # card, x, y, radius, degrees, whole, share uncovered
 Labelled = tuple[np.ndarray, np.ndarray, np.ndarray]  # patches, card (BACKGROUND: none), correction
+Frame = tuple[float, float, float, float]  # centre x, centre y, radius, degrees
 
 
 def _wrap(degrees: float) -> float:
@@ -45,8 +48,38 @@ def _turns(found: np.ndarray, corners: list[Corner], rng: np.random.Generator) -
     return out
 
 
-def photo_patches(seed: int, faces: list[np.ndarray], boxes: list[tuple[int, int, int, int]]) -> Labelled:
-    """The labelled frames of one synthesised photo (the same for the same seed)."""
+def frame_labels(
+    guesses: list[Frame], corners: list[Corner], hidden: float = HIDDEN
+) -> tuple[list[Frame], list[int], list[np.ndarray], list[tuple[Frame, bool]]]:
+    """The scanner's guessed frames (x, y, radius, degrees; work pixels) sorted by the photo's truth: those on a
+    wholly visible index, with its card and the correction to its true frame; then, in the guesses' order, those that
+    are "not an index", each with whether it lies on an index covered by more than 1 - ``hidden`` (else it is FAR
+    from every index). A guess between, or on an index covered less, is left out: neither surely its card nor surely
+    not."""
+    on: list[Frame] = []
+    cards: list[int] = []
+    fixes: list[np.ndarray] = []
+    not_index: list[tuple[Frame, bool]] = []
+    for x, y, r, d in guesses:
+        near = min(corners, key=lambda c: math.hypot(c[1] - x, c[2] - y))
+        apart = math.hypot(near[1] - x, near[2] - y) / near[3]
+        if near[5] and apart < NEAR and abs(math.log(near[3] / r)) < OFF_SIZE and abs(_wrap(near[4] - d)) < OFF_TURN:
+            on.append((x, y, r, d))
+            cards.append(near[0])
+            fixes.append(correction_to((x, y, r, d), near[1:5]))
+        elif near[6] < hidden and apart < NEAR:
+            not_index.append(((x, y, r, d), True))
+        elif apart > FAR:
+            not_index.append(((x, y, r, d), False))
+    return on, cards, fixes, not_index
+
+
+def photo_patches(
+    seed: int, faces: list[np.ndarray], boxes: list[tuple[int, int, int, int]], covered: bool = False
+) -> Labelled:
+    """The labelled frames of one synthesised photo (the same for the same seed). With ``covered``, a guess on an
+    index covered by more than 1 - COVERED_HIDDEN is "not an index" and every such guess is kept, apart from the
+    background's sample (tried, not shipped: docs/scanner.md)."""
     rng = np.random.default_rng(seed)
     image, placed = photo(rng, faces, boxes, int(rng.integers(8, 33)))
     work = prepare(image)
@@ -57,19 +90,8 @@ def photo_patches(seed: int, faces: list[np.ndarray], boxes: list[tuple[int, int
         for c in p.corners
     ]
     found = marks(work)
-    frames: list[tuple[float, float, float, float]] = []
-    cards: list[int] = []
-    fixes: list[np.ndarray] = []
-    background: list[tuple[float, float, float, float]] = []
-    for x, y, r, d in hypotheses(found, _turns(found, corners, rng)).tolist() if len(found) else []:
-        near = min(corners, key=lambda c: math.hypot(c[1] - x, c[2] - y))
-        apart = math.hypot(near[1] - x, near[2] - y) / near[3]
-        if near[5] and apart < NEAR and abs(math.log(near[3] / r)) < OFF_SIZE and abs(_wrap(near[4] - d)) < OFF_TURN:
-            frames.append((x, y, r, d))
-            cards.append(near[0])
-            fixes.append(correction_to((x, y, r, d), near[1:5]))
-        elif apart > FAR or (near[6] < HIDDEN and apart < NEAR):
-            background.append((x, y, r, d))
+    guesses = hypotheses(found, _turns(found, corners, rng)).tolist() if len(found) else []
+    frames, cards, fixes, not_index = frame_labels(guesses, corners, COVERED_HIDDEN if covered else HIDDEN)
     for card, x, y, r, d, whole, _ in corners:
         for _ in range(JITTERED if whole else 0):
             dx, dy = rng.uniform(-0.5, 0.5, size=2) * r
@@ -77,22 +99,24 @@ def photo_patches(seed: int, faces: list[np.ndarray], boxes: list[tuple[int, int
             frames.append(off)
             cards.append(card)
             fixes.append(correction_to(off, (x, y, r, d)))
+    background = [frame for frame, on_covered in not_index if not (covered and on_covered)]
+    kept = [frame for frame, on_covered in not_index if covered and on_covered]
     order = rng.permutation(len(background))[: max(BACKGROUND_SHARE * len(cards), 20)]
-    frames += [background[i] for i in order]
-    cards += [BACKGROUND] * len(order)
-    fixes += [np.zeros(4, np.float32)] * len(order)
+    frames += [background[i] for i in order] + kept
+    cards += [BACKGROUND] * (len(order) + len(kept))
+    fixes += [np.zeros(4, np.float32)] * (len(order) + len(kept))
     x = frame_patches(work.planes, np.array(frames, np.float64).reshape(-1, 4))
     return x, np.array(cards, np.int64), np.array(fixes, np.float32).reshape(-1, 4)
 
 
-def _one(task: tuple[int, int]) -> Labelled:
+def _one(task: tuple[int, int, bool]) -> Labelled:
     from training.train import DESIGNS, faces_of  # the faces, rendered once per process
 
-    seed, design_index = task
-    return photo_patches(seed, *faces_of(DESIGNS[design_index]))
+    seed, design_index, covered = task
+    return photo_patches(seed, *faces_of(DESIGNS[design_index]), covered=covered)
 
 
-def index_dataset(tasks: list[tuple[int, int]], jobs: int) -> Labelled:
+def index_dataset(tasks: list[tuple[int, int]], jobs: int, covered: bool = False) -> Labelled:
     with Pool(jobs) as pool:
-        parts = pool.map(_one, tasks, chunksize=8)
+        parts = pool.map(_one, [(seed, design, covered) for seed, design in tasks], chunksize=8)
     return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))  # type: ignore[return-value]

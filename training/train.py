@@ -206,6 +206,8 @@ def main() -> None:
                         help="both: the turn and the reader; index: the index network alone (written to --out, "
                         "index.onnx beside the reader by default)")
     parser.add_argument("--index-epochs", type=int, default=INDEX_EPOCHS, help="epochs of the index network")
+    parser.add_argument("--index-covered", action="store_true", help="the index network's frames on an index covered "
+                        "by more than 15 %% are all kept as \"not an index\" (tried, not shipped: docs/scanner.md)")
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, help=f"where the network goes (default {MODEL.name}, with --stage index "
@@ -224,7 +226,7 @@ def main() -> None:
 
         out = args.out or MODEL.with_name(INDEX)
         start = time.time()
-        x, card, fix = index_dataset(_tasks(args.seed + INDEX_SEED, args.photos), args.jobs)
+        x, card, fix = index_dataset(_tasks(args.seed + INDEX_SEED, args.photos), args.jobs, args.index_covered)
         print(f"{args.photos} photos, {len(card)} frames ({int((card < BACKGROUND).sum())} on an index) in "
               f"{time.time() - start:.0f} s", flush=True)
         fit_index(x, card, fix, epochs=args.index_epochs, seed=args.seed, threads=args.jobs, out=out,
