@@ -43,8 +43,8 @@ INDEX_SPLIT = 5
 INDEX_VOTE = 0.8
 INDEX_ALONE = 0.9
 # An ink mark within ON_FRAME radii of the centre of an index read in its frame as another card at CONTRADICT or more
-# is a glyph of that index: alone, it names its own card as unsure only (on the calibration photos two of four cards
-# invented from one mark so, and no card in the photo).
+# is a glyph of that index: alone, it names its own card as unsure only (on the calibration photos two of the three
+# cards invented from one mark were such, none of the 30 cards there named from one mark).
 CONTRADICT = 0.99
 ON_FRAME = 0.4
 MAX_BYTES = 25 * 1024 * 1024  # a phone's photo is 2-8 MB
