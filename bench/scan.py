@@ -1,7 +1,8 @@
 """Card scanner accuracy and speed on synthetic photos of 8-32 spread cards, the held-out designs (never trained
 on) apart from the trained ones.
 
-    python bench/scan.py [--photos 60] [--seed 7] [--sure 0.99] [--also 0.995,0.999] [--only held-out|trained]
+    python bench/scan.py [--photos 60] [--seed 7] [--side 1024] [--sure 0.99] [--also 0.995,0.999]
+                         [--only held-out|trained]
                          [--reader PATH] [--turn PATH] [--index PATH] [--no-index] [--with-reader PATH]
                          [--strict-as-any] [--worst] [--memory]
 
@@ -13,7 +14,9 @@ card packages (training/designs.py installs them). --with-reader reads each mark
 takes the geometric mean of the two (the patches cut once, read by both); --strict-as-any lets the marks of
 the strict threshold's split vote like any other (docs/scanner.md compares readers so). --memory prints the
 process's resident memory as it reads the photos instead: it must level off, whatever each photo holds. --no-index
-reads without the index network (each index read in its own frame), as the scanner did before it.
+reads without the index network (each index read in its own frame), as the scanner did before it. --side 2048 draws
+the same layouts twice as large: their blur, noise and JPEG blocks, as many pixels, shrink by half when the scanner
+reduces the photo to 1024 pixels, as they do in a phone's photo of 3000-4000 pixels.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from training.designs import DESIGNS, design_index_boxes, ensure_packages, rende
 from training.synth import photo
 
 
-def run(held_out: bool, photos: int, seed: int, others: tuple[float, ...] = ()) -> None:
+def run(held_out: bool, photos: int, seed: int, others: tuple[float, ...] = (), side: int = 1024) -> None:
     designs = [d for d in DESIGNS if d.held_out == held_out]
     decks = [(d, *(lambda f: (f, design_index_boxes(f)))(render_design(d))) for d in designs]
     seen = correct = unsure = invented = wrong_unsure = 0
@@ -46,7 +49,7 @@ def run(held_out: bool, photos: int, seed: int, others: tuple[float, ...] = ()) 
     for k in range(photos):
         rng = np.random.default_rng(seed * 7919 + k)
         _design, faces, boxes = decks[k % len(decks)]
-        image, placed = photo(rng, faces, boxes, int(rng.integers(8, 33)))
+        image, placed = photo(rng, faces, boxes, int(rng.integers(8, 33)), (side, side * 3 // 4))
         start = time.process_time()
         scan = scan_image(image)
         seconds += time.process_time() - start
@@ -138,6 +141,9 @@ def main() -> None:
     parser.add_argument("--also", default="", help="other thresholds to report, e.g. 0.995,0.999 (read on the same "
                         "scans; from 0.4, where unsure cards start)")
     parser.add_argument("--only", choices=("held-out", "trained"), help="one set of designs (both if not given)")
+    parser.add_argument("--side", type=int, default=1024, help="the photos' longer side in pixels: the same layouts "
+                        "drawn larger, their blur, noise and JPEG blocks as many pixels, so smaller once the scanner "
+                        "reduces the photo to 1024 (as a phone's photo is)")
     parser.add_argument("--reader", type=Path, help="another reader model than the shipped one (a training run's)")
     parser.add_argument("--turn", type=Path, help="another turn model than the shipped one")
     parser.add_argument("--index", type=Path, help="another index network than the shipped one")
@@ -170,9 +176,9 @@ def main() -> None:
         return
     others = tuple(float(t) for t in args.also.split(",") if t)
     if args.only != "trained":
-        run(True, args.photos, args.seed, others)
+        run(True, args.photos, args.seed, others, args.side)
     if args.only != "held-out":
-        run(False, args.photos, args.seed, others)
+        run(False, args.photos, args.seed, others, args.side)
 
 
 if __name__ == "__main__":
