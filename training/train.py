@@ -221,27 +221,25 @@ def main() -> None:
     ensure_packages()
     from training.net import fit, fit_index, fit_reader, shrink
 
+    def loaded(make: Callable[[int, int, int], Labelled], unit: str = "patches", on: str = "on cards") -> Labelled:
+        start = time.time()
+        x, card, other = make(args.seed, args.photos, args.jobs)
+        print(f"{args.photos} photos, {len(card)} {unit} ({int((card < BACKGROUND).sum())} {on}) in "
+              f"{time.time() - start:.0f} s", flush=True)
+        return x, card, other
+
     if args.stage == "index":
         from training.frames import index_dataset
 
         out = args.out or MODEL.with_name(INDEX)
-        start = time.time()
-        x, card, fix = index_dataset(_tasks(args.seed + INDEX_SEED, args.photos), args.jobs, args.index_covered)
-        print(f"{args.photos} photos, {len(card)} frames ({int((card < BACKGROUND).sum())} on an index) in "
-              f"{time.time() - start:.0f} s", flush=True)
+        x, card, fix = loaded(lambda s, n, j: index_dataset(_tasks(s + INDEX_SEED, n), j, args.index_covered),
+                              "frames", "on an index")
         fit_index(x, card, fix, epochs=args.index_epochs, seed=args.seed, threads=args.jobs, out=out,
                   width=args.reader_width)
         shrink(out)
         print(f"wrote {out} ({out.stat().st_size // 1024} KB)")
         return
     args.out = args.out or MODEL
-
-    def loaded(make: Callable[[int, int, int], Labelled]) -> Labelled:
-        start = time.time()
-        x, card, turn = make(args.seed, args.photos, args.jobs)
-        print(f"{args.photos} photos, {len(card)} patches ({int((card < BACKGROUND).sum())} on cards) in "
-              f"{time.time() - start:.0f} s", flush=True)
-        return x, card, turn
 
     if args.stage in ("both", "turn"):
         x, card, turn = loaded(dataset)
