@@ -125,6 +125,7 @@ def test_an_index_read_in_its_frame_votes_as_one_more_mark_once_per_card() -> No
 
 
 def test_a_mark_on_an_index_read_surely_as_another_card_names_its_own_card_unsure_only() -> None:
+    from bot.scanner.frames import GUESSES
     from bot.scanner.recognise import CONTRADICT, ON_FRAME, with_indices
 
     # the mark at x = 0 reads the king of hearts at 0.998: alone and trusted, named
@@ -134,6 +135,11 @@ def test_a_mark_on_an_index_read_surely_as_another_card_names_its_own_card_unsur
     # king is asked about; the ten, read surely in its frame, is named
     on_it = ON_FRAME / 2 * 14
     assert names(decide(*with_indices(*king, *indices(("TH", 0.995, on_it, 14))))) == (["TH"], ["KH"])
+    # the suit of an index lies about 0.6 radii from its centre (frames.GUESSES): a mark there is that index's glyph too
+    suit_up, suit_radius = GUESSES[1]
+    assert suit_up / suit_radius <= ON_FRAME
+    on_suit = 0.57 * 14
+    assert names(decide(*with_indices(*king, *indices(("TH", 0.995, on_suit, 14))))) == (["TH"], ["KH"])
     # read under CONTRADICT, or centred farther off than ON_FRAME radii (the next card's index), it does not doubt
     assert names(decide(*with_indices(*king, *indices(("TH", CONTRADICT - 0.02, on_it, 14))))) == (["KH"], ["TH"])
     assert names(decide(*with_indices(*king, *indices(("TH", 0.995, ON_FRAME * 14 + 2, 14))))) == (["TH", "KH"], [])

@@ -44,9 +44,10 @@ INDEX_VOTE = 0.8
 INDEX_ALONE = 0.9
 # An ink mark within ON_FRAME radii of the centre of an index read in its frame as another card at CONTRADICT or more
 # is a glyph of that index: alone, it names its own card as unsure only (on the calibration photos two of the three
-# cards invented from one mark were such, none of the 30 cards there named from one mark).
+# cards invented from one mark were such, none of the 30 cards there named from one mark). An index's rank lies about
+# 0.4 radii from its centre and its suit about 0.6 (bot.scanner.frames.GUESSES), so both are within ON_FRAME.
 CONTRADICT = 0.99
-ON_FRAME = 0.4
+ON_FRAME = 0.6
 MAX_BYTES = 25 * 1024 * 1024  # a phone's photo is 2-8 MB
 MAX_PIXELS = 50_000_000  # and 12-48 megapixels
 # A card read at two marks or more (its rank and its suit, its two corners) is named from SURE, one read at a single
