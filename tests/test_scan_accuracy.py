@@ -21,11 +21,17 @@ TRUTH = json.loads((DATA / "truth.json").read_text())
 # photo, at most missed). Batch 0: the first twelve photos; batch 1: the twelve added later, so one card is no longer
 # the whole margin between two readers. Raised with the index network (each index read in its own frame): named
 # 98 -> 104, 75 -> 88, 92 -> 97 and 104 -> 109; with an index alone named from 0.98, 104 -> 105.
+# Re-set, not raised, with the index network fitted on 2,400 photos: on these 24 photos it names one card fewer in
+# three batches (396 of 449 against 399) and asks about one more card that is not there, where on 1,040 photos drawn
+# with other seeds (the bench's sets, 400 more at 1024 pixels and 240 drawn as these are, 800 x 600 and saved at JPEG
+# quality 70) it names 0.2 to 1.8 points more in every set and invents 19 cards against 20 (docs/scanner.md, "More
+# photos for the index network"). A floor is one network's count card by card; a rule or a cut that changes what the
+# same networks read must still meet it.
 FLOORS = {
-    (True, 0): (105, 0, 3, 1),
-    (False, 0): (88, 0, 1, 18),
-    (True, 1): (97, 0, 4, 15),
-    (False, 1): (109, 0, 0, 5),
+    (True, 0): (104, 0, 3, 1),
+    (False, 0): (87, 0, 1, 15),
+    (True, 1): (97, 0, 5, 16),
+    (False, 1): (108, 0, 0, 5),
 }
 BATCH = 12  # photos per batch, as training/make_test_photos.py writes them
 

@@ -37,7 +37,7 @@ MODEL = Path(__file__).resolve().parent.parent / "bot" / "scanner" / "model.onnx
 TURN = "turn.onnx"  # the first network, beside the reader
 INDEX = "index.onnx"  # the index network (bot.scanner.frames), beside them
 INDEX_EPOCHS = 4
-INDEX_PHOTOS = 1200
+INDEX_PHOTOS = 2400  # 1,200 named 0.2-1.4 points fewer cards on the bench's photos (docs/scanner.md)
 INDEX_SEED = 15  # its photos are drawn apart from the other networks' (seed 16 + 15: photos of seed 31)
 READER_WIDTH = 24  # the shipped reader; 16 read 2 to 3 points fewer cards on the calibration photos
 PATCHES = CACHE / f"patches-{PATCH}-{SPAN}"  # changes with the cut, so old patches are never mixed in
@@ -197,7 +197,7 @@ def wide_dataset(seed: int, photos: int, jobs: int, splits: int = 2, kind: str =
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="train the card scanner's model")
-    parser.add_argument("--photos", type=int, help="photos to draw (default 3600, with --stage index 1200: each gives "
+    parser.add_argument("--photos", type=int, help="photos to draw (default 3600, with --stage index 2400: each gives "
                         "the index network some 225 frames)")
     parser.add_argument("--turn-epochs", type=int, default=4, help="epochs of the first network (the turn)")
     parser.add_argument("--epochs", type=int, default=8, help="epochs of the reader")
