@@ -10,10 +10,11 @@ from __future__ import annotations
 import math
 from multiprocessing import Pool
 
+import cv2
 import numpy as np
 
 from bot.scanner.frames import correction_to, frame_patches, hypotheses
-from bot.scanner.patches import marks, prepare
+from bot.scanner.patches import WORK_SIDE, marks, prepare
 from training.synth import photo
 
 BACKGROUND = 32
@@ -24,6 +25,7 @@ HIDDEN = 0.6  # a guess on an index covered by more than 1 - HIDDEN is "not an i
 COVERED_HIDDEN = 0.85
 JITTERED = 2  # cuts around each visible index, off by up to half a radius, 0.45 of log size and 20 degrees
 BACKGROUND_SHARE = 2  # background guesses kept for each labelled on a card
+CHAT_QUALITY = 70  # a photo drawn smaller than the scanner reads is saved again at this quality, as a chat sends it
 
 Corner = tuple[int, float, float, float, float, bool, float]  # card, x, y, radius, degrees, whole, share uncovered
 Labelled = tuple[np.ndarray, np.ndarray, np.ndarray]  # patches, card (BACKGROUND: none), correction
@@ -74,15 +76,29 @@ def frame_labels(
     return on, cards, fixes, not_index
 
 
+def as_read(image: np.ndarray) -> np.ndarray:
+    """A synthesised photo as the scanner gets it: one smaller than the scanner reads at saved again at CHAT_QUALITY
+    (a chat's small photo has been compressed twice); ``prepare`` then takes it to the scanner's size."""
+    if max(image.shape[:2]) >= WORK_SIDE:
+        return image
+    _, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, CHAT_QUALITY])
+    return np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8)
+
+
 def photo_patches(
-    seed: int, faces: list[np.ndarray], boxes: list[tuple[int, int, int, int]], covered: bool = False
+    seed: int,
+    faces: list[np.ndarray],
+    boxes: list[tuple[int, int, int, int]],
+    covered: bool = False,
+    side: int = WORK_SIDE,
 ) -> Labelled:
-    """The labelled frames of one synthesised photo (the same for the same seed). With ``covered``, a guess on an
-    index covered by more than 1 - COVERED_HIDDEN is "not an index" and every such guess is kept, apart from the
-    background's sample (tried, not shipped: docs/scanner.md)."""
+    """The labelled frames of one synthesised photo (the same for the same seed), drawn ``side`` pixels wide and read
+    as the scanner reads it (``as_read``).
+    With ``covered``, a guess on an index covered by more than 1 - COVERED_HIDDEN is "not an index" and every such
+    guess is kept, apart from the background's sample (tried, not shipped: docs/scanner.md)."""
     rng = np.random.default_rng(seed)
-    image, placed = photo(rng, faces, boxes, int(rng.integers(8, 33)))
-    work = prepare(image)
+    image, placed = photo(rng, faces, boxes, int(rng.integers(8, 33)), size=(side, side * 3 // 4))
+    work = prepare(as_read(image))
     s = work.scale
     corners: list[Corner] = [
         (p.card, c.x / s, c.y / s, c.radius / s, c.angle, c.visible and c.share >= 0.999, c.share)
@@ -109,14 +125,23 @@ def photo_patches(
     return x, np.array(cards, np.int64), np.array(fixes, np.float32).reshape(-1, 4)
 
 
-def _one(task: tuple[int, int, bool]) -> Labelled:
+def _one(task: tuple[int, int, bool, int]) -> Labelled:
     from training.train import DESIGNS, faces_of  # the faces, rendered once per process
 
-    seed, design_index, covered = task
-    return photo_patches(seed, *faces_of(DESIGNS[design_index]), covered=covered)
+    seed, design_index, covered, side = task
+    return photo_patches(seed, *faces_of(DESIGNS[design_index]), covered=covered, side=side)
 
 
-def index_dataset(tasks: list[tuple[int, int]], jobs: int, covered: bool = False) -> Labelled:
+def photo_side(seed: int, sides: tuple[int, ...]) -> int:
+    """The size a photo is drawn at, one of ``sides`` drawn from its seed: not from its place in the list, where the
+    designs take turns and one design would always be drawn at one size."""
+    return sides[int(np.random.default_rng([seed, 1]).integers(len(sides)))]
+
+
+def index_dataset(
+    tasks: list[tuple[int, int]], jobs: int, covered: bool = False, sides: tuple[int, ...] = (WORK_SIDE,)
+) -> Labelled:
     with Pool(jobs) as pool:
-        parts = pool.map(_one, [(seed, design, covered) for seed, design in tasks], chunksize=8)
+        work = [(seed, design, covered, photo_side(seed, sides)) for seed, design in tasks]
+        parts = pool.map(_one, work, chunksize=8)
     return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))  # type: ignore[return-value]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 import torch
@@ -184,7 +185,25 @@ def export(model: Exported, out: Path) -> None:
     )
 
 
-class Reader(nn.Module):
+class Upright(nn.Module):
+    """The reader and the index network: each can go on learning from a written network (``read_back``), whose
+    normalisations are folded into its convolutions and must not learn a batch's statistics again."""
+
+    frozen_norms = False
+
+    def train(self, mode: bool = True) -> Upright:
+        super().train(mode)
+        if self.frozen_norms:  # a batch's own statistics would undo the folded ones
+            for m in self.modules():
+                if isinstance(m, nn.BatchNorm2d):
+                    m.eval()
+        return self
+
+
+Resumed = TypeVar("Resumed", bound=Upright)
+
+
+class Reader(Upright):
     """The second network: reads the card from a patch already turned upright by the first one's turn."""
 
     def __init__(self, width: int) -> None:
@@ -221,10 +240,11 @@ def turned_upright(wide: np.ndarray, span: float, turn: np.ndarray, rng: np.rand
 
 
 def falling_rate(
-    net: nn.Module, per_epoch: int
+    net: nn.Module, per_epoch: int, rate: float = 2e-3
 ) -> tuple[torch.optim.Optimizer, torch.optim.lr_scheduler.LambdaLR]:
-    """AdamW at a rate that rises over 200 steps, then falls by 0.6 each epoch (the reader and the index network)."""
-    optimiser = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    """AdamW at a rate that rises over 200 steps to ``rate``, then falls by 0.6 each epoch (the reader and the index
+    network)."""
+    optimiser = torch.optim.AdamW(net.parameters(), lr=rate, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.LambdaLR(
         optimiser, lambda step: min(1.0, (step + 1) / 200) * 0.6 ** (step // max(1, per_epoch))
     )
@@ -232,14 +252,15 @@ def falling_rate(
 
 
 def fit_reader(x: np.ndarray, span: float, card: np.ndarray, turn: np.ndarray, epochs: int, seed: int,
-               threads: int, out: Path, width: int) -> None:  # fmt: skip
+               threads: int, out: Path, width: int, start: Path | None = None, rate: float = 2e-3) -> None:  # fmt: skip
     """Fit the reader on wide patches ``x`` (``span`` mark sizes wide, see ``turned_upright``) as ``fit`` fits the
-    first network (a held-back twentieth, a falling rate, the model written after every epoch)."""
+    first network (a held-back twentieth, a falling rate, the model written after every epoch); with ``start``, going
+    on from the reader written there (``read_back``), at ``rate``."""
     rng, held, train = seeded_split(seed, threads, len(card))
     held_x = turned_upright(x[held], span, turn[held], np.random.default_rng(seed + 1))
-    net = Reader(width)
+    net = read_back(Reader(width), start) if start else Reader(width)
     per_epoch = len(train) // 256
-    optimiser, schedule = falling_rate(net, per_epoch)
+    optimiser, schedule = falling_rate(net, per_epoch, rate)
     card_t = torch.from_numpy(card)
     for epoch in range(epochs):
         start = time.time()
@@ -265,7 +286,7 @@ def fit_reader(x: np.ndarray, span: float, card: np.ndarray, turn: np.ndarray, e
               flush=True)
 
 
-class IndexNet(nn.Module):
+class IndexNet(Upright):
     """The index network: from a patch cut in a guessed frame of a corner index (bot.scanner.frames), which card it
     is (or "not a card index") and the correction that takes the cut frame to the index's own."""
 
@@ -280,15 +301,59 @@ class IndexNet(nn.Module):
         return self.card(h), self.frame(h)
 
 
+def read_back(net: Resumed, model: Path) -> Resumed:
+    """``net`` holding the weights of the network of its shape written at ``model``, to go on learning from: each
+    convolution as exported (its normalisation folded into its weights and a bias, which the normalisation's shift now
+    carries, its statistics set to change nothing and kept so), each dense layer's weights as they are or read back
+    from 8 bits (``shrink``)."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(model)).graph
+    weights = {i.name: numpy_helper.to_array(i).astype(np.float32) for i in graph.initializer}
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    layers = [m for m in net.modules() if isinstance(m, nn.Conv2d)]
+    norms = [m for m in net.modules() if isinstance(m, nn.BatchNorm2d)]
+    assert len(convs) == len(layers) == len(norms), f"{model} is not a network of this shape"
+    with torch.no_grad():
+        for node, conv_layer, norm in zip(convs, layers, norms, strict=True):
+            conv_layer.weight.copy_(torch.from_numpy(weights[node.input[1]]))
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(torch.from_numpy(weights[node.input[2]]))
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+        for name, layer in net.named_modules():
+            if not isinstance(layer, nn.Linear):
+                continue
+            name = f"net.{name}"  # as exported, inside Exported or ExportedReader
+            if f"{name}.weight" in weights:
+                layer.weight.copy_(torch.from_numpy(weights[f"{name}.weight"]))
+            else:  # stored in 8 bits, transposed
+                q = f"{name}.weight_Transposed"
+                real = (weights[f"{q}_quantized"] - weights[f"{q}_zero_point"]) * weights[f"{q}_scale"]
+                layer.weight.copy_(torch.from_numpy(real.T.copy()))
+            layer.bias.copy_(torch.from_numpy(weights[f"{name}.bias"]))
+    net.frozen_norms = True
+    return net
+
+
 def fit_index(x: np.ndarray, card: np.ndarray, fix: np.ndarray, epochs: int, seed: int, threads: int, out: Path,
-              width: int) -> None:  # fmt: skip
+              width: int, start: Path | None = None, rate: float = 2e-3) -> None:  # fmt: skip
     """Fit the index network on its patches (training.frames): the card's cross-entropy, and for the patches on a
-    card the correction's smooth L1 loss; held back, fitted and written after each epoch as ``fit_reader``."""
+    card the correction's smooth L1 loss; held back, fitted and written after each epoch as ``fit_reader``. With
+    ``start``, it goes on from the network written there (``read_back``), at ``rate``."""
     rng, held, train = seeded_split(seed, threads, len(card))
-    net = IndexNet(width)
+    net = read_back(IndexNet(width), start) if start else IndexNet(width)
     per_epoch = len(train) // 256
-    optimiser, schedule = falling_rate(net, per_epoch)
+    optimiser, schedule = falling_rate(net, per_epoch, rate)
     card_t, fix_t = torch.from_numpy(card), torch.from_numpy(fix)
+    if start:
+        with torch.no_grad():
+            net.eval()
+            c = torch.cat([net(torch.from_numpy(tensor(x[held[i : i + 1024]])))[0] for i in range(0, len(held), 1024)])
+        on = card[held] < CLASSES - 1
+        accuracy = float((c.argmax(1).numpy()[on] == card[held][on]).mean())
+        print(f"from {start.name}: held-back index frames {accuracy:.4f}", flush=True)
     for epoch in range(epochs):
         start = time.time()
         total = 0.0

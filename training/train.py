@@ -25,8 +25,22 @@ from pathlib import Path
 
 import numpy as np
 
-from bot.scanner.patches import ANGLES, PATCH, READ_HIGH, READ_SPAN, READ_WIDE, SPAN, Work, cut, marks, patches, prepare
+from bot.scanner.patches import (
+    ANGLES,
+    PATCH,
+    READ_HIGH,
+    READ_SPAN,
+    READ_WIDE,
+    SPAN,
+    WORK_SIDE,
+    Work,
+    cut,
+    marks,
+    patches,
+    prepare,
+)
 from training.designs import CACHE, DESIGNS, Design, design_index_boxes, ensure_packages, render_design
+from training.frames import as_read, photo_side
 from training.synth import Placed, photo
 
 BACKGROUND = 32
@@ -102,14 +116,15 @@ def labels(
 
 
 def _draw(
-    seed: int, design_index: int, splits: int = 2, kind: str = "near"
+    seed: int, design_index: int, splits: int = 2, kind: str = "near", side: int = WORK_SIDE
 ) -> tuple[Work, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """One synthesised photo (the same for the same seed): its work planes, its marks (of the first ``splits`` splits
-    of the ink), and the labelled ones (``kind`` as --labels names it)."""
+    """One synthesised photo (the same for the same seed), drawn ``side`` pixels wide and read as the scanner reads it
+    (training.frames.as_read): its work planes, its marks (of the first ``splits`` splits of the ink), and the
+    labelled ones (``kind`` as --labels names it)."""
     rng = np.random.default_rng(seed)
     faces, boxes = faces_of(DESIGNS[design_index])
-    image, placed = photo(rng, faces, boxes, int(rng.integers(8, 33)))
-    work = prepare(image)
+    image, placed = photo(rng, faces, boxes, int(rng.integers(8, 33)), size=(side, side * 3 // 4))
+    work = prepare(as_read(image))
     # the shipped networks learnt on the marks of the first two splits: a reader fitted on those of the third as well
     # (glyphs freed from a card's edge, but also pieces of edges beside an index, labelled as its card) read fewer
     # cards of the calibration photos; on all four with box or covered labels, see docs/scanner.md
@@ -151,14 +166,15 @@ def sample(args: tuple[int, int]) -> Labelled:
     return _cached(PATCHES / f"{DESIGNS[design_index].name}-{seed}.npz", make)
 
 
-def sample_wide(args: tuple[int, int, int, str]) -> Labelled:
-    """The reader's patches of one synthesised photo: each index mark, and BACKGROUND_SHARE background marks for
-    each, cut wide and unturned (WIDE x WIDE x 2), with their card and turn (cached like ``sample``), from the marks
-    of the first ``splits`` splits of the ink, labelled as ``kind`` says (--labels)."""
-    seed, design_index, splits, kind = args
+def sample_wide(args: tuple[int, int, int, str, int]) -> Labelled:
+    """The reader's patches of one synthesised photo, drawn ``side`` pixels wide: each index mark, and
+    BACKGROUND_SHARE background marks for each, cut wide and unturned (WIDE x WIDE x 2), with their card and turn
+    (cached like ``sample``), from the marks of the first ``splits`` splits of the ink, labelled as ``kind`` says
+    (--labels)."""
+    seed, design_index, splits, kind, side = args
 
     def make() -> Labelled:
-        work, found, rows, card, turn = _draw(seed, design_index, splits, kind)
+        work, found, rows, card, turn = _draw(seed, design_index, splits, kind, side)
         keep = _thinned(card, np.random.default_rng(seed))
         x = np.zeros((len(keep), WIDE, WIDE, 2), np.uint8)
         for i, (mx, my, size) in enumerate(found[rows[keep], :3]):
@@ -168,7 +184,8 @@ def sample_wide(args: tuple[int, int, int, str]) -> Labelled:
     folder = WIDE_PATCHES
     if (splits, kind) != (2, "near"):  # other marks or labels: their own cache, never mixed with the shipped one
         folder = folder.with_name(f"{folder.name}-s{splits}-{kind}")
-    return _cached(folder / f"{DESIGNS[design_index].name}-{seed}.npz", make)
+    name = f"{DESIGNS[design_index].name}-{seed}" + ("" if side == WORK_SIDE else f"-{side}")
+    return _cached(folder / f"{name}.npz", make)
 
 
 def _tasks(seed: int, photos: int) -> list[tuple[int, int]]:
@@ -186,9 +203,12 @@ def dataset(seed: int, photos: int, jobs: int) -> Labelled:
     return x[keep], card[keep], turn[keep]
 
 
-def wide_dataset(seed: int, photos: int, jobs: int, splits: int = 2, kind: str = "near") -> Labelled:
-    """The reader's patches of the same photos as ``dataset`` (background already thinned photo by photo)."""
-    tasks = [(s, d, splits, kind) for s, d in _tasks(seed, photos)]
+def wide_dataset(
+    seed: int, photos: int, jobs: int, splits: int = 2, kind: str = "near", sides: tuple[int, ...] = (WORK_SIDE,)
+) -> Labelled:
+    """The reader's patches of the same photos as ``dataset`` (background already thinned photo by photo), each
+    drawn at one of ``sides`` (training.frames.photo_side)."""
+    tasks = [(s, d, splits, kind, photo_side(s, sides)) for s, d in _tasks(seed, photos)]
     with Pool(jobs) as pool:
         parts = pool.imap(sample_wide, tasks, chunksize=8)
         xs, cards, turns = zip(*parts, strict=True)
@@ -206,6 +226,12 @@ def main() -> None:
                         help="both: the turn and the reader; index: the index network alone (written to --out, "
                         "index.onnx beside the reader by default)")
     parser.add_argument("--index-epochs", type=int, default=INDEX_EPOCHS, help="epochs of the index network")
+    parser.add_argument("--sides", default=str(WORK_SIDE), help="the index network's photos: drawn at these sizes "
+                        "(longer side, comma-separated, each photo's drawn from its seed); those smaller than the "
+                        f"scanner's {WORK_SIDE} are saved again as a chat sends them, those larger are reduced")
+    parser.add_argument("--tune", type=Path, help="the index network goes on learning from the one written there "
+                        "(its dense layers read back from 8 bits), at --rate")
+    parser.add_argument("--rate", type=float, default=2e-3, help="the index network's learning rate at its highest")
     parser.add_argument("--index-covered", action="store_true", help="the index network's frames on an index covered "
                         "by more than 15 %% are all kept as \"not an index\" (tried, not shipped: docs/scanner.md)")
     parser.add_argument("--seed", type=int, default=16)
@@ -218,6 +244,7 @@ def main() -> None:
                         "covered: box, and a mark on a mostly covered index is not an index")
     args = parser.parse_args()
     args.photos = args.photos or (INDEX_PHOTOS if args.stage == "index" else 3600)
+    sides = tuple(int(side) for side in args.sides.split(","))
     ensure_packages()
     from training.net import fit, fit_index, fit_reader, shrink
 
@@ -232,10 +259,13 @@ def main() -> None:
         from training.frames import index_dataset
 
         out = args.out or MODEL.with_name(INDEX)
-        x, card, fix = loaded(lambda s, n, j: index_dataset(_tasks(s + INDEX_SEED, n), j, args.index_covered),
-                              "frames", "on an index")
+        x, card, fix = loaded(
+            lambda s, n, j: index_dataset(_tasks(s + INDEX_SEED, n), j, args.index_covered, sides),
+            "frames",
+            "on an index",
+        )
         fit_index(x, card, fix, epochs=args.index_epochs, seed=args.seed, threads=args.jobs, out=out,
-                  width=args.reader_width)
+                  width=args.reader_width, start=args.tune, rate=args.rate)
         shrink(out)
         print(f"wrote {out} ({out.stat().st_size // 1024} KB)")
         return
@@ -246,7 +276,7 @@ def main() -> None:
         fit(x, card, turn, epochs=args.turn_epochs, seed=args.seed, threads=args.jobs, out=args.out.with_name(TURN))
         del x
     if args.stage in ("both", "reader"):
-        x, card, turn = loaded(lambda s, n, j: wide_dataset(s, n, j, args.splits, args.labels))
+        x, card, turn = loaded(lambda s, n, j: wide_dataset(s, n, j, args.splits, args.labels, sides))
         fit_reader(x, WIDE_SPAN, card, turn, epochs=args.epochs, seed=args.seed, threads=args.jobs, out=args.out,
                    width=args.reader_width)
     written = args.out if args.stage != "turn" else args.out.with_name(TURN)

@@ -1,0 +1,87 @@
+"""Training's choices that a run's photos and a network's start rest on: each photo's size drawn from its seed (not
+from its place, where the designs take turns), a small photo compressed again as a chat sends it, and the reader and
+the index network read back from their ONNX files to learn further. The last need PyTorch and onnx (the ``train``
+extra) and are skipped without them."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from bot.scanner import recognise
+from bot.scanner.patches import marks, prepare
+from training.frames import CHAT_QUALITY, as_read, photo_side
+
+DATA = Path(__file__).parent / "data" / "scan"
+DESIGNS = 9  # the trained designs take turns in a run's photos (training.train._tasks)
+
+
+def test_each_photo_size_is_drawn_from_its_seed_and_every_design_gets_every_size() -> None:
+    sides = (800, 1024, 2048)
+    seeds = [31 * 1_000_003 + k for k in range(900)]
+    drawn = [photo_side(seed, sides) for seed in seeds]
+    assert drawn == [photo_side(seed, sides) for seed in seeds]  # the same run draws the same sizes
+    assert set(drawn) == set(sides)
+    assert min(Counter(drawn).values()) > 900 / 3 * 0.8
+    for design in range(DESIGNS):  # photo k is of design k % 9: each design is drawn at each size
+        assert {drawn[k] for k in range(design, len(drawn), DESIGNS)} == set(sides)
+    # one size only: every photo at it
+    assert {photo_side(seed, (1024,)) for seed in seeds[:50]} == {1024}
+
+
+def test_a_photo_smaller_than_the_scanner_reads_is_compressed_again_and_a_larger_one_is_left_as_it_is() -> None:
+    rng = np.random.default_rng(5)
+    small = rng.integers(0, 256, (600, 800, 3), dtype=np.uint8)
+    again = as_read(small)
+    assert again.shape == small.shape and again.dtype == np.uint8
+    _, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, CHAT_QUALITY])
+    assert np.array_equal(again, cv2.imdecode(data, cv2.IMREAD_COLOR))
+    assert not np.array_equal(again, small)
+    large = rng.integers(0, 256, (768, 1024, 3), dtype=np.uint8)
+    assert as_read(large) is large
+
+
+def test_the_reader_read_back_from_its_file_reads_as_the_file_does() -> None:
+    torch = pytest.importorskip("torch")
+    from training.net import Reader, read_back
+
+    work = prepare(cv2.imread(str(DATA / "photo0.jpg")))
+    upright, _turns = recognise.read_upright(work, marks(work))
+    probabilities = recognise.run(recognise.MODEL, "card", upright)
+    net = read_back(Reader(24), recognise.MODEL)
+    with torch.no_grad():
+        logits = net.eval()(torch.from_numpy(upright)).numpy()
+    # the file gives the softmax of the logits over the temperature fitted when it was written
+    onnx = pytest.importorskip("onnx")
+    graph = onnx.load(str(recognise.MODEL)).graph
+    constant = next(n for n in graph.node if n.op_type == "Constant")
+    temperature = float(onnx.numpy_helper.to_array(constant.attribute[0].t))
+    scaled = np.exp((logits - logits.max(axis=1, keepdims=True)) / temperature)
+    assert np.abs(scaled / scaled.sum(axis=1, keepdims=True) - probabilities).max() < 1e-4
+
+
+def test_an_index_network_read_back_from_its_file_reads_as_the_file_does() -> None:
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from bot.scanner.frames import frame_patches, hypotheses
+    from bot.scanner.patches import tensor
+    from training.net import IndexNet, read_back
+
+    work = prepare(cv2.imread(str(DATA / "photo0.jpg")))
+    found = marks(work)
+    frames = hypotheses(found[:, :3], np.zeros(len(found)))[:256]
+    x = tensor(frame_patches(work.planes, frames))
+    probabilities, correction = recognise.run_all(recognise.INDEX, ("card", "frame"), x)
+    net = read_back(IndexNet(24), recognise.INDEX)
+    net.train()  # learning: its normalisations stay as the file has them, so the batch's statistics change nothing
+    with torch.no_grad():
+        logits, fix = net.eval()(torch.from_numpy(x))
+    agree = (logits.numpy().argmax(axis=1) == probabilities.argmax(axis=1)).mean()
+    assert agree > 0.97  # the file computes its dense layers in 8 bits, the network in floats
+    assert np.abs(fix.numpy() - correction).mean() < 0.02
+    net.train()
+    assert not any(m.training for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d))
