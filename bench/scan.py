@@ -16,7 +16,9 @@ the strict threshold's split vote like any other (docs/scanner.md compares reade
 process's resident memory as it reads the photos instead: it must level off, whatever each photo holds. --no-index
 reads without the index network (each index read in its own frame), as the scanner did before it. --side 2048 draws
 the same layouts twice as large: their blur, noise and JPEG blocks, as many pixels, shrink by half when the scanner
-reduces the photo to 1024 pixels, as they do in a phone's photo of 3000-4000 pixels.
+reduces the photo to 1024 pixels, as they do in a phone's photo of 3000-4000 pixels; --side 800 draws them smaller
+and saves them again at JPEG quality 70, as a chat sends a small photo (the committed test photos are so): enlarged
+to 1024, their blur, noise and JPEG blocks grow with them.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.scanner import scan_image
 from training.designs import DESIGNS, design_index_boxes, ensure_packages, render_design
+from training.frames import as_read
 from training.synth import photo
 
 
@@ -50,6 +53,7 @@ def run(held_out: bool, photos: int, seed: int, others: tuple[float, ...] = (), 
         rng = np.random.default_rng(seed * 7919 + k)
         _design, faces, boxes = decks[k % len(decks)]
         image, placed = photo(rng, faces, boxes, int(rng.integers(8, 33)), (side, side * 3 // 4))
+        image = as_read(image)  # a photo smaller than the scanner reads, compressed again as a chat sends it
         start = time.process_time()
         scan = scan_image(image)
         seconds += time.process_time() - start
@@ -143,7 +147,8 @@ def main() -> None:
     parser.add_argument("--only", choices=("held-out", "trained"), help="one set of designs (both if not given)")
     parser.add_argument("--side", type=int, default=1024, help="the photos' longer side in pixels: the same layouts "
                         "drawn larger, their blur, noise and JPEG blocks as many pixels, so smaller once the scanner "
-                        "reduces the photo to 1024 (as a phone's photo is)")
+                        "reduces the photo to 1024 (as a phone's photo is); a smaller one is saved again at "
+                        "JPEG 70, as a chat sends it")
     parser.add_argument("--reader", type=Path, help="another reader model than the shipped one (a training run's)")
     parser.add_argument("--turn", type=Path, help="another turn model than the shipped one")
     parser.add_argument("--index", type=Path, help="another index network than the shipped one")

@@ -26,12 +26,15 @@ TRUTH = json.loads((DATA / "truth.json").read_text())
 # with other seeds (the bench's sets, 400 more at 1024 pixels and 240 drawn as these are, 800 x 600 and saved at JPEG
 # quality 70) it names 0.2 to 1.8 points more in every set and invents 19 cards against 20 (docs/scanner.md, "More
 # photos for the index network"). A floor is one network's count card by card; a rule or a cut that changes what the
-# same networks read must still meet it.
+# same networks read must still meet it. With that network carried on over 1,600 photos drawn at 800, 1024 and 2048
+# pixels: named 396 -> 400 (104 -> 105, 97 -> 98, 108 -> 110), missed 37 -> 31, and one more card not in the photo
+# asked about on the trained batch 0 (1 -> 2; 9 in all against 9 before), where on the twelve measured sets (7,371
+# cards) it asks about 176 such cards against 185 (docs/scanner.md, "Photos of several sizes").
 FLOORS = {
-    (True, 0): (104, 0, 3, 1),
-    (False, 0): (87, 0, 1, 15),
-    (True, 1): (97, 0, 5, 16),
-    (False, 1): (108, 0, 0, 5),
+    (True, 0): (105, 0, 3, 1),
+    (False, 0): (87, 0, 2, 12),
+    (True, 1): (98, 0, 4, 15),
+    (False, 1): (110, 0, 0, 3),
 }
 BATCH = 12  # photos per batch, as training/make_test_photos.py writes them
 

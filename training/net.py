@@ -262,8 +262,13 @@ def fit_reader(x: np.ndarray, span: float, card: np.ndarray, turn: np.ndarray, e
     per_epoch = len(train) // 256
     optimiser, schedule = falling_rate(net, per_epoch, rate)
     card_t = torch.from_numpy(card)
+    if start:
+        with torch.no_grad():
+            net.eval()
+            c = torch.cat([net(torch.from_numpy(tensor(held_x[i : i + 1024]))) for i in range(0, len(held), 1024)])
+        print(f"from {start.name}: held-back {float((c.argmax(1).numpy() == card[held]).mean()):.4f}", flush=True)
     for epoch in range(epochs):
-        start = time.time()
+        began = time.time()
         total = 0.0
         for rows in batches(net, train, rng):
             xb = torch.from_numpy(tensor(turned_upright(x[rows], span, turn[rows], rng)))
@@ -282,7 +287,7 @@ def fit_reader(x: np.ndarray, span: float, card: np.ndarray, turn: np.ndarray, e
             dynamic_axes={"patches": {0: "marks"}, "card": {0: "marks"}},
         )
         print(f"reader epoch {epoch + 1}/{epochs}: loss {total / max(1, per_epoch):.4f}, held-back {accuracy:.4f} "
-              f"(index marks {card_accuracy:.4f}), temperature {temperature:.3f} ({time.time() - start:.0f} s)",
+              f"(index marks {card_accuracy:.4f}), temperature {temperature:.3f} ({time.time() - began:.0f} s)",
               flush=True)
 
 
@@ -355,7 +360,7 @@ def fit_index(x: np.ndarray, card: np.ndarray, fix: np.ndarray, epochs: int, see
         accuracy = float((c.argmax(1).numpy()[on] == card[held][on]).mean())
         print(f"from {start.name}: held-back index frames {accuracy:.4f}", flush=True)
     for epoch in range(epochs):
-        start = time.time()
+        began = time.time()
         total = 0.0
         for rows in batches(net, train, rng):
             logits_b, frame_b = net(torch.from_numpy(tensor(x[rows])))
@@ -379,7 +384,7 @@ def fit_index(x: np.ndarray, card: np.ndarray, fix: np.ndarray, epochs: int, see
         )
         print(f"index epoch {epoch + 1}/{epochs}: loss {total / max(1, per_epoch):.4f}, held-back index frames "
               f"{accuracy:.4f}, correction off by {off[0]:.3f} {off[1]:.3f} radii, {off[2]:.3f} log size, "
-              f"{off[3] * 20:.1f} degrees, temperature {temperature:.3f} ({time.time() - start:.0f} s)", flush=True)
+              f"{off[3] * 20:.1f} degrees, temperature {temperature:.3f} ({time.time() - began:.0f} s)", flush=True)
 
 
 def shrink(model: Path) -> None:

@@ -243,6 +243,8 @@ def main() -> None:
                         help="box: an index mark's centre must be on the index's box; near: anywhere near the index; "
                         "covered: box, and a mark on a mostly covered index is not an index")
     args = parser.parse_args()
+    if args.tune and args.stage not in ("reader", "index"):
+        parser.error("--tune goes on from one network: give --stage reader or --stage index")
     args.photos = args.photos or (INDEX_PHOTOS if args.stage == "index" else 3600)
     sides = tuple(int(side) for side in args.sides.split(","))
     ensure_packages()
@@ -278,7 +280,7 @@ def main() -> None:
     if args.stage in ("both", "reader"):
         x, card, turn = loaded(lambda s, n, j: wide_dataset(s, n, j, args.splits, args.labels, sides))
         fit_reader(x, WIDE_SPAN, card, turn, epochs=args.epochs, seed=args.seed, threads=args.jobs, out=args.out,
-                   width=args.reader_width)
+                   width=args.reader_width, start=args.tune, rate=args.rate)  # fmt: skip
     written = args.out if args.stage != "turn" else args.out.with_name(TURN)
     print(f"wrote {written} ({written.stat().st_size // 1024} KB)")
 
