@@ -6,12 +6,14 @@ the package. Running the scanner needs only onnxruntime; nothing of PyTorch.
     pip install -e '.[train]'          # torch (CPU), onnx
     python -m training.train           # installs the card packages if missing (as root)
 
-Options: --photos N, --turn-epochs E, --epochs E (the reader's), --reader-width W, --stage both|turn|reader,
+Options: --photos N, --turn-epochs E, --epochs E (the reader's), --reader-width W, --stage both|turn|reader|index,
 --seed S, --jobs J, --out PATH (the reader; turn.onnx goes beside it), --splits 2|3|4 and --labels box|near|covered
 (the reader's marks and how they are labelled; the defaults, 2 and near, give the shipped reader; the turn network
-always learns on the first two splits, labelled near). The run is seeded: the same options give the same photos, the
-same patches and (on the same machine, library versions and --jobs) the same weights. The patches of each photo are
-kept in the cache (training/designs.CACHE), so a second run skips the drawing.
+always learns on the first two splits, labelled near), --sides 800,1024,2048 (the sizes the photos are drawn at),
+--tune PATH and --rate R (with --stage reader or index: carry on the network written at PATH, at that highest rate;
+docs/scanner.md gives the commands of the shipped networks). The run is seeded: the same options give the same
+photos, the same patches and (on the same machine, library versions and --jobs) the same weights. The patches of each
+photo are kept in the cache (training/designs.CACHE), so a second run skips the drawing.
 """
 
 from __future__ import annotations
