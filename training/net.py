@@ -152,7 +152,8 @@ def quarter_turns(x: np.ndarray, turn: np.ndarray, rng: np.random.Generator) -> 
 
 
 @torch.no_grad()
-def logits(net: Net, x: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+def logits(net: nn.Module, x: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+    """A two-headed network's outputs (the first network, the index network) for ``x``, read 1024 at a time."""
     net.eval()
     parts = [net(torch.from_numpy(tensor(x[i : i + 1024]))) for i in range(0, len(x), 1024)]
     return torch.cat([p[0] for p in parts]), torch.cat([p[1] for p in parts])
@@ -353,9 +354,7 @@ def fit_index(x: np.ndarray, card: np.ndarray, fix: np.ndarray, epochs: int, see
     optimiser, schedule = falling_rate(net, per_epoch, rate)
     card_t, fix_t = torch.from_numpy(card), torch.from_numpy(fix)
     if start:
-        with torch.no_grad():
-            net.eval()
-            c = torch.cat([net(torch.from_numpy(tensor(x[held[i : i + 1024]])))[0] for i in range(0, len(held), 1024)])
+        c = logits(net, x[held])[0]
         on = card[held] < CLASSES - 1
         accuracy = float((c.argmax(1).numpy()[on] == card[held][on]).mean())
         print(f"from {start.name}: held-back index frames {accuracy:.4f}", flush=True)
@@ -369,10 +368,8 @@ def fit_index(x: np.ndarray, card: np.ndarray, fix: np.ndarray, epochs: int, see
             if on.any():
                 loss = loss + 2.0 * nn.functional.smooth_l1_loss(frame_b[on], fix_t[rows][on], beta=0.1)
             total += learn(loss, optimiser, schedule)
-        with torch.no_grad():
-            net.eval()
-            parts = [net(torch.from_numpy(tensor(x[held[i : i + 1024]]))) for i in range(0, len(held), 1024)]
-        c, f = torch.cat([p[0] for p in parts]), torch.cat([p[1] for p in parts]).numpy()
+        c, correction = logits(net, x[held])
+        f = correction.numpy()
         on = card[held] < CLASSES - 1
         accuracy = float((c.argmax(1).numpy()[on] == card[held][on]).mean())
         off = np.abs(f[on] - fix[held][on]).mean(axis=0)
