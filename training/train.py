@@ -228,12 +228,14 @@ def main() -> None:
                         help="both: the turn and the reader; index: the index network alone (written to --out, "
                         "index.onnx beside the reader by default)")
     parser.add_argument("--index-epochs", type=int, default=INDEX_EPOCHS, help="epochs of the index network")
-    parser.add_argument("--sides", default=str(WORK_SIDE), help="the index network's photos: drawn at these sizes "
-                        "(longer side, comma-separated, each photo's drawn from its seed); those smaller than the "
-                        f"scanner's {WORK_SIDE} are saved again as a chat sends them, those larger are reduced")
-    parser.add_argument("--tune", type=Path, help="the index network goes on learning from the one written there "
-                        "(its dense layers read back from 8 bits), at --rate")
-    parser.add_argument("--rate", type=float, default=2e-3, help="the index network's learning rate at its highest")
+    parser.add_argument("--sides", default=str(WORK_SIDE), help="the reader's and the index network's photos: drawn "
+                        "at these sizes (longer side, comma-separated, each photo's drawn from its seed); those "
+                        f"smaller than the scanner's {WORK_SIDE} are saved again as a chat sends them, those larger "
+                        "are reduced")
+    parser.add_argument("--tune", type=Path, help="with --stage reader or index: that network goes on learning from "
+                        "the one written there, at --rate")
+    parser.add_argument("--rate", type=float, default=2e-3, help="the reader's or the index network's highest "
+                        "learning rate")
     parser.add_argument("--index-covered", action="store_true", help="the index network's frames on an index covered "
                         "by more than 15 %% are all kept as \"not an index\" (tried, not shipped: docs/scanner.md)")
     parser.add_argument("--seed", type=int, default=16)
