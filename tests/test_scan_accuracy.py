@@ -30,11 +30,17 @@ TRUTH = json.loads((DATA / "truth.json").read_text())
 # pixels: named 396 -> 400 (104 -> 105, 97 -> 98, 108 -> 110), missed 37 -> 31, and one more card not in the photo
 # asked about on the trained batch 0 (1 -> 2; 9 in all against 9 before), where on the twelve measured sets (7,371
 # cards) it asks about 176 such cards against 185 (docs/scanner.md, "Photos of several sizes").
+# Re-set with the same networks and three rules (a mark the index network does not bear out, a mark of the cleared
+# split alone, each index read in four views): cards asked about that are not there 9 -> 7 (3 -> 1, 4 -> 3, but 2 -> 3
+# on the trained batch 0), missed 31 -> 30, and one card named fewer, an ace of diamonds on a trained photo that its
+# views read at 0.948 (asked about instead: 110 -> 109); on 18 measured sets (11,469 cards) the rules invent 2 cards
+# against 19, ask about 145 absent cards against 258, miss 161 against 179 and name 11,153 against 11,145
+# (docs/scanner.md, "Cards the index network does not bear out").
 FLOORS = {
-    (True, 0): (105, 0, 3, 1),
-    (False, 0): (87, 0, 2, 12),
-    (True, 1): (98, 0, 4, 15),
-    (False, 1): (110, 0, 0, 3),
+    (True, 0): (105, 0, 1, 1),
+    (False, 0): (87, 0, 3, 11),
+    (True, 1): (98, 0, 3, 15),
+    (False, 1): (109, 0, 0, 3),
 }
 BATCH = 12  # photos per batch, as training/make_test_photos.py writes them
 

@@ -87,6 +87,18 @@ def test_a_mark_of_the_strict_threshold_only_adds_to_a_card_read_elsewhere() -> 
     assert names(decide(p, split_by(found, 1, STRICT_SPLIT), turns)) == ([], ["7C"])
 
 
+def test_a_mark_of_the_cleared_split_alone_names_its_card_unsure_only() -> None:
+    from bot.scanner.patches import CLEARED_SPLIT
+
+    p, found, turns = readings(("7C", 0.999, 12))
+    # a piece that stood apart only once straight runs of ink were cleared may be a stroke of a picture: asked about
+    assert names(decide(p, split_by(found, CLEARED_SPLIT), turns)) == ([], ["7C"])
+    # with a second witness it counts as any mark, and it votes from UNSURE, not from STRICT_VOTE
+    p, found, turns = readings(("7C", 0.97, 12), ("7C", UNSURE + 0.05, 12))
+    assert names(decide(p, split_by(found, CLEARED_SPLIT, CLEARED_SPLIT), turns)) == (["7C"], [])
+    assert names(decide(p, split_by(found, 1, STRICT_SPLIT), turns)) == ([], ["7C"])
+
+
 def indices(*read: tuple[str, float, float, float]) -> tuple[np.ndarray, np.ndarray]:
     """Indices read in their frames, as (card, reading, x, radius): the frames (upright cards) and their readings."""
     q = np.zeros((len(read), BACKGROUND + 1), np.float32)
@@ -106,11 +118,15 @@ def test_an_index_read_in_its_frame_votes_as_one_more_mark_once_per_card() -> No
     assert names(decide(*with_indices(*marks, *indices(("9H", 0.97, 300, 14))))) == (["9H"], [])
     # an index under INDEX_VOTE does not vote: the mark's 0.7 alone, unsure
     assert names(decide(*with_indices(*marks, *indices(("9H", INDEX_VOTE - 0.05, 300, 14))))) == ([], ["9H"])
-    # two frames of the queen at 0.85 (two views of the same ink, most often): only the best votes, and a card read in
-    # frames alone is reported from INDEX_ALONE, so not at all; at 0.95 alone it is unsure, at 0.995 named
+    # two frames of the queen at 0.85 (two views of the same ink, most often): only the best votes, so the queen is
+    # asked about, where the two combined (1 - 0.15 * 0.15 = 0.9775) would name it; a card read in frames alone is
+    # reported from INDEX_ALONE, so under it not at all
     none = readings((None, 0.99, 12))
-    twice = indices(("QS", 0.85, 300, 14), ("QS", 0.84, 340, 14))
-    assert names(decide(*with_indices(*none, *twice))) == ([], [])
+    twice = indices(("QS", 0.85, 300, 14), ("QS", 0.85, 340, 14))
+    assert INDEX_VOTE <= 0.85 and INDEX_SURE_ALONE <= 1 - 0.15 * 0.15
+    assert names(decide(*with_indices(*none, *twice))) == ([], ["QS"])
+    assert names(decide(*with_indices(*none, *indices(("QS", INDEX_ALONE - 0.05, 300, 14))))) == ([], [])
+    # alone at 0.95 it is asked about, at 0.995 named
     assert INDEX_ALONE < 0.95 < INDEX_SURE_ALONE < SURE_ALONE
     assert names(decide(*with_indices(*none, *indices(("QS", 0.95, 300, 14))))) == ([], ["QS"])
     assert names(decide(*with_indices(*none, *indices(("QS", 0.995, 300, 14))))) == (["QS"], [])
@@ -141,10 +157,33 @@ def test_a_mark_on_an_index_read_surely_as_another_card_names_its_own_card_unsur
     on_suit = 0.57 * 14
     assert names(decide(*with_indices(*king, *indices(("TH", 0.995, on_suit, 14))))) == (["TH"], ["KH"])
     # read under CONTRADICT, or centred farther off than ON_FRAME radii (the next card's index), it does not doubt
-    assert names(decide(*with_indices(*king, *indices(("TH", CONTRADICT - 0.02, on_it, 14))))) == (["KH"], ["TH"])
+    assert names(decide(*with_indices(*king, *indices(("TH", CONTRADICT - 0.03, on_it, 14))))) == (["KH"], ["TH"])
     assert names(decide(*with_indices(*king, *indices(("TH", 0.995, ON_FRAME * 14 + 2, 14))))) == (["TH", "KH"], [])
     # an index read as the king itself there agrees: named, the two votes combined
     assert names(decide(*with_indices(*king, *indices(("KH", 0.995, on_it, 14))))) == (["KH"], [])
     # a doubted mark still adds to the card's other witnesses: with a second mark of the king, named
     two = readings(("KH", 0.998, 12), ("KH", 0.9, 12))
     assert names(decide(*with_indices(*two, *indices(("TH", 0.995, on_it, 14))))) == (["TH", "KH"], [])
+
+
+def test_a_mark_whose_card_no_frame_guessed_from_it_bears_out_does_not_vote() -> None:
+    from bot.scanner.recognise import BORNE_OUT, borne_out
+
+    # four marks: the king of clubs twice (a jack's large club), the nine of hearts, and one never guessed from
+    p, found, turns = readings(("KC", 0.94, 28), ("KC", 0.92, 28), ("9H", 0.999, 12), ("8S", 0.999, 12))
+    assert names(decide(p, found, turns)) == (["KC", "9H", "8S"], [])  # in card order
+    candidates = np.array([0, 1, 2])
+    guessed = np.zeros((3, BACKGROUND + 1), np.float32)
+    guessed[:, BACKGROUND] = 1.0
+    guessed[0, parse_card("KC")] = BORNE_OUT / 2  # its frames read the king of clubs, but hardly
+    guessed[1, parse_card("JC")] = 0.7  # another card: not the mark's own
+    guessed[2, parse_card("9H")] = BORNE_OUT  # the nine is borne out, however weakly
+    cleared = borne_out(p, candidates, guessed)
+    assert names(decide(cleared, found, turns)) == (["9H", "8S"], [])
+    assert (cleared[2:] == p[2:]).all() and (cleared[:2, BACKGROUND] == p[:2, BACKGROUND]).all()
+    assert cleared is not p and (p[0, parse_card("KC")], p[1, parse_card("KC")]) == (np.float32(0.94), np.float32(0.92))
+    # one of the two kings borne out: it still votes, alone, and is asked about
+    guessed[1, parse_card("KC")] = 0.2
+    assert names(decide(borne_out(p, candidates, guessed), found, turns)) == (["9H", "8S"], ["KC"])
+    # no candidate: nothing changes
+    assert borne_out(p, np.zeros(0, np.int64), np.zeros((0, BACKGROUND + 1), np.float32)) is p

@@ -13,11 +13,13 @@ from bot.scanner.frames import (
     FRAME_HIGH,
     FRAME_WIDE,
     SCALE_LIMIT,
+    VIEWS,
     corrected,
     correction_to,
     distinct,
     frame_patches,
     hypotheses,
+    views,
 )
 
 
@@ -80,7 +82,8 @@ def test_frames_are_cut_upright_at_the_network_size() -> None:
 
 def test_the_index_networks_work_is_bounded_whatever_the_photo_holds(monkeypatch: pytest.MonkeyPatch) -> None:
     """A picture of glyphs and lines everywhere, every mark taken as a possible index and every frame as read a card:
-    the index network still reads at most three frames of MAX_GUESSED marks, then MAX_LIVE frames a round."""
+    the index network still reads at most three frames of MAX_GUESSED marks, then MAX_LIVE frames a round, then at most
+    MAX_LIVE indices found again in each of the VIEWS."""
     from bot.scanner import recognise
 
     rng = np.random.default_rng(3)
@@ -101,4 +104,34 @@ def test_the_index_networks_work_is_bounded_whatever_the_photo_holds(monkeypatch
     monkeypatch.setattr(recognise, "PRUNE", 1.01)  # every mark leads to frames
     monkeypatch.setattr(recognise, "KEEP", 0.0)  # every frame is moved and read again
     recognise.scan_image(image)
-    assert read == [3 * recognise.MAX_GUESSED] + [recognise.MAX_LIVE] * recognise.ROUNDS
+    assert read[:-1] == [3 * recognise.MAX_GUESSED] + [recognise.MAX_LIVE] * recognise.ROUNDS
+    views = len(recognise.VIEWS)
+    assert 0 < read[-1] <= views * recognise.MAX_LIVE and read[-1] % views == 0
+
+
+def test_an_index_is_seen_again_a_tenth_of_its_radius_off_each_way() -> None:
+    # an index of radius 10 at (100, 50) on an upright card, and one at (300, 50) on a card whose top points right
+    frames = np.array([[100.0, 50.0, 10.0, 0.0], [300.0, 50.0, 10.0, 90.0]])
+    seen = views(frames)
+    assert seen.shape == (len(VIEWS) * 2, 4)
+    upright, right = seen[0::2], seen[1::2]  # view by view, each view all the frames
+    # upright: across is +x, up is -y; each view 1.2 pixels off, radius and turn kept
+    assert np.allclose(upright, [[101.2, 50, 10, 0], [98.8, 50, 10, 0], [100, 48.8, 10, 0], [100, 51.2, 10, 0]])
+    # top to the right: across is +y, up is +x
+    assert np.allclose(right, [[300, 51.2, 10, 90], [300, 48.8, 10, 90], [301.2, 50, 10, 90], [298.8, 50, 10, 90]])
+
+
+def test_the_views_agree_on_a_card_only_where_every_view_reads_it() -> None:
+    from bot.scanner.recognise import BACKGROUND, INDEX_VOTE, agreed
+
+    readings = np.zeros((5, 2, BACKGROUND + 1), np.float32)
+    readings[:, 0, 3] = 0.99  # the first index: every view reads card 3
+    readings[:, 0, BACKGROUND] = 0.01
+    readings[0, 1, 7] = 0.99  # the second: one view reads card 7, the four others "not an index"
+    readings[0, 1, BACKGROUND] = 0.01
+    readings[1:, 1, BACKGROUND] = 0.9
+    readings[1:, 1, 7] = 0.1
+    one = agreed(readings)
+    assert one.shape == (2, BACKGROUND + 1) and np.allclose(one.sum(axis=1), 1.0, atol=1e-5)
+    assert one[0, 3] > 0.98  # read alike in every view: as it was
+    assert one[1].argmax() == BACKGROUND and one[1, 7] < INDEX_VOTE  # read once: no longer a card that votes

@@ -31,6 +31,12 @@ GUESSES: tuple[tuple[float, float], ...] = ((-0.4, 0.95), (0.88, 1.5), (0.0, 0.6
 # of the turn; it is clipped to these, so a wild reading cannot send a cut off the photo.
 SHIFT_LIMIT, SCALE_LIMIT, TURN_LIMIT = 1.0, 0.7, 1.5
 TURN_STEP = 20.0
+# An index found is read again in four frames about its own, moved across and up by a tenth of its radius (as
+# corrections: across, up, log radius, turn): a glyph read as a card in one frame is rarely read the same in the
+# four others, where a true index is.
+VIEWS: tuple[tuple[float, float, float, float], ...] = (
+    (0.12, 0.0, 0.0, 0.0), (-0.12, 0.0, 0.0, 0.0), (0.0, 0.12, 0.0, 0.0), (0.0, -0.12, 0.0, 0.0),
+)
 
 Frames = npt.NDArray[np.float64]  # (n, 4): centre x, centre y, radius (work pixels), degrees clockwise from up
 
@@ -68,6 +74,11 @@ def corrected(frames: Frames, correction: Float) -> Frames:
     radius = frames[:, 2] * np.exp(np.clip(c[:, 2], -SCALE_LIMIT, SCALE_LIMIT))
     degrees = frames[:, 3] + TURN_STEP * np.clip(c[:, 3], -TURN_LIMIT, TURN_LIMIT)
     return np.column_stack([x, y, radius, degrees])
+
+
+def views(frames: Frames) -> Frames:
+    """Each frame moved by each of the VIEWS: (len(VIEWS) * frames, 4), view by view."""
+    return np.concatenate([corrected(frames, np.tile(np.asarray(v, np.float32), (len(frames), 1))) for v in VIEWS])
 
 
 def correction_to(frame: tuple[float, float, float, float], truth: tuple[float, float, float, float]) -> Float:

@@ -35,6 +35,7 @@ EDGE = 15
 # (block and offset of the adaptive threshold) keeps only the darker cores of the ink, where the glyph stands apart.
 # Those cores are thinner than the glyphs the reader learnt on, so their readings are trusted less (recognise.decide).
 STRICT_BLOCK, STRICT_OFFSET = 15, 20
+CLEARED_SPLIT = 3  # the split of the pieces that stand apart once straight runs of ink are cleared
 STRICT_SPLIT = 4  # the split of the ink (the last column of a mark) that the strict threshold finds
 
 Float = npt.NDArray[np.float32]
@@ -115,7 +116,7 @@ def marks(work: Work, splits: int = 4) -> Float:
         runs = cv2.HoughLinesP(within, 1, np.pi / 180, threshold=EDGE, minLineLength=EDGE, maxLineGap=2)
         for x1, y1, x2, y2 in np.asarray(runs if runs is not None else []).reshape(-1, 4).tolist():
             cv2.line(within, (x1, y1), (x2, y2), 0, 3)
-        found = np.vstack([found, _new(_components(within, 3), found)])
+        found = np.vstack([found, _new(_components(within, CLEARED_SPLIT), found)])
     # ... and on a blurred photo a glyph joined to the next card's shadow by faint ink stands apart in the darker cores
     if splits > 3:
         cores = cv2.adaptiveThreshold(
