@@ -263,10 +263,14 @@ def fit_reader(x: np.ndarray, span: float, card: np.ndarray, turn: np.ndarray, e
     per_epoch = len(train) // 256
     optimiser, schedule = falling_rate(net, per_epoch, rate)
     card_t = torch.from_numpy(card)
+
+    @torch.no_grad()
+    def held_logits() -> torch.Tensor:
+        net.eval()
+        return torch.cat([net(torch.from_numpy(tensor(held_x[i : i + 1024]))) for i in range(0, len(held), 1024)])
+
     if start:
-        with torch.no_grad():
-            net.eval()
-            c = torch.cat([net(torch.from_numpy(tensor(held_x[i : i + 1024]))) for i in range(0, len(held), 1024)])
+        c = held_logits()
         print(f"from {start.name}: held-back {float((c.argmax(1).numpy() == card[held]).mean()):.4f}", flush=True)
     for epoch in range(epochs):
         began = time.time()
@@ -275,9 +279,7 @@ def fit_reader(x: np.ndarray, span: float, card: np.ndarray, turn: np.ndarray, e
             xb = torch.from_numpy(tensor(turned_upright(x[rows], span, turn[rows], rng)))
             loss = nn.functional.cross_entropy(net(xb), card_t[rows])
             total += learn(loss, optimiser, schedule)
-        with torch.no_grad():
-            net.eval()
-            c = torch.cat([net(torch.from_numpy(tensor(held_x[i : i + 1024]))) for i in range(0, len(held), 1024)])
+        c = held_logits()
         accuracy = float((c.argmax(1).numpy() == card[held]).mean())
         on_cards = card[held] < CLASSES - 1
         card_accuracy = float((c.argmax(1).numpy()[on_cards] == card[held][on_cards]).mean())
