@@ -187,3 +187,30 @@ def test_a_mark_whose_card_no_frame_guessed_from_it_bears_out_does_not_vote() ->
     assert names(decide(borne_out(p, candidates, guessed), found, turns)) == (["9H", "8S"], ["KC"])
     # no candidate: nothing changes
     assert borne_out(p, np.zeros(0, np.int64), np.zeros((0, BACKGROUND + 1), np.float32)) is p
+
+
+def test_an_index_read_well_is_named_when_a_weak_ink_mark_on_it_reads_the_same_card() -> None:
+    from bot.scanner.recognise import CONTRADICT, INDEX_SURE_ALONE, INK_BEARS, WITH_INK, with_indices
+
+    reading = (WITH_INK + INDEX_SURE_ALONE) / 2  # alone, an index at this reading is asked about
+    weak = (INK_BEARS + UNSURE) / 2  # too weak to vote: alone, such a mark names nothing
+    assert names(decide(*with_indices(*readings(("8S", weak, 12)), *indices()))) == ([], [])
+    # readings() puts the mark at x = 0; an index of radius 14 centred 10 pixels off holds it
+    assert names(decide(*with_indices(*readings(("8S", weak, 12)), *indices(("8S", reading, 10, 14))))) == (["8S"], [])
+    # the same index with no ink mark on it, or the mark reading another card best, or reading it under INK_BEARS, or
+    # lying more than one radius from the index's centre: asked about
+    assert names(decide(*with_indices(*readings((None, 0.99, 12)), *indices(("8S", reading, 10, 14))))) == ([], ["8S"])
+    assert names(decide(*with_indices(*readings(("8C", weak, 12)), *indices(("8S", reading, 10, 14))))) == ([], ["8S"])
+    under = INK_BEARS - 0.05
+    assert names(decide(*with_indices(*readings(("8S", under, 12)), *indices(("8S", reading, 10, 14))))) == ([], ["8S"])
+    assert names(decide(*with_indices(*readings(("8S", weak, 12)), *indices(("8S", reading, 14 + 1, 14))))) == (
+        [],
+        ["8S"],
+    )
+    # an index under WITH_INK is not helped by a weak mark
+    low = WITH_INK - 0.03
+    assert names(decide(*with_indices(*readings(("8S", weak, 12)), *indices(("8S", low, 10, 14))))) == ([], ["8S"])
+    # a mark that is the glyph of another index read surely (doubted) bears nothing out: the queen's index at x = 0
+    # holds the mark, the eight's index 10 pixels off reads the eight
+    both = indices(("QD", CONTRADICT, 0, 14), ("8S", reading, 10, 14))
+    assert names(decide(*with_indices(*readings(("8S", weak, 12)), *both))) == (["QD"], ["8S"])

@@ -59,6 +59,12 @@ ON_FRAME = 0.6
 # (``borne_out``): on 18 measured sets (11,469 cards) such marks invented 6 cards and asked about 141 absent ones,
 # where they named 3 and kept 5 from being missed. Most were strokes of a court card's picture or of a pip.
 BORNE_OUT = 0.01
+# A card read at an index in its frame at WITH_INK or more, not named by the rules above, is named when an ink mark
+# within one radius of that index's centre reads the same card best at INK_BEARS or more (``ink_bears``): two networks
+# reading one index differently cut agree. Such a mark is too weak to vote (under UNSURE), but it is the reader's
+# witness of the same ink. On 18 measured sets (11,469 cards) this named 23 cards more and invented 1.
+WITH_INK = 0.9
+INK_BEARS = 0.3
 MAX_BYTES = 25 * 1024 * 1024  # a phone's photo is 2-8 MB
 MAX_PIXELS = 50_000_000  # and 12-48 megapixels
 # A card read at two marks or more (its rank and its suit, its two corners) is named from SURE, one read at a single
@@ -356,4 +362,18 @@ def decide(
         if f.confidence >= (SURE if seen[f.card] > 1 else SURE_ALONE if f.card in inked else INDEX_SURE_ALONE)
         and (seen[f.card] > 1 or f.card in trusted)
     }
+    named |= {f.card for f in ordered if f.card not in named and ink_bears(p, found, doubted, f.card)}
     return tuple(f for f in ordered if f.card in named), tuple(f for f in ordered if f.card not in named)
+
+
+def ink_bears(p: Float, found: Float, doubted: npt.NDArray[np.bool_], card: int) -> bool:
+    """Whether an index read in its frame as ``card`` at WITH_INK or more has an ink mark within one radius of its
+    centre, not doubted, that reads the same card best at INK_BEARS or more."""
+    split = found[:, 3] if found.shape[1] > 3 else np.zeros(len(found), np.float32)
+    best = p[:, :BACKGROUND].argmax(axis=1)
+    index = np.flatnonzero((split == INDEX_SPLIT) & (best == card) & (p[:, card] >= WITH_INK))
+    ink = np.flatnonzero((split != INDEX_SPLIT) & (best == card) & (p[:, card] >= INK_BEARS) & ~doubted)
+    if len(index) == 0 or len(ink) == 0:
+        return False
+    apart = np.hypot(found[ink, None, 0] - found[None, index, 0], found[ink, None, 1] - found[None, index, 1])
+    return bool((apart <= found[None, index, 2] * RADIUS_PER_MARK).any())
