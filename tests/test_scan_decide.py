@@ -214,3 +214,31 @@ def test_an_index_read_well_is_named_when_a_weak_ink_mark_on_it_reads_the_same_c
     # holds the mark, the eight's index 10 pixels off reads the eight
     both = indices(("QD", CONTRADICT, 0, 14), ("8S", reading, 10, 14))
     assert names(decide(*with_indices(*readings(("8S", weak, 12)), *both))) == (["QD"], ["8S"])
+
+
+def test_an_ink_mark_read_well_is_named_when_a_weak_index_about_it_reads_the_same_card() -> None:
+    from bot.scanner.patches import CLEARED_SPLIT
+    from bot.scanner.recognise import INDEX_BEARS, INDEX_VOTE, INK_WITH, with_indices
+
+    reading = (INK_WITH + SURE_ALONE) / 2  # alone, a mark at this reading is asked about
+    weak = (INDEX_BEARS + INDEX_VOTE) / 2  # an index too weak to vote
+    assert names(decide(*with_indices(*readings(("QC", reading, 12)), *indices()))) == ([], ["QC"])
+    assert names(decide(*with_indices(*readings(("QC", reading, 12)), *indices(("QC", weak, 10, 14))))) == (["QC"], [])
+    # the index reading another card best, or the queen under INDEX_BEARS, or farther than its radius: asked about
+    assert names(decide(*with_indices(*readings(("QC", reading, 12)), *indices(("KC", weak, 10, 14))))) == (
+        [],
+        ["QC"],
+    )
+    under = INDEX_BEARS - 0.05
+    assert names(decide(*with_indices(*readings(("QC", reading, 12)), *indices(("QC", under, 10, 14))))) == (
+        [],
+        ["QC"],
+    )
+    assert names(decide(*with_indices(*readings(("QC", reading, 12)), *indices(("QC", weak, 15, 14))))) == ([], ["QC"])
+    # a mark under INK_WITH, or one of the strict or the cleared split (as often a stroke of a picture), is not enough
+    low = INK_WITH - 0.05
+    assert names(decide(*with_indices(*readings(("QC", low, 12)), *indices(("QC", weak, 10, 14))))) == ([], ["QC"])
+    for split in (STRICT_SPLIT, CLEARED_SPLIT):
+        p, found, turns = readings(("QC", reading, 12))
+        marks = (p, split_by(found, split), turns)
+        assert names(decide(*with_indices(*marks, *indices(("QC", weak, 10, 14))))) == ([], ["QC"])
