@@ -1,8 +1,8 @@
 """Card scanner accuracy and speed on synthetic photos of 8-32 spread cards, the held-out designs (never trained
-on) apart from the trained ones.
+on) apart from the trained ones, and the designs added since the shipped networks learnt (never seen by them either).
 
     python bench/scan.py [--photos 60] [--seed 7] [--side 1024] [--sure 0.99] [--also 0.995,0.999]
-                         [--only held-out|trained]
+                         [--only held-out|trained|added]
                          [--reader PATH] [--turn PATH] [--index PATH] [--no-index] [--with-reader PATH]
                          [--strict-as-any] [--worst] [--memory]
 
@@ -38,13 +38,25 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.scanner import scan_image
-from training.designs import DESIGNS, design_index_boxes, ensure_packages, render_design
+from training.designs import DESIGNS, Design, design_index_boxes, ensure_packages, render_design
 from training.frames import as_read
 from training.synth import photo
 
+SETS = {  # the sets of designs the bench reports apart
+    "held-out": "held-out designs",
+    "trained": "trained designs",
+    "added": "designs added since the shipped networks learnt, never seen by them",
+}
 
-def run(held_out: bool, photos: int, seed: int, others: tuple[float, ...] = (), side: int = 1024) -> None:
-    designs = [d for d in DESIGNS if d.held_out == held_out]
+
+def designs_of(kind: str) -> list[Design]:
+    if kind == "held-out":
+        return [d for d in DESIGNS if d.held_out]
+    return [d for d in DESIGNS if not d.held_out and d.first == (kind == "trained")]
+
+
+def run(kind: str, photos: int, seed: int, others: tuple[float, ...] = (), side: int = 1024) -> None:
+    designs = designs_of(kind)
     decks = [(d, *(lambda f: (f, design_index_boxes(f)))(render_design(d))) for d in designs]
     seen = correct = unsure = invented = wrong_unsure = 0
     seconds = 0.0
@@ -70,9 +82,8 @@ def run(held_out: bool, photos: int, seed: int, others: tuple[float, ...] = (), 
             read = {f.card for f in (*scan.cards, *scan.unsure) if f.confidence >= threshold}
             counts[0] += len(read & visible)
             counts[1] += len(read - present)
-    label = "held-out designs" if held_out else "trained designs"
     names = ", ".join(d.name for d in designs)
-    print(f"{label} ({names}): {photos} photos, {seen} cards with a visible corner")
+    print(f"{SETS[kind]} ({names}): {photos} photos, {seen} cards with a visible corner")
     print(f"  named correctly  {correct / seen:7.2%}  ({correct})")
     print(f"  flagged unsure   {unsure / seen:7.2%}  ({unsure}; plus {wrong_unsure} unsure guesses not in the photo)")
     print(f"  missed           {(seen - correct - unsure) / seen:7.2%}  ({seen - correct - unsure})")
@@ -144,7 +155,7 @@ def main() -> None:
                         "given): it trades named cards for invented ones")
     parser.add_argument("--also", default="", help="other thresholds to report, e.g. 0.995,0.999 (read on the same "
                         "scans; from 0.4, where unsure cards start)")
-    parser.add_argument("--only", choices=("held-out", "trained"), help="one set of designs (both if not given)")
+    parser.add_argument("--only", choices=tuple(SETS), help="one set of designs (each in turn if not given)")
     parser.add_argument("--side", type=int, default=1024, help="the photos' longer side in pixels: the same layouts "
                         "drawn larger, their blur, noise and JPEG blocks as many pixels, so smaller once the scanner "
                         "reduces the photo to 1024 (as a phone's photo is); a smaller one is saved again at "
@@ -180,10 +191,9 @@ def main() -> None:
         memory(args.photos, args.seed)
         return
     others = tuple(float(t) for t in args.also.split(",") if t)
-    if args.only != "trained":
-        run(True, args.photos, args.seed, others, args.side)
-    if args.only != "held-out":
-        run(False, args.photos, args.seed, others, args.side)
+    for kind in SETS:
+        if args.only in (None, kind):
+            run(kind, args.photos, args.seed, others, args.side)
 
 
 if __name__ == "__main__":

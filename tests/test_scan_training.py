@@ -14,10 +14,21 @@ import pytest
 
 from bot.scanner import recognise
 from bot.scanner.patches import marks, prepare
+from training.designs import DESIGNS
 from training.frames import CHAT_QUALITY, as_read, photo_side
+from training.train import trained_designs
 
 DATA = Path(__file__).parent / "data" / "scan"
-DESIGNS = 9  # the trained designs take turns in a run's photos (training.train._tasks)
+
+
+def test_a_run_draws_the_trained_designs_never_a_held_out_one() -> None:
+    every, first = trained_designs(), trained_designs(first=True)
+    assert len(first) == 9 and set(first) < set(every)  # the first networks' nine, then the designs added since
+    assert [DESIGNS[i].name for i in first][:2] == ["anglo_poker", "bellot"]
+    held_out = {i for i, d in enumerate(DESIGNS) if d.held_out}
+    assert {DESIGNS[i].name for i in held_out} == {"lattmann", "kde-standard"}
+    assert held_out.isdisjoint(every) and set(every) | held_out == set(range(len(DESIGNS)))
+    assert len({DESIGNS[i].path for i in every}) == len(every)  # no design twice
 
 
 def test_each_photo_size_is_drawn_from_its_seed_and_every_design_gets_every_size() -> None:
@@ -27,8 +38,9 @@ def test_each_photo_size_is_drawn_from_its_seed_and_every_design_gets_every_size
     assert drawn == [photo_side(seed, sides) for seed in seeds]  # the same run draws the same sizes
     assert set(drawn) == set(sides)
     assert min(Counter(drawn).values()) > 900 / 3 * 0.8
-    for design in range(DESIGNS):  # photo k is of design k % 9: each design is drawn at each size
-        assert {drawn[k] for k in range(design, len(drawn), DESIGNS)} == set(sides)
+    for designs in (len(trained_designs()), len(trained_designs(first=True))):
+        for design in range(designs):  # photo k is of the k % n-th design: each design is drawn at each size
+            assert {drawn[k] for k in range(design, len(drawn), designs)} == set(sides)
     # one size only: every photo at it
     assert {photo_side(seed, (1024,)) for seed in seeds[:50]} == {1024}
 
