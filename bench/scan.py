@@ -38,7 +38,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.scanner import scan_image
-from training.designs import DESIGNS, Design, design_index_boxes, ensure_packages, render_design
+from training.designs import DESIGNS, design_index_boxes, designs_of, ensure_packages, render_design
 from training.frames import as_read
 from training.synth import photo
 
@@ -47,12 +47,6 @@ SETS = {  # the sets of designs the bench reports apart
     "trained": "trained designs",
     "added": "designs added since the shipped networks learnt, never seen by them",
 }
-
-
-def designs_of(kind: str) -> list[Design]:
-    if kind == "held-out":
-        return [d for d in DESIGNS if d.held_out]
-    return [d for d in DESIGNS if not d.held_out and d.first == (kind == "trained")]
 
 
 def run(kind: str, photos: int, seed: int, others: tuple[float, ...] = (), side: int = 1024) -> None:

@@ -14,7 +14,7 @@ import pytest
 
 from bot.scanner import recognise
 from bot.scanner.patches import marks, prepare
-from training.designs import DESIGNS
+from training.designs import DESIGNS, designs_of
 from training.frames import CHAT_QUALITY, as_read, photo_side
 from training.train import trained_designs
 
@@ -29,6 +29,12 @@ def test_a_run_draws_the_trained_designs_never_a_held_out_one() -> None:
     assert {DESIGNS[i].name for i in held_out} == {"lattmann", "kde-standard"}
     assert held_out.isdisjoint(every) and set(every) | held_out == set(range(len(DESIGNS)))
     assert len({DESIGNS[i].path for i in every}) == len(every)  # no design twice
+    # the bench's three sets are the same split of the designs, each once
+    sets = [designs_of(kind) for kind in ("held-out", "trained", "added")]
+    assert [d.name for d in sets[0]] == ["lattmann", "kde-standard"] and sets[1] == [DESIGNS[i] for i in first]
+    assert sorted(d.name for s in sets for d in s) == sorted(d.name for d in DESIGNS)
+    with pytest.raises(ValueError, match="held-out, trained or added"):
+        designs_of("all")
 
 
 def test_each_photo_size_is_drawn_from_its_seed_and_every_design_gets_every_size() -> None:

@@ -81,6 +81,16 @@ DESIGNS: tuple[Design, ...] = (
 )
 
 
+def designs_of(kind: str) -> list[Design]:
+    """One set of designs: "held-out" (never trained on), "trained" (the nine the shipped networks learnt on) or
+    "added" (trained designs added since, which those networks never saw)."""
+    if kind == "held-out":
+        return [d for d in DESIGNS if d.held_out]
+    if kind not in ("trained", "added"):
+        raise ValueError(f"no set of designs {kind!r}: held-out, trained or added")
+    return [d for d in DESIGNS if not d.held_out and d.first == (kind == "trained")]
+
+
 def ensure_packages() -> None:
     """Install the Debian packages that ship the designs and the SVG renderer, if any is missing."""
     missing = [d.path for d in DESIGNS if not d.path.exists()]

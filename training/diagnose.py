@@ -18,7 +18,7 @@ import numpy as np
 
 from bot.scanner.patches import marks, prepare
 from bot.scanner.recognise import BACKGROUND, read_marks
-from training.designs import DESIGNS, design_index_boxes, ensure_packages, render_design
+from training.designs import design_index_boxes, designs_of, ensure_packages, render_design
 from training.synth import photo
 
 
@@ -29,8 +29,7 @@ def main() -> None:
     parser.add_argument("--held-out", action="store_true")
     args = parser.parse_args()
     ensure_packages()
-    # the trained designs are those the shipped networks learnt on (not the ones added since)
-    designs = [d for d in DESIGNS if d.held_out == args.held_out and (d.first or d.held_out)]
+    designs = designs_of("held-out" if args.held_out else "trained")
     decks = [(faces, design_index_boxes(faces)) for faces in (render_design(d) for d in designs)]
     tally: Counter[str] = Counter()
     for k in range(args.photos):

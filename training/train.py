@@ -41,7 +41,15 @@ from bot.scanner.patches import (
     patches,
     prepare,
 )
-from training.designs import CACHE, DESIGNS, Design, design_index_boxes, ensure_packages, render_design
+from training.designs import (
+    CACHE,
+    DESIGNS,
+    Design,
+    design_index_boxes,
+    designs_of,
+    ensure_packages,
+    render_design,
+)
 from training.frames import as_read, photo_side
 from training.synth import Placed, photo
 
@@ -192,7 +200,8 @@ def sample_wide(args: tuple[int, int, int, str, int]) -> Labelled:
 
 def trained_designs(first: bool = False) -> list[int]:
     """The designs a run draws (their places in DESIGNS): never a held-out one; only the first nine with ``first``."""
-    return [i for i, d in enumerate(DESIGNS) if not d.held_out and (d.first or not first)]
+    drawn = designs_of("trained") + ([] if first else designs_of("added"))
+    return [i for i, d in enumerate(DESIGNS) if d in drawn]
 
 
 def _tasks(seed: int, photos: int, first: bool = False) -> list[tuple[int, int]]:

@@ -368,15 +368,14 @@ def decide(
         if f.confidence >= (SURE if seen[f.card] > 1 else SURE_ALONE if f.card in inked else INDEX_SURE_ALONE)
         and (seen[f.card] > 1 or f.card in trusted)
     }
-    named |= {f.card for f in ordered if f.card not in named and borne_by_both(p, found, doubted, f.card)}
+    named |= {f.card for f in ordered if f.card not in named and borne_by_both(p, found, split, doubted, f.card)}
     return tuple(f for f in ordered if f.card in named), tuple(f for f in ordered if f.card not in named)
 
 
-def borne_by_both(p: Float, found: Float, doubted: npt.NDArray[np.bool_], card: int) -> bool:
+def borne_by_both(p: Float, found: Float, split: Float, doubted: npt.NDArray[np.bool_], card: int) -> bool:
     """Whether an index read in its frame and an ink mark within one radius of its centre, not doubted, both read
     ``card`` best, one of them strongly: the index at WITH_INK and the mark at INK_BEARS, or a mark of the first three
-    splits at INK_WITH and the index at INDEX_BEARS."""
-    split = found[:, 3] if found.shape[1] > 3 else np.zeros(len(found), np.float32)
+    splits at INK_WITH and the index at INDEX_BEARS (``split``: the split of the ink that found each mark)."""
     reads = (p[:, :BACKGROUND].argmax(axis=1) == card) & ~doubted
     index = np.flatnonzero(reads & (split == INDEX_SPLIT) & (p[:, card] >= min(WITH_INK, INDEX_BEARS)))
     ink = np.flatnonzero(reads & (split != INDEX_SPLIT) & (p[:, card] >= min(INK_BEARS, INK_WITH)))
