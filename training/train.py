@@ -198,13 +198,13 @@ def sample_wide(args: tuple[int, int, int, str, int]) -> Labelled:
     return _cached(folder / f"{name}.npz", make)
 
 
-def trained_designs(first: bool = False) -> list[int]:
+def trained_designs(first: bool) -> list[int]:
     """The designs a run draws (their places in DESIGNS): never a held-out one; only the first nine with ``first``."""
     drawn = designs_of("trained") + ([] if first else designs_of("added"))
     return [i for i, d in enumerate(DESIGNS) if d in drawn]
 
 
-def _tasks(seed: int, photos: int, first: bool = False) -> list[tuple[int, int]]:
+def _tasks(seed: int, photos: int, first: bool) -> list[tuple[int, int]]:
     """Each photo's seed and design: the trained designs take turns."""
     trained = trained_designs(first)
     for i in trained:
@@ -212,7 +212,7 @@ def _tasks(seed: int, photos: int, first: bool = False) -> list[tuple[int, int]]
     return [(seed * 1_000_003 + k, trained[k % len(trained)]) for k in range(photos)]
 
 
-def dataset(seed: int, photos: int, jobs: int, first: bool = False) -> Labelled:
+def dataset(seed: int, photos: int, jobs: int, first: bool) -> Labelled:
     with Pool(jobs) as pool:
         parts = pool.map(sample, _tasks(seed, photos, first), chunksize=8)
     x, card, turn = (np.concatenate([p[i] for p in parts]) for i in range(3))
@@ -227,7 +227,7 @@ def wide_dataset(
     splits: int = 2,
     kind: str = "near",
     sides: tuple[int, ...] = (WORK_SIDE,),
-    first: bool = False,
+    first: bool = True,
 ) -> Labelled:
     """The reader's patches of the same photos as ``dataset`` (background already thinned photo by photo), each
     drawn at one of ``sides`` (training.frames.photo_side)."""
