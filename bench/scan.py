@@ -1,8 +1,9 @@
 """Card scanner accuracy and speed on synthetic photos of 8-32 spread cards, the held-out designs (never trained
-on) apart from the trained ones, and the designs added since the shipped networks learnt (never seen by them either).
+on) apart from the trained ones, the designs added since the shipped networks learnt (never seen by them either),
+and the held-out designs drawn with the Bulgarian index letters В Д П (training.letters).
 
     python bench/scan.py [--photos 60] [--seed 7] [--side 1024] [--sure 0.99] [--also 0.995,0.999]
-                         [--only held-out|trained|added]
+                         [--only held-out|trained|added|cyrillic]
                          [--reader PATH] [--turn PATH] [--index PATH] [--no-index] [--with-reader PATH]
                          [--strict-as-any] [--worst] [--memory]
 
@@ -46,13 +47,16 @@ SETS = {  # the sets of designs the bench reports apart
     "held-out": "held-out designs",
     "trained": "trained designs",
     "added": "designs added since the shipped networks learnt, never seen by them",
+    "cyrillic": "held-out designs drawn with the Bulgarian letters В Д П",
 }
+COURT = (4, 5, 6)  # the ranks (bot.engine.cards: 7 8 9 10 J Q K A) whose letters differ from pack to pack
 
 
 def run(kind: str, photos: int, seed: int, others: tuple[float, ...] = (), side: int = 1024) -> None:
     designs = designs_of(kind)
     decks = [(d, *(lambda f: (f, design_index_boxes(f)))(render_design(d))) for d in designs]
     seen = correct = unsure = invented = wrong_unsure = 0
+    court = [0, 0, 0]  # jacks, queens and kings: visible, named correctly, invented
     seconds = 0.0
     at: dict[float, list[int]] = {t: [0, 0] for t in others}  # threshold -> [named correctly, invented]
     for k in range(photos):
@@ -72,6 +76,9 @@ def run(kind: str, photos: int, seed: int, others: tuple[float, ...] = (), side:
         invented += len(named - present)
         unsure += len(doubtful & visible)
         wrong_unsure += len(doubtful - present)
+        court[0] += sum(c & 7 in COURT for c in visible)
+        court[1] += sum(c & 7 in COURT for c in named & visible)
+        court[2] += sum(c & 7 in COURT for c in named - present)
         for threshold, counts in at.items():
             read = {f.card for f in (*scan.cards, *scan.unsure) if f.confidence >= threshold}
             counts[0] += len(read & visible)
@@ -83,6 +90,7 @@ def run(kind: str, photos: int, seed: int, others: tuple[float, ...] = (), side:
     print(f"  missed           {(seen - correct - unsure) / seen:7.2%}  ({seen - correct - unsure})")
     print(f"  invented         {invented}")
     print(f"  seconds/photo    {seconds / photos:.3f} (one core)")
+    print(f"  jacks, queens and kings: {court[1]} of {court[0]} named correctly, {court[2]} invented")
     for threshold, (named_at, invented_at) in at.items():
         print(f"  named from {threshold}: {named_at / seen:7.2%} correctly, {invented_at} invented")
 

@@ -22,18 +22,30 @@ DATA = Path(__file__).parent / "data" / "scan"
 
 
 def test_a_run_draws_the_trained_designs_never_a_held_out_one() -> None:
-    every, first = trained_designs(first=False), trained_designs(first=True)
+    every, first, cyrillic = (trained_designs(drawn) for drawn in ("all", "first", "cyrillic"))
     assert len(first) == 9 and set(first) < set(every)  # the first networks' nine, then the designs added since
     assert [DESIGNS[i].name for i in first][:2] == ["anglo_poker", "bellot"]
+    assert set(first) < set(cyrillic) and len(cyrillic) == 15  # ... or with six of them drawn with В Д П
+    assert all(DESIGNS[i].letters == "cyrillic" for i in set(cyrillic) - set(first))
     held_out = {i for i, d in enumerate(DESIGNS) if d.held_out}
-    assert {DESIGNS[i].name for i in held_out} == {"lattmann", "kde-standard"}
-    assert held_out.isdisjoint(every) and set(every) | held_out == set(range(len(DESIGNS)))
-    assert len({DESIGNS[i].path for i in every}) == len(every)  # no design twice
-    # the bench's three sets are the same split of the designs, each once
-    sets = [designs_of(kind) for kind in ("held-out", "trained", "added")]
+    assert {DESIGNS[i].name for i in held_out} == {
+        "lattmann", "kde-standard", "lattmann-cyrillic", "kde-standard-cyrillic"
+    }  # fmt: skip
+    assert held_out.isdisjoint(every) and held_out.isdisjoint(cyrillic)
+    assert set(every) | set(cyrillic) | held_out == set(range(len(DESIGNS)))
+    drawn_as_is = [d for d in DESIGNS if not d.letters]
+    assert len({d.path for d in drawn_as_is}) == len(drawn_as_is)  # no design twice, but relettered
+    # a relettered design is one of the others with its court cards' letters redrawn, held out if that one is
+    for lettered in (d for d in DESIGNS if d.letters):
+        (source,) = [d for d in drawn_as_is if d.path == lettered.path]
+        assert lettered.name == source.name + "-cyrillic" and lettered.held_out == source.held_out
+    # the bench's sets are one split of the designs, each once
+    kinds = ("held-out", "trained", "added", "cyrillic", "cyrillic-trained")
+    sets = [designs_of(kind) for kind in kinds]
     assert [d.name for d in sets[0]] == ["lattmann", "kde-standard"] and sets[1] == [DESIGNS[i] for i in first]
+    assert [d.name for d in sets[3]] == ["lattmann-cyrillic", "kde-standard-cyrillic"]
     assert sorted(d.name for s in sets for d in s) == sorted(d.name for d in DESIGNS)
-    with pytest.raises(ValueError, match="held-out, trained or added"):
+    with pytest.raises(ValueError, match="held-out, trained, added, cyrillic"):
         designs_of("all")
 
 
@@ -44,7 +56,7 @@ def test_each_photo_size_is_drawn_from_its_seed_and_every_design_gets_every_size
     assert drawn == [photo_side(seed, sides) for seed in seeds]  # the same run draws the same sizes
     assert set(drawn) == set(sides)
     assert min(Counter(drawn).values()) > 900 / 3 * 0.8
-    for designs in (len(trained_designs(first=False)), len(trained_designs(first=True))):
+    for designs in (len(trained_designs(drawn)) for drawn in ("all", "first", "cyrillic")):
         for design in range(designs):  # photo k is of the k % n-th design: each design is drawn at each size
             assert {drawn[k] for k in range(design, len(drawn), designs)} == set(sides)
     # one size only: every photo at it

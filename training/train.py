@@ -198,23 +198,29 @@ def sample_wide(args: tuple[int, int, int, str, int]) -> Labelled:
     return _cached(folder / f"{name}.npz", make)
 
 
-def trained_designs(first: bool) -> list[int]:
-    """The designs a run draws (their places in DESIGNS): never a held-out one; only the first nine with ``first``."""
-    drawn = designs_of("trained") + ([] if first else designs_of("added"))
-    return [i for i, d in enumerate(DESIGNS) if d in drawn]
+# --designs: the sets of designs (training.designs.designs_of) a run draws
+DRAWN = {"first": ("trained",), "cyrillic": ("trained", "cyrillic-trained"), "all": ("trained", "added")}
 
 
-def _tasks(seed: int, photos: int, first: bool) -> list[tuple[int, int]]:
+def trained_designs(drawn: str = "first") -> list[int]:
+    """The designs a run draws (their places in DESIGNS), never a held-out one: the first nine, which the shipped
+    networks learnt on ("first"); with those of them drawn with В Д П ("cyrillic"); or with the nine added since
+    ("all")."""
+    kept = [d for kind in DRAWN[drawn] for d in designs_of(kind)]
+    return [i for i, d in enumerate(DESIGNS) if d in kept]
+
+
+def _tasks(seed: int, photos: int, drawn: str) -> list[tuple[int, int]]:
     """Each photo's seed and design: the trained designs take turns."""
-    trained = trained_designs(first)
+    trained = trained_designs(drawn)
     for i in trained:
         faces_of(DESIGNS[i])  # render once before the workers start
     return [(seed * 1_000_003 + k, trained[k % len(trained)]) for k in range(photos)]
 
 
-def dataset(seed: int, photos: int, jobs: int, first: bool) -> Labelled:
+def dataset(seed: int, photos: int, jobs: int, drawn: str) -> Labelled:
     with Pool(jobs) as pool:
-        parts = pool.map(sample, _tasks(seed, photos, first), chunksize=8)
+        parts = pool.map(sample, _tasks(seed, photos, drawn), chunksize=8)
     x, card, turn = (np.concatenate([p[i] for p in parts]) for i in range(3))
     keep = _thinned(card, np.random.default_rng(seed))
     return x[keep], card[keep], turn[keep]
@@ -227,11 +233,11 @@ def wide_dataset(
     splits: int = 2,
     kind: str = "near",
     sides: tuple[int, ...] = (WORK_SIDE,),
-    first: bool = True,
+    drawn: str = "first",
 ) -> Labelled:
     """The reader's patches of the same photos as ``dataset`` (background already thinned photo by photo), each
     drawn at one of ``sides`` (training.frames.photo_side)."""
-    tasks = [(s, d, splits, kind, photo_side(s, sides)) for s, d in _tasks(seed, photos, first)]
+    tasks = [(s, d, splits, kind, photo_side(s, sides)) for s, d in _tasks(seed, photos, drawn)]
     with Pool(jobs) as pool:
         parts = pool.imap(sample_wide, tasks, chunksize=8)
         xs, cards, turns = zip(*parts, strict=True)
@@ -259,9 +265,10 @@ def main() -> None:
                         "learning rate")
     parser.add_argument("--index-covered", action="store_true", help="the index network's frames on an index covered "
                         "by more than 15 %% are all kept as \"not an index\" (tried, not shipped: docs/scanner.md)")
-    parser.add_argument("--designs", choices=("first", "all"), default="first", help="the trained designs to draw: "
-                        "the first nine, which the shipped networks learnt on, or all, with the nine added since "
-                        "(tried, not shipped: docs/scanner.md, \"More designs\")")
+    parser.add_argument("--designs", choices=tuple(DRAWN), default="first", help="the trained designs to draw: the "
+                        "first nine, which the shipped networks first learnt on; cyrillic, with six of them drawn "
+                        "with В Д П; or all, with the nine added since (tried, not shipped: docs/scanner.md, \"More "
+                        "designs\")")
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, help=f"where the network goes (default {MODEL.name}, with --stage index "
@@ -275,7 +282,6 @@ def main() -> None:
         parser.error("--tune goes on from one network: give --stage reader or --stage index")
     args.photos = args.photos or (INDEX_PHOTOS if args.stage == "index" else 3600)
     sides = tuple(int(side) for side in args.sides.split(","))
-    first = args.designs == "first"
     ensure_packages()
     from training.net import fit, fit_index, fit_reader, shrink
 
@@ -291,7 +297,7 @@ def main() -> None:
 
         out = args.out or MODEL.with_name(INDEX)
         x, card, fix = loaded(
-            lambda s, n, j: index_dataset(_tasks(s + INDEX_SEED, n, first), j, args.index_covered, sides),
+            lambda s, n, j: index_dataset(_tasks(s + INDEX_SEED, n, args.designs), j, args.index_covered, sides),
             "frames",
             "on an index",
         )
@@ -303,11 +309,11 @@ def main() -> None:
     args.out = args.out or MODEL
 
     if args.stage in ("both", "turn"):
-        x, card, turn = loaded(lambda s, n, j: dataset(s, n, j, first))
+        x, card, turn = loaded(lambda s, n, j: dataset(s, n, j, args.designs))
         fit(x, card, turn, epochs=args.turn_epochs, seed=args.seed, threads=args.jobs, out=args.out.with_name(TURN))
         del x
     if args.stage in ("both", "reader"):
-        x, card, turn = loaded(lambda s, n, j: wide_dataset(s, n, j, args.splits, args.labels, sides, first))
+        x, card, turn = loaded(lambda s, n, j: wide_dataset(s, n, j, args.splits, args.labels, sides, args.designs))
         fit_reader(x, WIDE_SPAN, card, turn, epochs=args.epochs, seed=args.seed, threads=args.jobs, out=args.out,
                    width=args.reader_width, start=args.tune, rate=args.rate)  # fmt: skip
     written = args.out if args.stage != "turn" else args.out.with_name(TURN)
