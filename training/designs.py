@@ -101,12 +101,14 @@ def designs_of(kind: str) -> list[Design]:
     with В Д П) or "cyrillic-trained" (trained designs so drawn)."""
     if kind not in KINDS:
         raise ValueError(f"no set of designs {kind!r}: {', '.join(KINDS)}")
-    lettered = kind.startswith("cyrillic")
-    held = kind in ("held-out", "cyrillic")
-    return [
-        d for d in DESIGNS
-        if bool(d.letters) == lettered and d.held_out == held and (held or lettered or d.first == (kind == "trained"))
-    ]  # fmt: skip
+    return [d for d in DESIGNS if kind_of(d) == kind]
+
+
+def kind_of(design: Design) -> str:
+    """The one set of designs (KINDS) a design belongs to."""
+    if design.letters:
+        return "cyrillic" if design.held_out else "cyrillic-trained"
+    return "held-out" if design.held_out else "trained" if design.first else "added"
 
 
 def ensure_packages() -> None:
@@ -170,12 +172,20 @@ def design_index_boxes(faces: list[np.ndarray]) -> list[Box]:
     return [b if b is not None else median for b in found]  # type: ignore[misc]
 
 
+INK = 170  # on a face's grey (``inked``), darker than this is ink
+
+
+def inked(face: np.ndarray) -> np.ndarray:
+    """Where a face (BGRA, or a piece of one) has ink: its grey over white paper, under INK."""
+    alpha = face[:, :, 3:4] / 255.0
+    gray = cv2.cvtColor((face[:, :, :3] * alpha + 255 * (1 - alpha)).astype(np.uint8), cv2.COLOR_BGR2GRAY)
+    return np.asarray(gray < INK)
+
+
 def index_box(face: np.ndarray) -> Box | None:
     """The top-left corner index of a face (x0, y0, x1, y1): the ink found in its corner, the frame left out."""
     h, w = face.shape[:2]
-    alpha = face[:, :, 3:4] / 255.0
-    gray = cv2.cvtColor((face[:, :, :3] * alpha + 255 * (1 - alpha)).astype(np.uint8), cv2.COLOR_BGR2GRAY)
-    ink = (gray < 170).astype(np.uint8)
+    ink = inked(face).astype(np.uint8)
     x_max, y_max = int(0.26 * w), int(0.36 * h)
     n, _, stats, _ = cv2.connectedComponentsWithStats(ink[:y_max, :x_max])
     boxes = []

@@ -9,28 +9,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
 CYRILLIC = {4: "В", 5: "Д", 6: "П"}  # rank index of bot.engine.cards (7 8 9 10 J Q K A) -> its letter
-INK = 170  # grey under this is ink, as training.designs.index_box reads a corner
-
 Box = tuple[int, int, int, int]
 
 
 def rank_box(face: np.ndarray) -> Box | None:
     """The rank's letter of a face's top-left index (x0, y0, x1, y1, inclusive): the rows of ink from the index's
     top down to the first row without ink, which parts the rank from the suit under it."""
-    from training.designs import index_box
+    from training.designs import index_box, inked
 
     box = index_box(face)
     if box is None:
         return None
     x0, y0, x1, y1 = box
-    alpha = face[y0 : y1 + 1, x0 : x1 + 1, 3:4] / 255.0
-    corner = (face[y0 : y1 + 1, x0 : x1 + 1, :3] * alpha + 255 * (1 - alpha)).astype(np.uint8)
-    rows = (cv2.cvtColor(corner, cv2.COLOR_BGR2GRAY) < INK).any(axis=1)
+    rows = inked(face[y0 : y1 + 1, x0 : x1 + 1]).any(axis=1)
     inked = np.flatnonzero(rows)
     if len(inked) == 0:
         return None
