@@ -199,13 +199,18 @@ def sample_wide(args: tuple[int, int, int, str, int]) -> Labelled:
 
 
 # --designs: the sets of designs (training.designs.designs_of) a run draws
-DRAWN = {"first": ("trained",), "cyrillic": ("trained", "cyrillic-trained"), "all": ("trained", "added")}
+DRAWN = {
+    "first": ("trained",),
+    "cyrillic": ("trained", "cyrillic-trained"),
+    "letters": ("cyrillic-trained",),
+    "all": ("trained", "added"),
+}
 
 
 def trained_designs(drawn: str = "first") -> list[int]:
     """The designs a run draws (their places in DESIGNS), never a held-out one: the first nine, which the shipped
-    networks learnt on ("first"); with those of them drawn with В Д П ("cyrillic"); or with the nine added since
-    ("all")."""
+    networks learnt on ("first"); with those of them drawn with В Д П ("cyrillic"); those drawn with В Д П alone
+    ("letters"); or with the nine added since ("all")."""
     kept = [d for kind in DRAWN[drawn] for d in designs_of(kind)]
     return [i for i, d in enumerate(DESIGNS) if d in kept]
 
@@ -267,8 +272,10 @@ def main() -> None:
                         "by more than 15 %% are all kept as \"not an index\" (tried, not shipped: docs/scanner.md)")
     parser.add_argument("--designs", choices=tuple(DRAWN), default="first", help="the trained designs to draw: the "
                         "first nine, which the shipped networks first learnt on; cyrillic, with six of them drawn "
-                        "with В Д П; or all, with the nine added since (tried, not shipped: docs/scanner.md, \"More "
-                        "designs\")")
+                        "with В Д П; letters, those six alone (the networks that read packs lettered В Д П); or "
+                        "all, with the nine added since (tried, not shipped: docs/scanner.md, \"More designs\")")
+    parser.add_argument("--int8", action="store_true", help="with --stage reader: store the reader's dense layers in 8 "
+                        "bits, as the index network's always are (the reader of packs lettered В Д П is shipped so)")
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, help=f"where the network goes (default {MODEL.name}, with --stage index "
@@ -280,6 +287,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.tune and args.stage not in ("reader", "index"):
         parser.error("--tune goes on from one network: give --stage reader or --stage index")
+    if args.int8 and args.stage != "reader":
+        parser.error("--int8 is for the reader (--stage reader); the index network is always stored so")
     args.photos = args.photos or (INDEX_PHOTOS if args.stage == "index" else 3600)
     sides = tuple(int(side) for side in args.sides.split(","))
     ensure_packages()
@@ -316,6 +325,8 @@ def main() -> None:
         x, card, turn = loaded(lambda s, n, j: wide_dataset(s, n, j, args.splits, args.labels, sides, args.designs))
         fit_reader(x, WIDE_SPAN, card, turn, epochs=args.epochs, seed=args.seed, threads=args.jobs, out=args.out,
                    width=args.reader_width, start=args.tune, rate=args.rate)  # fmt: skip
+        if args.int8:
+            shrink(args.out)
     written = args.out if args.stage != "turn" else args.out.with_name(TURN)
     print(f"wrote {written} ({written.stat().st_size // 1024} KB)")
 
