@@ -1,9 +1,10 @@
 """Card scanner accuracy and speed on synthetic photos of 8-32 spread cards, the held-out designs (never trained
 on) apart from the trained ones, the designs added since the shipped networks learnt (never seen by them either),
-and the held-out designs drawn with the Bulgarian index letters В Д П (training.letters).
+and the held-out designs drawn with the Bulgarian index letters В Д П (training.letters), read as a pack so
+lettered (--letters cyrillic: the reader and index network carried on over such packs).
 
     python bench/scan.py [--photos 60] [--seed 7] [--side 1024] [--sure 0.99] [--also 0.995,0.999]
-                         [--only held-out|trained|added|cyrillic]
+                         [--only held-out|trained|added|cyrillic] [--letters latin|cyrillic]
                          [--reader PATH] [--turn PATH] [--index PATH] [--no-index] [--with-reader PATH]
                          [--strict-as-any] [--worst] [--memory]
 
@@ -39,6 +40,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.scanner import scan_image
+from bot.scanner.recognise import COURT  # the ranks whose letters differ from pack to pack
 from training.designs import DESIGNS, design_index_boxes, designs_of, ensure_packages, render_design
 from training.frames import as_read
 from training.synth import photo
@@ -49,10 +51,14 @@ SETS = {  # the sets of designs the bench reports apart
     "added": "designs added since the shipped networks learnt, never seen by them",
     "cyrillic": "held-out designs drawn with the Bulgarian letters В Д П",
 }
-COURT = (4, 5, 6)  # the ranks (bot.engine.cards: 7 8 9 10 J Q K A) whose letters differ from pack to pack
+LETTERS = {"cyrillic": "cyrillic"}  # the letters each set is read with, as its pack would be asked for (else latin)
+LETTERED = {"latin": "J Q K", "cyrillic": "В Д П"}
 
 
-def run(kind: str, photos: int, seed: int, others: tuple[float, ...] = (), side: int = 1024) -> None:
+def run(
+    kind: str, photos: int, seed: int, others: tuple[float, ...] = (), side: int = 1024, letters: str | None = None
+) -> None:
+    letters = letters or LETTERS.get(kind, "latin")
     designs = designs_of(kind)
     decks = [(d, *(lambda f: (f, design_index_boxes(f)))(render_design(d))) for d in designs]
     seen = correct = unsure = invented = wrong_unsure = 0
@@ -65,7 +71,7 @@ def run(kind: str, photos: int, seed: int, others: tuple[float, ...] = (), side:
         image, placed = photo(rng, faces, boxes, int(rng.integers(8, 33)), (side, side * 3 // 4))
         image = as_read(image)  # a photo smaller than the scanner reads, compressed again as a chat sends it
         start = time.process_time()
-        scan = scan_image(image)
+        scan = scan_image(image, letters)
         seconds += time.process_time() - start
         present = {p.card for p in placed}
         visible = {p.card for p in placed if p.seen}
@@ -84,7 +90,8 @@ def run(kind: str, photos: int, seed: int, others: tuple[float, ...] = (), side:
             counts[0] += len(read & visible)
             counts[1] += len(read - present)
     names = ", ".join(d.name for d in designs)
-    print(f"{SETS[kind]} ({names}): {photos} photos, {seen} cards with a visible corner")
+    print(f"{SETS[kind]} ({names}), read as lettered {LETTERED[letters]}: {photos} photos, {seen} cards with a "
+          "visible corner")
     print(f"  named correctly  {correct / seen:7.2%}  ({correct})")
     print(f"  flagged unsure   {unsure / seen:7.2%}  ({unsure}; plus {wrong_unsure} unsure guesses not in the photo)")
     print(f"  missed           {(seen - correct - unsure) / seen:7.2%}  ({seen - correct - unsure})")
@@ -117,9 +124,9 @@ def pair_with(second: Path) -> None:
     """The scanner reads each mark with the reader and ``second`` and keeps the geometric mean of the two."""
     from bot.scanner import recognise
 
-    def read_marks(work: Any, found: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def read_marks(work: Any, found: np.ndarray, model: Path | None = None) -> tuple[np.ndarray, np.ndarray]:
         upright, turns = recognise.read_upright(work, found)  # cut once, read by both
-        p, q = (recognise.run(model, "card", upright) for model in (recognise.MODEL, second))
+        p, q = (recognise.run(m, "card", upright) for m in (model or recognise.MODEL, second))
         mean = np.sqrt(np.maximum(p, 1e-9) * np.maximum(q, 1e-9))
         return mean / mean.sum(axis=1, keepdims=True), turns
 
@@ -162,9 +169,12 @@ def main() -> None:
                         "drawn larger, their blur, noise and JPEG blocks as many pixels, so smaller once the scanner "
                         "reduces the photo to 1024 (as a phone's photo is); a smaller one is saved again at "
                         "JPEG 70, as a chat sends it")
-    parser.add_argument("--reader", type=Path, help="another reader model than the shipped one (a training run's)")
+    parser.add_argument("--letters", choices=("latin", "cyrillic"), help="read every set as a pack lettered J Q K "
+                        "(latin) or В Д П (cyrillic); if not given, the В Д П set as cyrillic and the others as latin")
+    parser.add_argument("--reader", type=Path, help="another reader model than the shipped one (a training run's), "
+                        "for the letters read")
     parser.add_argument("--turn", type=Path, help="another turn model than the shipped one")
-    parser.add_argument("--index", type=Path, help="another index network than the shipped one")
+    parser.add_argument("--index", type=Path, help="another index network than the shipped one, for the letters read")
     parser.add_argument("--no-index", action="store_true", help="read the marks alone, no index read in its frame")
     parser.add_argument("--with-reader", type=Path, help="a second reader, its readings combined with the first's")
     parser.add_argument("--strict-as-any", action="store_true",
@@ -176,9 +186,11 @@ def main() -> None:
 
     if args.sure is not None:
         recognise.SURE = args.sure
-    recognise.MODEL = args.reader or recognise.MODEL
+    if args.reader is not None:
+        recognise.MODEL = recognise.MODEL_VDP = args.reader
+    if args.index is not None:
+        recognise.INDEX = recognise.INDEX_VDP = args.index
     recognise.TURN = args.turn or recognise.TURN
-    recognise.INDEX = args.index or recognise.INDEX
     if args.no_index:
         recognise.PRUNE = -1.0  # no mark leads to a frame
     if args.with_reader is not None:
@@ -195,7 +207,7 @@ def main() -> None:
     others = tuple(float(t) for t in args.also.split(",") if t)
     for kind in SETS:
         if args.only in (None, kind):
-            run(kind, args.photos, args.seed, others, args.side)
+            run(kind, args.photos, args.seed, others, args.side, args.letters)
 
 
 if __name__ == "__main__":

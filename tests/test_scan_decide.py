@@ -8,7 +8,16 @@ import numpy as np
 
 from bot.engine.cards import card_str, parse_card
 from bot.scanner.patches import STRICT_SPLIT
-from bot.scanner.recognise import BACKGROUND, SIZE_BAND, STRICT_VOTE, SURE, SURE_ALONE, UNSURE, decide
+from bot.scanner.recognise import (
+    BACKGROUND,
+    COURT_SURE_VDP,
+    SIZE_BAND,
+    STRICT_VOTE,
+    SURE,
+    SURE_ALONE,
+    UNSURE,
+    decide,
+)
 
 
 def readings(*marks: tuple[str | None, float, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -242,3 +251,13 @@ def test_an_ink_mark_read_well_is_named_when_a_weak_index_about_it_reads_the_sam
         p, found, turns = readings(("QC", reading, 12))
         marks = (p, split_by(found, split), turns)
         assert names(decide(*with_indices(*marks, *indices(("QC", weak, 10, 14))))) == ([], ["QC"])
+
+
+def test_in_a_pack_lettered_vdp_a_court_card_needs_court_sure() -> None:
+    # marks at 0.9 and 0.8: 0.98 combined, enough for any card at SURE; in a pack lettered В Д П a jack so read is
+    # asked about, a nine is named
+    two = readings(("JD", 0.9, 12), ("JD", 0.8, 13), ("9D", 0.9, 14), ("9D", 0.8, 15))
+    assert names(decide(*two)) == (["9D", "JD"], [])
+    assert names(decide(*two, court_sure=COURT_SURE_VDP)) == (["9D"], ["JD"])
+    sure = readings(("KS", 0.995, 12), ("KS", 0.9, 13))
+    assert names(decide(*sure, court_sure=COURT_SURE_VDP)) == (["KS"], [])

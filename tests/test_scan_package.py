@@ -16,9 +16,13 @@ def test_the_wheel_carries_the_model(tmp_path: Path) -> None:
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
         models = [archive.getinfo(f"bot/scanner/{name}.onnx") for name in ("turn", "model", "index")]
+        vdp = [archive.getinfo(f"bot/scanner/{name}-vdp.onnx") for name in ("model", "index")]
     assert "bot/scanner/recognise.py" in names
     # the three networks (the card's turn, its reader, the index read in its frame) are small, as shipped: a few MB
     # at most together
     assert all(m.file_size > 10_000 for m in models)
     assert sum(m.file_size for m in models) < 5_000_000
+    # and the reader and index network of packs lettered В Д П, their dense layers in 8 bits: under 2 MB more
+    assert all(m.file_size > 10_000 for m in vdp)
+    assert sum(m.file_size for m in vdp) < 2_000_000
     assert not any(n.startswith("training/") for n in names)

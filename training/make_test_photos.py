@@ -1,6 +1,6 @@
-"""Write the small fixed set of photos that tests/test_scan_accuracy.py reads: a few photos of a held-out design and
-of trained ones, with the truth beside them (tests/data/scan/truth.json). Run again only when the synthesiser or
-the designs change; the tests' floors then need the new figures.
+"""Write the small fixed set of photos that tests/test_scan_accuracy.py reads: a few photos of a held-out design, of
+trained ones and of the held-out designs drawn with В Д П, with the truth beside them (tests/data/scan/truth.json).
+Run again only when the synthesiser or the designs change; the tests' floors then need the new figures.
 
     python -m training.make_test_photos
 """
@@ -46,6 +46,19 @@ PHOTOS = (
     ("anglo_poker", 20, 122),
     ("berlin", 32, 123),
     ("simplistic", 12, 124),
+    # a third twelve (batch 2): the held-out designs drawn with В Д П (training/letters.py), read as such a pack
+    ("lattmann-cyrillic", 24, 125),
+    ("kde-standard-cyrillic", 16, 126),
+    ("lattmann-cyrillic", 32, 127),
+    ("kde-standard-cyrillic", 20, 128),
+    ("lattmann-cyrillic", 12, 129),
+    ("kde-standard-cyrillic", 28, 130),
+    ("lattmann-cyrillic", 20, 131),
+    ("kde-standard-cyrillic", 24, 132),
+    ("lattmann-cyrillic", 16, 133),
+    ("kde-standard-cyrillic", 32, 134),
+    ("lattmann-cyrillic", 28, 135),
+    ("kde-standard-cyrillic", 12, 136),
 )
 
 
@@ -64,6 +77,7 @@ def main() -> None:
                 "file": file,
                 "design": name,
                 "held_out": design.held_out,
+                "letters": "cyrillic" if design.letters else "latin",
                 "present": sorted(card_str(p.card) for p in placed),
                 "visible": sorted(card_str(p.card) for p in placed if p.seen),
             }

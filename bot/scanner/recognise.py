@@ -24,6 +24,18 @@ cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
 MODEL = Path(__file__).with_name("model.onnx")  # the reader: which card, on a patch turned upright
 TURN = Path(__file__).with_name("turn.onnx")  # the first network: which way the card points
 INDEX = Path(__file__).with_name("index.onnx")  # the index network: which card, read in the index's own frame
+# Packs print their jacks, queens and kings as J Q K (or the German B D K: "latin") or, many Bulgarian ones, as В Д П
+# (вале, дама, поп: "cyrillic"). A bold В is drawn much like an 8, so the networks that learnt the latin letters
+# invent eights on such a pack; a pack said to be lettered В Д П is read by a reader and an index network carried on
+# over packs drawn with those letters (docs/scanner.md, "The Bulgarian letters В Д П"). The turn network is shared.
+LETTERS = ("latin", "cyrillic")
+MODEL_VDP = Path(__file__).with_name("model-vdp.onnx")
+INDEX_VDP = Path(__file__).with_name("index-vdp.onnx")
+# Those networks learnt the three letters from six designs in one font: on the held-out designs so lettered they read
+# a jack, queen or king at 0.97-0.99 where the card was another of the three or of another suit (9 cards in 100
+# photos, none from 0.99), so in such a pack a court card is named from COURT_SURE_VDP, whatever its marks.
+COURT_SURE_VDP = 0.99
+COURT = (4, 5, 6)  # the ranks of the jack, queen and king (bot.engine.cards: 7 8 9 10 J Q K A)
 # A guessed frame read as some card at KEEP or more is moved by the network's correction and read again, ROUNDS times
 KEEP = 0.3
 ROUNDS = 2
@@ -128,7 +140,16 @@ class Scan:
     unsure: tuple[Found, ...]  # read below SURE: shown to the player, not counted
 
 
-@lru_cache(maxsize=2)
+def networks(letters: str) -> tuple[Path, Path]:
+    """The reader and the index network for a pack lettered ``letters`` (one of LETTERS)."""
+    if letters == "latin":
+        return MODEL, INDEX
+    if letters == "cyrillic":
+        return MODEL_VDP, INDEX_VDP
+    raise ValueError(f"unknown letters {letters!r}; known: {', '.join(LETTERS)}")
+
+
+@lru_cache(maxsize=8)  # the turn network and both letters' two: each loaded once
 def _session(model: Path) -> ort.InferenceSession:
     options = ort.SessionOptions()
     options.intra_op_num_threads = 1  # a chat bot serves many; one core per photo
@@ -188,17 +209,17 @@ def decode(
     return np.asarray(image, np.uint8)
 
 
-def scan_bytes(data: bytes) -> Scan:
-    return scan_image(decode(data))
+def scan_bytes(data: bytes, letters: str = "latin") -> Scan:
+    return scan_image(decode(data), letters)
 
 
-def read_marks(work: Work, found: Float) -> tuple[Float, npt.NDArray[np.int64]]:
+def read_marks(work: Work, found: Float, model: Path | None = None) -> tuple[Float, npt.NDArray[np.int64]]:
     """For each mark, the probability of each of the 32 cards and of "not an index" (marks x 33), and the turn
     its index is read at (0-15, steps of 22.5 degrees clockwise). The first network reads the turn of every patch
-    of the photo in one call; each mark cut again from the photo, upright at that turn, the reader reads the card, in
-    one call too."""
+    of the photo in one call; each mark cut again from the photo, upright at that turn, the reader (``model``, MODEL
+    if not given) reads the card, in one call too."""
     upright, turns = read_upright(work, found)
-    return run(MODEL, "card", upright), turns
+    return run(model or MODEL, "card", upright), turns
 
 
 def read_indices(
@@ -256,18 +277,21 @@ def read_upright(work: Work, found: Float) -> tuple[Float, npt.NDArray[np.int64]
     return tensor(read_patches(work, found, turns.astype(np.float32) * 360 / ANGLES)), turns
 
 
-def scan_image(image: npt.NDArray[np.uint8]) -> Scan:
+def scan_image(image: npt.NDArray[np.uint8], letters: str = "latin") -> Scan:
+    """The cards of a photo of a pack whose jacks, queens and kings are lettered ``letters`` (one of LETTERS)."""
+    reader, index = networks(letters)
     height, width = image.shape[:2]
     work = prepare(image)
     found = marks(work)
     if len(found) == 0:
         return Scan(width, height, (), ())
-    p, turns = read_marks(work, found)
+    p, turns = read_marks(work, found, reader)
     candidates = np.flatnonzero(p[:, BACKGROUND] < PRUNE)
     candidates = candidates[np.argsort(p[candidates, BACKGROUND], kind="stable")[:MAX_GUESSED]]
-    frames, q, guessed = read_indices(work, found[candidates], turns[candidates])
+    frames, q, guessed = read_indices(work, found[candidates], turns[candidates], index)
     p = borne_out(p, candidates, guessed)
-    named, unsure = decide(*with_indices(p, found, turns, frames, q), scale=work.scale)
+    court_sure = COURT_SURE_VDP if letters == "cyrillic" else 0.0
+    named, unsure = decide(*with_indices(p, found, turns, frames, q), scale=work.scale, court_sure=court_sure)
     return Scan(width, height, named, unsure)
 
 
@@ -317,10 +341,12 @@ def decide(
     turns: npt.NDArray[np.int64],
     doubted: npt.NDArray[np.bool_] | None = None,
     scale: float = 1.0,
+    court_sure: float = 0.0,
 ) -> tuple[tuple[Found, ...], tuple[Found, ...]]:
     """The cards named and the cards unsure, in card order, from each mark's readings ``p`` (marks x 33), the marks
     (x, y, size and, if given, the split of the ink that found each), the turn each was read at and, if given, which
-    marks are doubted (a card read at one such mark alone is at most unsure)."""
+    marks are doubted (a card read at one such mark alone is at most unsure). A jack, queen or king is named only
+    from ``court_sure`` (COURT_SURE_VDP in a pack lettered В Д П)."""
     if doubted is None:
         doubted = np.zeros(len(found), bool)
     strong = p[:, :BACKGROUND].max(axis=1) >= STRONG
@@ -369,6 +395,7 @@ def decide(
         and (seen[f.card] > 1 or f.card in trusted)
     }
     named |= {f.card for f in ordered if f.card not in named and borne_by_both(p, found, split, doubted, f.card)}
+    named -= {f.card for f in ordered if f.card & 7 in COURT and f.confidence < court_sure}
     return tuple(f for f in ordered if f.card in named), tuple(f for f in ordered if f.card not in named)
 
 
