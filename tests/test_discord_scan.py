@@ -93,3 +93,24 @@ async def test_a_file_too_large_or_not_an_image_is_refused_unread(fake: FakeDisc
     shown = message_text(await answered(fake, empty))
     assert "No cards found" in shown or "няма намерени карти" in shown
     await running.stop()
+
+
+async def test_letters_vdp_reads_a_bulgarian_pack_with_its_own_networks(fake: FakeDiscord, tmp_path: Path) -> None:
+    vdp = (Path(__file__).resolve().parent / "data" / "scan" / "photo24.jpg").read_bytes()  # drawn with В Д П
+    running = await start_bot(fake, tmp_path / "belote.sqlite3")
+    ana = FakeUser(fake.next_id(), "Ana", "en-US")
+    channel = fake.add_channel()
+    # the command as registered offers the letters beside the photo
+    [score_command] = [c for c in fake.commands if c["name"] == "score"]
+    [letters] = [o for o in score_command["options"] if o["name"] == "letters"]
+    assert {c["value"] for c in letters["choices"]} == {"latin", "cyrillic"}
+    lettered = await fake.command(ana, channel, "score", photo=fake.upload(vdp, "cards.jpg"), letters="cyrillic")
+    plain = await fake.command(ana, channel, "score", photo=fake.upload(vdp, "cards.jpg"))
+    as_vdp = message_text(await answered(fake, lettered))
+    as_latin = message_text(await answered(fake, plain))
+    assert "Read as a pack lettered В Д П." in as_vdp or "Разчетено като тесте с букви В Д П." in as_vdp
+    assert "letters: В Д П" in as_latin and "letters: В Д П" not in as_vdp
+    for text, read in ((as_vdp, scan_bytes(vdp, "cyrillic")), (as_latin, scan_bytes(vdp))):
+        assert f"({len(read.cards)})" in text.splitlines()[0]  # the count of cards read, as each networks read them
+    assert len(scan_bytes(vdp, "cyrillic").cards) != len(scan_bytes(vdp).cards)
+    await running.stop()

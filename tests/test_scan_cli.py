@@ -66,6 +66,21 @@ def test_text_answer_from_standard_input_under_all_trumps() -> None:
     text = done.stdout.decode()
     assert text.splitlines()[0].split(":")[0].endswith("cards")
     assert "card points under all-trumps: " in text and "the last ten is not included" in text
+    assert "for one lettered В Д П give --letters cyrillic" in text  # how to read a Bulgarian pack's letters
+
+
+def test_a_pack_lettered_vdp_is_read_with_its_own_networks() -> None:
+    # a committed photo of a held-out design drawn with В Д П (batch 2 of tests/data/scan)
+    truth = next(t for t in json.loads((PHOTO.parent / "truth.json").read_text()) if t["letters"] == "cyrillic")
+    photo = str(PHOTO.parent / truth["file"])
+    as_vdp = json.loads(run(photo, "--letters", "Cyrillic", "--json").stdout)
+    as_latin = json.loads(run(photo, "--json").stdout)
+    assert (as_vdp["letters"], as_latin["letters"]) == ("cyrillic", "latin")
+    named = {e["card"] for e in as_vdp["cards"]}
+    court = {c for c in truth["visible"] if c[0] in "JQK"}
+    assert named <= set(truth["present"]) and len(named & court) > len({e["card"] for e in as_latin["cards"]} & court)
+    text = run(photo, "--letters", "cyrillic").stdout.decode()
+    assert "read as a pack lettered В Д П" in text and "--letters cyrillic" not in text
 
 
 def test_a_photo_without_cards_says_so(tmp_path: Path) -> None:
@@ -118,3 +133,4 @@ def test_missing_file_and_bad_options_are_refused(tmp_path: Path) -> None:
     assert "not one of bela's" in refused(run(str(PHOTO), "--variant", "bela", "--contract", "no-trumps"))
     assert "unknown variant" in refused(run(str(PHOTO), "--variant", "preferans"))
     assert "not one of bulgarian's" in refused(run(str(PHOTO), "--contract", "trumps"))
+    assert "unknown letters 'greek'" in refused(run(str(PHOTO), "--letters", "greek"))

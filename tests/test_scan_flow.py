@@ -9,8 +9,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
-from bot.core.scanflow import ScanFlow, ScanLane, decode_payload
+from bot.core.scanflow import ScanFlow, ScanLane, decode_payload, letters_in
 from bot.scanner import decode
 from bot.storage.sqlite import SqliteStorage
 
@@ -108,3 +109,39 @@ async def test_a_scan_untouched_for_a_day_answers_that_it_expired(tmp_path: Path
     pressed = await flow.press("7", "en", "sc1:01dca4d5:0:a")
     assert pressed.view is None and "too old" in pressed.note
     await storage.close()
+
+
+@pytest.mark.parametrize(
+    ("words", "letters"),
+    [
+        ("вдп", "cyrillic"),
+        ("ВДП", "cyrillic"),
+        ("/score в д п", "cyrillic"),
+        ("/score@belot_bot в.д.п.", "cyrillic"),
+        ("нашите карти, ВДП", "cyrillic"),
+        ("VDP", "cyrillic"),
+        ("", "latin"),
+        ("/score", "latin"),
+        ("our cards", "latin"),
+        ("вдпх", "latin"),  # a word that only starts with the letters
+        ("/score hearts 102 60", "latin"),
+    ],
+)
+def test_the_caption_says_which_letters_the_pack_has(words: str, letters: str) -> None:
+    assert letters_in(words) == letters
+
+
+async def test_unknown_letters_are_a_programming_error(tmp_path: Path) -> None:
+    flow, storage = await flow_on(tmp_path)
+    with pytest.raises(ValueError, match="unknown letters"):
+        await flow.open(PHOTO, "1", "en", "greek")
+    await storage.close()
+
+
+def test_the_letters_are_named_alike_everywhere() -> None:
+    # the chat flow and the command line check the letters without loading the scanner; all three must agree
+    from bot.cli import scan as cli
+    from bot.core import scanflow
+    from bot.scanner import LETTERS
+
+    assert scanflow.LETTERS == cli.LETTERS == LETTERS

@@ -32,9 +32,10 @@ async def test_help_names_the_small_tables_and_the_photo_in_each_language(tg: Fa
         english = (await say(h, ANA, ANA.user_id, "/help")).text
         assert "/belot bela-3, bela-2 or bela-open" in english and "bulgarian-3" in english
         assert "a photo of the won cards" in english
-        assert "(packs lettered J Q K A or B D K; not yet В Д П or V D R)" in english  # what the scanner reads
+        # what the scanner reads, and how to have a Bulgarian pack's letters read
+        assert "(packs lettered J Q K A or B D K, or В Д П with вдп in the caption; not V D R)" in english
         bulgarian = (await say(h, IVAN, IVAN.user_id, "/help")).text
         assert "снимка на взетите карти" in bulgarian and "домашни правила" in bulgarian
-        assert "още не В Д П" in bulgarian  # a Bulgarian pack's letters are not read yet, and the help says so
+        assert "или В Д П с вдп в надписа" in bulgarian  # a Bulgarian pack's letters, and how to ask for them
     finally:
         await h.stop()

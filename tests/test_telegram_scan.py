@@ -142,6 +142,36 @@ async def test_score_in_reply_to_a_photo_and_a_restart_keeps_the_buttons(
     assert "От коя боя е картата за добавяне?" in answer.text
 
 
+async def test_a_pack_lettered_vdp_is_read_as_such_when_the_caption_says_so(
+    h: Harness, tg: FakeTelegram, tmp_path: Path
+) -> None:
+    vdp = (DATA / "photo24.jpg").read_bytes()  # a held-out design drawn with В Д П
+    as_vdp, as_latin = scan_bytes(vdp, "cyrillic"), scan_bytes(vdp)
+    assert {f.card for f in as_vdp.cards} != {f.card for f in as_latin.cards}
+    tg.send_photo(JANE.user_id, JANE.user_id, sized(vdp))
+    await h.settle()
+    plain = newest(tg, JANE.user_id)
+    assert cards_line(plain.text, "Cards read") == {f.card for f in as_latin.cards}
+    assert "A pack lettered В Д П? Send the photo again with вдп in its caption." in plain.text
+    tg.send_photo(JANE.user_id, JANE.user_id, sized(vdp), caption="ВДП")
+    await h.settle()
+    lettered = newest(tg, JANE.user_id)
+    assert cards_line(lettered.text, "Cards read") == {f.card for f in as_vdp.cards}
+    assert "Read as a pack lettered В Д П." in lettered.text and "Send the photo again" not in lettered.text
+    # in a group: /score в д п in reply to the photo; the letters are kept with the scan across a restart
+    photo = tg.send_photo(IVAN.user_id, GROUP, sized(vdp))
+    tg.send_reply(IVAN.user_id, GROUP, "/score в д п", photo)
+    await h.settle()
+    answer = newest(tg, GROUP)
+    assert cards_line(answer.text, "Прочетени карти") == {f.card for f in as_vdp.cards}
+    assert "Разчетено като тесте с букви В Д П." in answer.text
+    await h.stop()
+    await h.start()
+    await press(h, IVAN, answer, "+ Добави карта")
+    await press(h, IVAN, answer, "Назад")
+    assert "Разчетено като тесте с букви В Д П." in answer.text
+
+
 async def test_no_cards_too_large_and_not_a_photo_get_clear_answers(h: Harness, tg: FakeTelegram) -> None:
     blank = cv2.imencode(".jpg", np.full((600, 800, 3), 200, np.uint8))[1].tobytes()
     tg.send_photo(JANE.user_id, JANE.user_id, sized(blank))

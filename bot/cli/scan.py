@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+LETTERS = ("latin", "cyrillic")  # bot.scanner.LETTERS, without loading the scanner to check an option
 CONTRACTS = ("clubs", "diamonds", "hearts", "spades", "no-trumps", "all-trumps")
 SUIT_CONTRACTS = {"bela": CONTRACTS[:4], "french": CONTRACTS[:4], "bulgarian": CONTRACTS}
 
@@ -20,8 +21,9 @@ trick). Cards read without enough confidence are listed as unsure and not counte
 
 EPILOG = """\
 the --json answer (docs/scanner.md): {"format": "belote-scan/1", "width", "height", "cards": [{"card": "JH",
-"confidence": 0.98, "x": 412.5, "y": 230.0, "angle": 22.5}, ...], "unsure": [...same...], and with --contract
-"contract", "variant", "points" (the cards' points), "unsure_points" (what the unsure cards would add)}.
+"confidence": 0.98, "x": 412.5, "y": 230.0, "angle": 22.5}, ...], "unsure": [...same...], "letters" ("latin" or
+"cyrillic"), and with --contract "contract", "variant", "points" (the cards' points), "unsure_points" (what the
+unsure cards would add)}.
 Exit status: 0 read (even with no card found), 2 the photo or the options cannot be used.
 """
 
@@ -38,6 +40,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--contract", help=f"count the points under this contract: {' | '.join(CONTRACTS)}")
     parser.add_argument(
         "--variant", default="bulgarian", help="bulgarian (default), bela or french (suit contracts only)"
+    )
+    parser.add_argument(
+        "--letters",
+        default="latin",
+        help="the letters on the pack's jacks, queens and kings: latin (J Q K, or B D K; default) or cyrillic "
+        "(В Д П, as many Bulgarian packs)",
     )
     parser.add_argument("--json", action="store_true", help="answer in JSON (docs/scanner.md)")
     parser.set_defaults(func=run)
@@ -69,6 +77,9 @@ def run(args: argparse.Namespace) -> int:
         if name not in allowed:
             return _fail(f"contract {args.contract!r} is not one of {variant}'s: {', '.join(allowed)}")
         contract = CONTRACTS.index(name)
+    letters = str(args.letters).lower()
+    if letters not in LETTERS:
+        return _fail(f"unknown letters {args.letters!r}; known: latin (J Q K, B D K) or cyrillic (В Д П)")
 
     from bot.engine.cards import card_str, card_symbol
     from bot.engine.play import CARD_POINTS
@@ -79,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         return _fail(exc.strerror if exc.filename is None and exc.strerror else str(exc))
     try:
-        scan = scan_bytes(data)
+        scan = scan_bytes(data, letters)
     except ScanError as exc:
         return _fail(f"{args.photo}: {exc}")
 
@@ -97,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
             "height": scan.height,
             "cards": [entry(f) for f in scan.cards],
             "unsure": [entry(f) for f in scan.unsure],
+            "letters": letters,
         }
         if contract is not None:
             answer.update(
@@ -107,6 +119,8 @@ def run(args: argparse.Namespace) -> int:
     if not scan.cards and not scan.unsure:
         print("No cards found in this photo. Spread the cards so that each one's corner (rank and suit) shows.")
         return 0
+    if letters == "cyrillic":
+        print("read as a pack lettered В Д П")
     print(f"{len(scan.cards)} cards: " + " ".join(card_symbol(f.card) for f in scan.cards))
     for f in scan.cards:
         print(f"  {card_symbol(f.card):4} {f.confidence:6.1%}  at ({f.x:.0f}, {f.y:.0f})")
@@ -119,4 +133,6 @@ def run(args: argparse.Namespace) -> int:
         if scan.unsure:
             line += f" (+{unsure_points} if the unsure cards are right)"
         print(line + "; the last ten is not included")
+    if letters == "latin":  # a pack lettered В Д П read as J Q K loses its court cards and may gain eights
+        print("(read as a pack lettered J Q K or B D K; for one lettered В Д П give --letters cyrillic)")
     return 0

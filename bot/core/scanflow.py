@@ -33,6 +33,7 @@ from bot.i18n import Translator, translator
 from bot.storage.base import Storage
 
 from . import names
+from .messages import DISCORD
 from .payload import to_base36
 
 log = logging.getLogger(__name__)
@@ -51,6 +52,10 @@ GAMES: Final = ("bulgarian", "bela", "french")
 STEPS: Final = ("cards", "suit", "rank", "contract", "photo", "bid", "last", "done")
 _PAYLOAD: Final = re.compile(r"sc1:(?P<scan>[0-9a-f]{8}):(?P<nonce>[0-9a-z]{1,8}):(?P<action>[0-9a-z]{1,4})")
 LAST_TEN: Final = 10
+# The letters of a pack's jacks, queens and kings (bot.scanner.LETTERS): "latin" (J Q K, B D K) unless the photo is
+# sent with вдп (in the caption on Telegram, as /score's letters on Discord): many Bulgarian packs print В Д П.
+LETTERS: Final = ("latin", "cyrillic")
+_VDP: Final = re.compile(r"(?<!\w)(в\W?д\W?п|vdp)(?!\w)", re.IGNORECASE)
 
 T = TypeVar("T")
 
@@ -133,6 +138,7 @@ class ScanState:
     last_ten: bool = False
     note: str = ""
     touched: float = 0.0
+    letters: str = "latin"  # the pack's court letters the photo was read with (stored before them: latin)
 
 
 _STORED: Final = TypeAdapter(ScanState)
@@ -149,12 +155,18 @@ def _cards_line(cards: list[int]) -> str:
     return " ".join(card_symbol(c) for c in sorted(cards)) or "—"
 
 
-def read_photo(data: bytes) -> tuple[list[int], list[int]]:
+def letters_in(words: str) -> str:
+    """The letters a photo's words (its caption, what came with ``/score``) say the pack has: "cyrillic" when they
+    name В Д П (вдп, ВДП, в д п, в.д.п., or vdp), else "latin"."""
+    return "cyrillic" if _VDP.search(words) else "latin"
+
+
+def read_photo(data: bytes, letters: str = "latin") -> tuple[list[int], list[int]]:
     """The cards read surely and the unsure ones (in the worker thread); ScanError for a file that is no photo."""
     from bot.scanner import decode, scan_image
     from bot.scanner.patches import WORK_SIDE
 
-    scan = scan_image(decode(data, MAX_PHOTO_BYTES, MAX_PHOTO_PIXELS, work_side=WORK_SIDE))
+    scan = scan_image(decode(data, MAX_PHOTO_BYTES, MAX_PHOTO_PIXELS, work_side=WORK_SIDE), letters)
     return [f.card for f in scan.cards], [f.card for f in scan.unsure]
 
 
@@ -179,16 +191,19 @@ class ScanFlow:
         return t.gettext("The photo is too large ({mb} MB); send one of up to {limit} MB.",
                          mb=f"{size / 2**20:.1f}", limit=MAX_PHOTO_BYTES // 2**20)
 
-    async def open(self, data: bytes, owner: str, lang: str) -> Opened:
-        """Read a photo and draw its answer; the scan is stored when it has something to press."""
+    async def open(self, data: bytes, owner: str, lang: str, letters: str = "latin") -> Opened:
+        """Read a photo of a pack lettered ``letters`` and draw its answer; the scan is stored when it has something
+        to press."""
         from bot.scanner import ScanError
 
         t = translator(lang)
+        if letters not in LETTERS:
+            raise ValueError(f"unknown letters {letters!r}")
         refusal = self.too_large(len(data), lang)
         if refusal is not None:
             return Opened(ScanView(refusal), None)
         try:
-            cards, unsure = await self.lane.run(lambda: read_photo(data))
+            cards, unsure = await self.lane.run(lambda: read_photo(data, letters))
         except LaneBusy:
             return Opened(ScanView(t.gettext("Many photos are being read just now; send yours again in a minute.")),
                           None)
@@ -200,7 +215,7 @@ class ScanFlow:
             return Opened(ScanView(t.gettext(
                 "No cards found in this photo. Spread the won cards so that each one's corner (rank and suit) "
                 "shows, and send the photo again.")), None)
-        state = ScanState(secrets.token_hex(4), owner, lang, sorted(cards), sorted(unsure))
+        state = ScanState(secrets.token_hex(4), owner, lang, sorted(cards), sorted(unsure), letters=letters)
         await self._save(state)
         if time.time() - self._forgotten_at > 3600:  # now and then, scans (and forms) untouched for a day go
             self._forgotten_at = time.time()
@@ -369,6 +384,7 @@ class ScanFlow:
                 rows.append((b(t.gettext("Yes, {card}", card=card), "y"), b(t.gettext("No {card}", card=card), "n")))
             else:
                 lines.append(t.gettext("Check the cards: a misread card is removed, then the right one added."))
+            lines.append(self._letters_line(s, t))
             fix = [b(t.gettext("+ Add a card"), "a")]
             if s.cards:
                 fix.append(b(t.gettext("− Remove a card"), "r"))
@@ -415,6 +431,15 @@ class ScanFlow:
             lines.append(s.note)
         rows.append((b(t.gettext("Close"), "x"),))
         return ScanView("\n".join(lines), tuple(row for row in rows if row))
+
+    def _letters_line(self, s: ScanState, t: Translator) -> str:
+        """Which letters the photo was read with, and how to read it with the others: a pack lettered В Д П read as
+        J Q K loses its jacks, queens and kings and may gain eights (docs/scanner.md)."""
+        if s.letters == "cyrillic":
+            return t.gettext("Read as a pack lettered В Д П.")
+        if self.platform == DISCORD:
+            return t.gettext("A pack lettered В Д П? Use /score again with the photo and letters: В Д П.")
+        return t.gettext("A pack lettered В Д П? Send the photo again with вдп in its caption.")
 
     @staticmethod
     def _contract_label(s: ScanState, t: Translator) -> str:

@@ -407,6 +407,10 @@ GAME_CHOICES = [
     app_commands.Choice(name=_("Bulgarian belote for three (house rules)"), value="bulgarian-3"),
     app_commands.Choice(name=_("Bulgarian belote for two (house rules)"), value="bulgarian-2"),
 ]
+LETTER_CHOICES = [  # bot.core.scanflow.LETTERS
+    app_commands.Choice(name="J Q K (B D K)", value="latin"),
+    app_commands.Choice(name="В Д П", value="cyrillic"),
+]
 MULTIPLIERS = [
     app_commands.Choice(name=_("no contra"), value=1),
     app_commands.Choice(name=_("contra"), value=2),
@@ -425,9 +429,11 @@ MULTIPLIERS = [
     declared_b=_("What team B announced, e.g. carre:J"),
     valat=_("The team that took every trick"),
     photo=_("Or a photo of one side's won cards, spread so that each corner shows"),
+    letters=_("With a photo: the letters on the pack's jacks, queens and kings"),
 )
 @app_commands.choices(contract=CONTRACT_CHOICES, declarer=TEAM_CHOICES, valat=TEAM_CHOICES)
 @app_commands.choices(multiplier=MULTIPLIERS)
+@app_commands.choices(letters=LETTER_CHOICES)
 async def score_command(
     interaction: discord.Interaction[Any],
     line: str | None = None,
@@ -439,9 +445,10 @@ async def score_command(
     declared_b: str = "",
     valat: app_commands.Choice[str] | None = None,
     photo: discord.Attachment | None = None,
+    letters: app_commands.Choice[str] | None = None,
 ) -> None:
     if photo is not None:  # the scanner's flow (scan.py) reads the cards and asks the rest with buttons
-        await interaction.client.adapter.scans.on_photo(interaction, photo)
+        await interaction.client.adapter.scans.on_photo(interaction, photo, letters.value if letters else "latin")
         return
     request: dict[str, Any] | str | None = line
     if line is None and contract is not None:

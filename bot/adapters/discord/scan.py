@@ -1,7 +1,7 @@
-"""Photos of won cards on Discord (docs/scanner.md): ``/score`` with an image attachment. The flow is
-``bot.core.scanflow``'s; this module downloads the attachment (its announced size and type checked first), answers
-in the channel and edits that answer on each press. Buttons are dynamic items whose ``custom_id`` is the flow's
-payload, so they work after a restart.
+"""Photos of won cards on Discord (docs/scanner.md): ``/score`` with an image attachment (and ``letters: В Д П``
+for a pack so lettered). The flow is ``bot.core.scanflow``'s; this module downloads the attachment (its announced
+size and type checked first), answers in the channel and edits that answer on each press. Buttons are dynamic items
+whose ``custom_id`` is the flow's payload, so they work after a restart.
 """
 
 from __future__ import annotations
@@ -66,7 +66,9 @@ class PhotoScans:
         chat = self.adapter.chat_ref(interaction)
         return mine, (await host.chat_language(chat) if chat is not None else mine)
 
-    async def on_photo(self, interaction: discord.Interaction[Any], photo: discord.Attachment) -> None:
+    async def on_photo(
+        self, interaction: discord.Interaction[Any], photo: discord.Attachment, letters: str = "latin"
+    ) -> None:
         mine, public = await self._languages(interaction)
         refusal = self.flow.too_large(photo.size, mine)
         if refusal is None and not (photo.content_type or "").startswith("image/"):
@@ -83,7 +85,7 @@ class PhotoScans:
             text = translator(public).gettext("The photo could not be downloaded; send it again.")
             await interaction.edit_original_response(content=text)
             return
-        opened = await self.flow.open(data, str(interaction.user.id), public)
+        opened = await self.flow.open(data, str(interaction.user.id), public, letters)
         await interaction.edit_original_response(content=clip(markup(opened.view.text), CONTENT_LIMIT),
                                                  view=_view(opened.view) if opened.view.rows else None)
 

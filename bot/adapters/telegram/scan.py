@@ -1,6 +1,7 @@
 """Photos of won cards in Telegram (docs/scanner.md): a photo in the private chat, a photo captioned ``/score`` in
-a group, or ``/score`` in reply to a photo. The flow itself is ``bot.core.scanflow``'s; this module downloads the
-photo (its announced size checked first), posts the answer as a reply and edits it in place on each press.
+a group, or ``/score`` in reply to a photo; with вдп in the caption (or after ``/score``) the pack is read as
+lettered В Д П. The flow itself is ``bot.core.scanflow``'s; this module downloads the photo (its announced size
+checked first), posts the answer as a reply and edits it in place on each press.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from telegram.error import TelegramError
 from telegram.ext import BaseHandler, CallbackQueryHandler, ContextTypes, MessageHandler, filters
 
 from bot.core.messages import TELEGRAM
-from bot.core.scanflow import MAX_PHOTO_BYTES, PATTERN, ScanFlow, ScanView
+from bot.core.scanflow import MAX_PHOTO_BYTES, PATTERN, ScanFlow, ScanView, letters_in
 from bot.i18n import translator
 
 from .outbox import Post
@@ -29,6 +30,7 @@ log = logging.getLogger(__name__)
 
 _SCORE: Final = re.compile(r"^/score(@\w+)?(\s|$)", re.IGNORECASE)
 DOWNLOAD_SECONDS: Final = 30.0
+_LETTERS_WORDS: Final = 12  # "/score в. д. п." at most: a longer text in reply to a photo is a deal to score
 
 
 def file_url_of(setting: str) -> str | None:
@@ -48,11 +50,16 @@ def _has_image(message: Message | None) -> bool:
 
 
 class _ReplyToPhoto(filters.MessageFilter):
-    """``/score`` alone in reply to a message with a photo."""
+    """``/score`` alone (or with the pack's letters, ``/score вдп``) in reply to a message with a photo; ``/score``
+    with a deal is the calculator's."""
 
     def filter(self, message: Message) -> bool:
         text = message.text or ""
-        return bool(_SCORE.match(text)) and len(text.split()) == 1 and _has_image(message.reply_to_message)
+        match = _SCORE.match(text)
+        if match is None or not _has_image(message.reply_to_message):
+            return False
+        rest = text[match.end():].strip()
+        return not rest or (letters_in(rest) != "latin" and len(rest) <= _LETTERS_WORDS)
 
 
 class _PhotoToScan(filters.MessageFilter):
@@ -114,7 +121,8 @@ class PhotoScans:
             log.info("a photo could not be downloaded: %s", err.message)
             self.adapter.reply(asked, t.gettext("The photo could not be downloaded; send it again."))
             return
-        opened = await self.flow.open(data, str(sender.id), lang)
+        words = " ".join(filter(None, (asked.text, asked.caption, shown.caption)))
+        opened = await self.flow.open(data, str(sender.id), lang, letters_in(words))
         if opened.scan_id is None:
             self.adapter.reply(asked, opened.view.text)
             return
