@@ -83,13 +83,21 @@ def test_two_steps_as_in_training_give_the_photo_s_cut() -> None:
     assert np.abs(stepped[:, :, 0].astype(np.int16) - direct).mean() < 4
 
 
+# The glyphs 8 A K 9 as OpenCV 5.0 draws them (cv2.putText, Hershey simplex at 0.6, 2 px thick, ink 20 on 235), each
+# on a 32 x 32 tile with its bottom left at (4, 24), and their text sizes: OpenCV 5.1 draws them a pixel larger and
+# otherwise, which moved these marks by a pixel or two, so the photo is built from the tiles, not drawn anew.
+GLYPHS = cv2.imread(str(Path(__file__).resolve().parent / "data" / "scan" / "glyphs-8AK9.png"), cv2.IMREAD_GRAYSCALE)
+GLYPH_SIZES = {"8": (12, 16), "A": (13, 16), "K": (12, 16), "9": (12, 16)}
+
+
 def fanned_edge_photo(glyph: str, degrees: float, edge: bool = True) -> Work:
     """A light 400 x 300 photo with a glyph and (``edge``) a card's edge with its shadow touching it, as an index
     touches the next card of a fan: a dark band 3 px wide and 300 px long, turned ``degrees``."""
     grey = np.full((300, 400), 235, np.uint8)
-    (w, h), _ = cv2.getTextSize(glyph, cv2.FONT_HERSHEY_SIMPLEX, 0.6, 2)
+    w, h = GLYPH_SIZES[glyph]
     x0, y0 = 190, 160  # the glyph's bottom left
-    cv2.putText(grey, glyph, (x0, y0), cv2.FONT_HERSHEY_SIMPLEX, 0.6, 20, 2)
+    tile = 32 * "8AK9".index(glyph)
+    grey[y0 - 24 : y0 + 8, x0 - 4 : x0 + 28] = GLYPHS[:, tile : tile + 32]
     if edge:  # along the glyph's right side, one pixel into it
         direction = np.array([np.sin(np.radians(degrees)), -np.cos(np.radians(degrees))])
         anchor = np.array([x0 + w - 1, y0 - h / 2])
