@@ -32,9 +32,9 @@ LETTERS = ("latin", "cyrillic")
 MODEL_VDP = Path(__file__).with_name("model-vdp.onnx")
 INDEX_VDP = Path(__file__).with_name("index-vdp.onnx")
 # Those networks learnt the three letters from six designs in one font: on the held-out designs so lettered they read
-# a jack, queen or king at 0.97-0.99 where the card was another of the three or of another suit (9 cards in 100
-# photos, none from 0.99), so in such a pack a court card is named from COURT_SURE_VDP, whatever its marks.
-COURT_SURE_VDP = 0.99
+# a jack, queen or king at 0.97-0.995 where the card was another of the three or of another suit (7 cards from 0.99
+# in 240 photos, none from 0.995), so in such a pack a court card is named from COURT_SURE_VDP, whatever its marks.
+COURT_SURE_VDP = 0.995
 COURT = (4, 5, 6)  # the ranks of the jack, queen and king (bot.engine.cards: 7 8 9 10 J Q K A)
 # A guessed frame read as some card at KEEP or more is moved by the network's correction and read again, ROUNDS times
 KEEP = 0.3
