@@ -39,6 +39,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.engine.cards import rank_of
 from bot.scanner import scan_image
 from bot.scanner.recognise import COURT  # the ranks whose letters differ from pack to pack
 from training.designs import DESIGNS, design_index_boxes, designs_of, ensure_packages, render_design
@@ -51,14 +52,14 @@ SETS = {  # the sets of designs the bench reports apart
     "added": "designs added since the shipped networks learnt, never seen by them",
     "cyrillic": "held-out designs drawn with the Bulgarian letters В Д П",
 }
-LETTERS = {"cyrillic": "cyrillic"}  # the letters each set is read with, as its pack would be asked for (else latin)
+READ_AS = {"cyrillic": "cyrillic"}  # the letters each set is read with, as its pack would be asked for (else latin)
 LETTERED = {"latin": "J Q K", "cyrillic": "В Д П"}
 
 
 def run(
     kind: str, photos: int, seed: int, others: tuple[float, ...] = (), side: int = 1024, letters: str | None = None
 ) -> None:
-    letters = letters or LETTERS.get(kind, "latin")
+    letters = letters or READ_AS.get(kind, "latin")
     designs = designs_of(kind)
     decks = [(d, *(lambda f: (f, design_index_boxes(f)))(render_design(d))) for d in designs]
     seen = correct = unsure = invented = wrong_unsure = 0
@@ -82,9 +83,9 @@ def run(
         invented += len(named - present)
         unsure += len(doubtful & visible)
         wrong_unsure += len(doubtful - present)
-        court[0] += sum(c & 7 in COURT for c in visible)
-        court[1] += sum(c & 7 in COURT for c in named & visible)
-        court[2] += sum(c & 7 in COURT for c in named - present)
+        court[0] += sum(rank_of(c) in COURT for c in visible)
+        court[1] += sum(rank_of(c) in COURT for c in named & visible)
+        court[2] += sum(rank_of(c) in COURT for c in named - present)
         for threshold, counts in at.items():
             read = {f.card for f in (*scan.cards, *scan.unsure) if f.confidence >= threshold}
             counts[0] += len(read & visible)

@@ -15,6 +15,8 @@ import numpy as np
 import numpy.typing as npt
 import onnxruntime as ort  # type: ignore[import-untyped]
 
+from bot.engine.cards import RANK_CHARS, rank_of
+
 from .frames import GUESSES, VIEWS, Frames, corrected, distinct, frame_patches, hypotheses, views
 from .patches import ANGLES, CLEARED_SPLIT, STRICT_SPLIT, Float, Work, marks, patches, prepare, read_patches, tensor
 
@@ -35,7 +37,7 @@ INDEX_VDP = Path(__file__).with_name("index-vdp.onnx")
 # a jack, queen or king at 0.97-0.995 where the card was another of the three or of another suit (7 cards from 0.99
 # in 240 photos, none from 0.995), so in such a pack a court card is named from COURT_SURE_VDP, whatever its marks.
 COURT_SURE_VDP = 0.995
-COURT = (4, 5, 6)  # the ranks of the jack, queen and king (bot.engine.cards: 7 8 9 10 J Q K A)
+COURT = tuple(RANK_CHARS.index(letter) for letter in "JQK")  # the ranks of the jack, queen and king
 # A guessed frame read as some card at KEEP or more is moved by the network's correction and read again, ROUNDS times
 KEEP = 0.3
 ROUNDS = 2
@@ -395,7 +397,7 @@ def decide(
         and (seen[f.card] > 1 or f.card in trusted)
     }
     named |= {f.card for f in ordered if f.card not in named and borne_by_both(p, found, split, doubted, f.card)}
-    named -= {f.card for f in ordered if f.card & 7 in COURT and f.confidence < court_sure}
+    named -= {f.card for f in ordered if rank_of(f.card) in COURT and f.confidence < court_sure}
     return tuple(f for f in ordered if f.card in named), tuple(f for f in ordered if f.card not in named)
 
 
