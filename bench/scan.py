@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.engine.cards import rank_of
 from bot.scanner import scan_image
-from bot.scanner.recognise import COURT  # the ranks whose letters differ from pack to pack
+from bot.scanner.recognise import COURT, LETTERS  # COURT: the ranks whose letters differ from pack to pack
 from training.designs import DESIGNS, design_index_boxes, designs_of, ensure_packages, render_design
 from training.frames import as_read
 from training.synth import photo
@@ -104,7 +104,8 @@ def run(
 
 
 def memory(photos: int, seed: int) -> None:
-    """The process's resident memory after each tenth of ``photos`` photos of both sets of designs."""
+    """The process's resident memory after each tenth of ``photos`` photos of every design, read in turn as lettered
+    J Q K and В Д П, so that both letters' networks hold their memory."""
 
     def resident_mb() -> float:
         with open("/proc/self/status") as status:
@@ -116,7 +117,7 @@ def memory(photos: int, seed: int) -> None:
         rng = np.random.default_rng(seed * 7919 + k)
         faces, boxes = decks[k % len(decks)]
         image, _placed = photo(rng, faces, boxes, int(rng.integers(8, 33)))
-        scan_image(image)
+        scan_image(image, LETTERS[k % len(LETTERS)])
         if k == 0 or (k + 1) % max(1, photos // 10) == 0:
             print(f"after {k + 1:3} photos: {resident_mb():.0f} MB")
 

@@ -151,11 +151,23 @@ def networks(letters: str) -> tuple[Path, Path]:
     raise ValueError(f"unknown letters {letters!r}; known: {', '.join(LETTERS)}")
 
 
+@lru_cache(maxsize=1)
+def _shared_arena() -> None:
+    """One memory arena for every network, registered with onnxruntime's environment once per process. Each session
+    with an arena of its own kept the peak of its largest batch: reading the committed test photos, the process held
+    515 MB once both letters' networks had read, against 257 MB with one arena, at the same speed. The arena grows by
+    what is asked (strategy 1, kSameAsRequested), not by doubling chunks that sit mostly empty."""
+    info = ort.OrtMemoryInfo("Cpu", ort.OrtAllocatorType.ORT_ARENA_ALLOCATOR, 0, ort.OrtMemType.DEFAULT)
+    ort.create_and_register_allocator(info, ort.OrtArenaCfg({"arena_extend_strategy": 1}))
+
+
 @lru_cache(maxsize=8)  # the turn network and both letters' two: each loaded once
 def _session(model: Path) -> ort.InferenceSession:
+    _shared_arena()
     options = ort.SessionOptions()
     options.intra_op_num_threads = 1  # a chat bot serves many; one core per photo
     options.inter_op_num_threads = 1
+    options.add_session_config_entry("session.use_env_allocators", "1")
     return ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
 
 
