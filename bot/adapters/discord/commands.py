@@ -180,5 +180,39 @@ class BelotGroup(app_commands.Group):
         await adapter.on_command(interaction, set_user)
 
 
+def help_text(language: str) -> str:
+    """What the bot does and the commands that do it, in ``language``: the lobby's buttons by their own labels."""
+    t = translator(language)
+    lines = [
+        t.gettext("Bulgarian Bridge-Belote for four, in this server's channels."),
+        t.gettext(
+            "/belot new opens a table in this channel or thread; everyone presses {join}, or {add_bot} for empty "
+            "seats, then {start}. The table's {hand} button shows your cards as buttons only you can see: press a "
+            "card to play it.",
+            join=t.gettext("Join"), add_bot=t.gettext("Add bot"), start=t.gettext("Start"), hand=t.gettext("My hand"),
+        ),
+        t.gettext(
+            "/belot new game: chooses Croatian Bela, French belote, Bela for three or two, or the Bulgarian "
+            "house games for three or two; left out, the game this channel played last."
+        ),
+        t.gettext(
+            "/score line: scores a real-life deal, and /score photo: reads a photo of the won cards card by card "
+            "(packs lettered J Q K A or B D K, or В Д П with letters: В Д П; not V D R); /sheet keeps the "
+            "channel's score sheet (/sheet help)."
+        ),
+        t.gettext("/belot lang: your language, or the server's or a channel's for those who may manage them."),
+    ]
+    return "\n\n".join(lines)
+
+
+@app_commands.command(name="help", description=_("How to play with this bot"))
+async def help_command(interaction: discord.Interaction[Any]) -> None:
+    """Answered privately, in the asker's language, anywhere: a server's channel or a direct message."""
+    adapter = adapter_of(interaction)
+    language = await adapter.host.user_language(adapter.user_ref(interaction))
+    await interaction.response.send_message(help_text(language), ephemeral=True)
+
+
 def install(tree: app_commands.CommandTree[Any]) -> None:
     tree.add_command(BelotGroup())
+    tree.add_command(help_command)
