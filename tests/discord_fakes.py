@@ -141,6 +141,7 @@ class FakeDiscord:
         self.guild_locale = "bg"
         self.channels: dict[int, int] = {}  # id -> channel type (0 text, 11 public thread)
         self.channel_guild: dict[int, int] = {}  # channel id -> its server
+        self.dm_user: dict[int, int] = {}  # direct-message channel id -> the user it is with
         self.parents: dict[int, int] = {}  # thread id -> its text channel
         self.messages: dict[int, dict[str, Any]] = {}
         self.history: list[tuple[int, dict[str, Any]]] = []  # every state of every message, in order
@@ -209,6 +210,13 @@ class FakeDiscord:
         self.channel_guild[cid] = self.guild_id if guild is None else guild
         if thread:
             self.parents[cid] = self.add_channel(guild=guild)
+        return cid
+
+    def add_direct(self, user: FakeUser) -> int:
+        """The direct-message channel between ``user`` and the bot: no server, no member."""
+        cid = self.next_id()
+        self.channels[cid] = 1
+        self.dm_user[cid] = user.id
         return cid
 
     # --- lifecycle -------------------------------------------------------------------------------------------
@@ -333,6 +341,8 @@ class FakeDiscord:
         record = InteractionRecord(iid, token, user, channel_id, created=time.monotonic(), created_fake=self.now())
         self.interactions[iid] = record
         self.by_token[token] = record
+        if self.channels[channel_id] == 1:
+            return self._direct_interaction(user, channel_id, type_, iid, token), record
         guild_id = self.channel_guild[channel_id]
         channel: dict[str, Any] = {
             "id": str(channel_id),
@@ -391,6 +401,29 @@ class FakeDiscord:
                 "locked": False,
             }
         return payload, record
+
+    def _direct_interaction(self, user: FakeUser, channel_id: int, type_: int, iid: int, token: str) -> dict[str, Any]:
+        """An interaction in a direct message, as Discord sends it: ``user`` instead of ``member``, no server, the
+        bot-DM context (1)."""
+        if self.dm_user[channel_id] != user.id:
+            raise AssertionError("a user wrote in someone else's direct messages")
+        return {
+            "id": str(iid),
+            "application_id": str(self.app_id),
+            "type": type_,
+            "token": token,
+            "version": 1,
+            "channel_id": str(channel_id),
+            "channel": {"id": str(channel_id), "type": 1, "flags": 0, "last_message_id": None,
+                        "recipients": [user.payload()]},
+            "user": user.payload(),
+            "locale": user.locale,
+            "app_permissions": "2248473465835073",
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "context": 1,
+            "attachment_size_limit": 10485760,
+        }
 
     async def command(
         self, user: FakeUser, channel_id: int, name: str, sub: str | None = None, **options: Any
@@ -677,7 +710,7 @@ class FakeDiscord:
             "flags": (body.get("flags") or 0) | (EPHEMERAL if owner else 0),
             "application_id": str(self.app_id),
         }
-        if owner is None:
+        if owner is None and channel_id in self.channel_guild:  # a direct message has no server
             message["guild_id"] = str(self.channel_guild[channel_id])
         self.messages[mid] = message
         self.history.append((mid, json.loads(json.dumps(message))))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.adapters.discord.commands import help_text
+from bot.calculator import score_text
 from bot.i18n import translator
 from tests.discord_fakes import EPHEMERAL, FakeDiscord, FakeUser
 from tests.test_discord_adapter import start_bot
@@ -46,5 +47,18 @@ async def test_help_answers_each_person_privately_in_their_language(fake: FakeDi
     french = fake.reply(await fake.command(ana, channel, "help"))["content"]
     assert french == help_text("fr") and "Rejoindre" in french
     assert not fake.public(channel), "nothing was posted for everyone"
+    assert not fake.errors
+    await running.stop()
+
+
+async def test_help_answers_in_a_direct_message(fake: FakeDiscord, tmp_path: Path) -> None:
+    running = await start_bot(fake, tmp_path / "belote.sqlite3")
+    iva = FakeUser(fake.next_id(), "Iva", "hr")
+    direct = fake.add_direct(iva)
+    answer = fake.reply(await fake.command(iva, direct, "help"))
+    assert answer["content"] == help_text("hr")
+    # what /help points to works there too: the calculator
+    scored = fake.reply(await fake.command(iva, direct, "score", line="hearts 102 60"))
+    assert scored["embeds"][0]["title"] == score_text("hearts 102 60").summary("hr")
     assert not fake.errors
     await running.stop()
