@@ -155,8 +155,9 @@ def networks(letters: str) -> tuple[Path, Path]:
 def _shared_arena() -> None:
     """One memory arena for every network, registered with onnxruntime's environment once per process. Each session
     with an arena of its own kept the peak of its largest batch: reading the committed test photos, the process held
-    515 MB once both letters' networks had read, against 257 MB with one arena, at the same speed. The arena grows by
-    what is asked (strategy 1, kSameAsRequested), not by doubling chunks that sit mostly empty."""
+    518 MB once both letters' networks had read, against 245 MB with this one, at the same speed (docs/scanner.md,
+    "Bounds"). The arena grows by what is asked (strategy 1, kSameAsRequested), not by doubling chunks that sit mostly
+    empty."""
     info = ort.OrtMemoryInfo("Cpu", ort.OrtAllocatorType.ORT_ARENA_ALLOCATOR, 0, ort.OrtMemType.DEFAULT)
     ort.create_and_register_allocator(info, ort.OrtArenaCfg({"arena_extend_strategy": 1}))
 
