@@ -23,6 +23,9 @@ PACKAGES = ("gnome-cards-data", "kdegames-card-data-kf5", "librsvg2-bin", "fonts
 AISLERIOT = Path("/usr/share/aisleriot/cards")
 KDE = Path("/usr/share/carddecks")
 FACE_HEIGHT = 300
+# Bumped when the faces drawn change, so that patches cut from photos of the old faces are never mixed in
+# (training.train's caches): 2 since every face is rendered with its card FACE_HEIGHT tall (render_face).
+FACES = 2
 CACHE = Path(os.environ.get("BELOTE_SCAN_CACHE", Path.home() / ".cache" / "belote-scan"))
 
 # rank index of bot.engine.cards (7 8 9 10 J Q K A) -> the SVG's name of that rank
@@ -147,18 +150,35 @@ def render_design(design: Design) -> list[np.ndarray]:
     svg = folder / "deck.svg"
     for card in range(32):
         png = folder / f"{card:02d}.png"
-        if not png.exists():
+        face = _flatten(png) if png.exists() else None
+        if face is None or face.shape[0] < 0.9 * FACE_HEIGHT:  # drawn too small (before render_face): again
             folder.mkdir(parents=True, exist_ok=True)
             if not svg.exists():
                 svg.write_bytes(gzip.decompress(design.path.read_bytes()))
-            element = f"--export-id={design.element(card)}"
-            subprocess.run(["rsvg-convert", element, "-h", str(FACE_HEIGHT), str(svg), "-o", str(png)], check=True)
-        face = _flatten(png)
+            face = render_face(svg, design.element(card), png)
         ratio = face.shape[0] / face.shape[1]
         if not 1.25 < ratio < 1.65:
             raise ValueError(f"{design.name}: card {card} renders as {face.shape[1]}x{face.shape[0]}, not a card")
         faces.append(face)
     return faces
+
+
+def render_face(svg: Path, element: str, png: Path) -> np.ndarray:
+    """One face, FACE_HEIGHT pixels tall, rendered from the element of that id into ``png``.
+
+    ``rsvg-convert -h`` sets the height of the element's whole box, and in many decks that box is far taller than
+    the card (lattmann's eight of spades: 6.8 times, kde-ancient-egyptians' queen of clubs: 14 times), so the card
+    came out 21 to 250 pixels tall and was drawn into photos enlarged and blurred. It is drawn again at the height
+    that makes the card itself FACE_HEIGHT."""
+    height = FACE_HEIGHT
+    for _ in range(3):  # the card's height grows with the box's, nearly in proportion (strokes snap to pixels)
+        subprocess.run(["rsvg-convert", f"--export-id={element}", "-h", str(height), str(svg), "-o", str(png)],
+                       check=True)  # fmt: skip
+        face = _flatten(png)
+        if face.shape[0] >= FACE_HEIGHT - 2:
+            break
+        height = round(height * FACE_HEIGHT / face.shape[0])
+    return face
 
 
 Box = tuple[int, int, int, int]

@@ -44,6 +44,7 @@ from bot.scanner.patches import (
 from training.designs import (
     CACHE,
     DESIGNS,
+    FACES,
     Design,
     design_index_boxes,
     designs_of,
@@ -64,14 +65,14 @@ INDEX_EPOCHS = 4
 INDEX_PHOTOS = 2400  # 1,200 named 0.2-1.4 points fewer cards on the bench's photos (docs/scanner.md)
 INDEX_SEED = 15  # its photos are drawn apart from the other networks' (seed 16 + 15: photos of seed 31)
 READER_WIDTH = 24  # the shipped reader; 16 read 2 to 3 points fewer cards on the calibration photos
-PATCHES = CACHE / f"patches-{PATCH}-{SPAN}"  # changes with the cut, so old patches are never mixed in
+PATCHES = CACHE / f"patches-{PATCH}-{SPAN}-f{FACES}"  # changes with the cut and the faces: old ones never mixed in
 # The reader learns from patches cut wide and unturned (WIDE pixels over WIDE_SPAN sizes), turned at each step by
 # the card's turn as bot.scanner.patches.cut turns the photo: wide enough that the upright patch's corners are in it
 # at any turn (its diagonal), at about the work photo's own resolution.
 WIDE = 84
 WIDE_SPAN = 6.1
 assert READ_SPAN * math.hypot(1, READ_HIGH / READ_WIDE) <= WIDE_SPAN
-WIDE_PATCHES = CACHE / f"wide-{WIDE}-{WIDE_SPAN}"
+WIDE_PATCHES = CACHE / f"wide-{WIDE}-{WIDE_SPAN}-f{FACES}"
 _faces: dict[str, tuple[list[np.ndarray], list[tuple[int, int, int, int]]]] = {}
 
 
