@@ -8,6 +8,7 @@ from __future__ import annotations
 import gzip
 import shutil
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -19,19 +20,18 @@ from training.designs import FACE_HEIGHT, Design, render_face
 
 pytestmark = pytest.mark.skipif(shutil.which("rsvg-convert") is None, reason="rsvg-convert (librsvg2-bin) missing")
 
-RANKS = ("7", "8", "9", "10", "jack", "queen", "king", "1")
-SUITS = ("club", "diamond", "heart", "spade")
+HAND_MADE = Design("hand-made", "none", Path("deck.svgz"), "aisleriot", "none")  # its path set where it is written
 
 
 def deck_svg(hidden_below: int) -> str:
     """A deck of 32 cards 60 x 90, each a group that also holds an unpainted rectangle ``hidden_below`` units under
     the card: the group's box, which ``rsvg-convert -h`` scales, is that much taller than the card."""
     groups = []
-    for i, (suit, rank) in enumerate((s, r) for s in SUITS for r in RANKS):
-        x = 10 + 80 * i
+    for card in range(32):
+        x, element = 10 + 80 * card, HAND_MADE.element(card)  # the ids render_design asks for: club_7, ...
         groups.append(
-            f'<g id="{suit}_{rank}"><rect x="{x}" y="10" width="60" height="90" rx="5" fill="#fff" stroke="#000"/>'
-            f'<text x="{x + 5}" y="30" font-size="16">{rank[0].upper()}</text>'
+            f'<g id="{element}"><rect x="{x}" y="10" width="60" height="90" rx="5" fill="#fff" stroke="#000"/>'
+            f'<text x="{x + 5}" y="30" font-size="16">{element.split("_")[1][0].upper()}</text>'
             f'<rect x="{x}" y="{100 + hidden_below}" width="60" height="10" fill="none"/></g>'
         )
     return f'<svg xmlns="http://www.w3.org/2000/svg" width="2600" height="1200">{"".join(groups)}</svg>'
@@ -59,7 +59,7 @@ def test_a_design_renders_all_32_faces_tall_and_draws_again_a_face_cached_too_sm
     monkeypatch.setattr(designs, "CACHE", tmp_path / "cache")
     svgz = tmp_path / "deck.svgz"
     svgz.write_bytes(gzip.compress(deck_svg(hidden_below=300).encode()))
-    deck = Design("hand-made", "none", svgz, "aisleriot", "none")
+    deck = replace(HAND_MADE, path=svgz)
     faces = designs.render_design(deck)
     assert len(faces) == 32
     assert all(FACE_HEIGHT - 2 <= f.shape[0] <= FACE_HEIGHT + 2 for f in faces)
@@ -67,8 +67,8 @@ def test_a_design_renders_all_32_faces_tall_and_draws_again_a_face_cached_too_sm
     # the render of the code before render_face: the group's box FACE_HEIGHT tall, the card a quarter of it
     folder = tmp_path / "cache" / "hand-made"
     small = folder / "09.png"  # the eight of diamonds
-    old = ["rsvg-convert", "--export-id=diamond_8", "-h", str(FACE_HEIGHT), str(folder / "deck.svg"), "-o", str(small)]
-    subprocess.run(old, check=True)
+    old = ["rsvg-convert", f"--export-id={HAND_MADE.element(9)}", "-h", str(FACE_HEIGHT), str(folder / "deck.svg")]
+    subprocess.run([*old, "-o", str(small)], check=True)
     assert card_height(small) < FACE_HEIGHT // 2
     again = designs.render_design(deck)
     assert FACE_HEIGHT - 2 <= again[9].shape[0] <= FACE_HEIGHT + 2
