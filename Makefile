@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup lint fast pure postgres
+.PHONY: run test setup lint fast pure postgres faces
 
 $(STAMP): pyproject.toml setup.py
 	$(PY) -m venv $(VENV)
@@ -39,8 +39,25 @@ postgres:
 	  fi; \
 	fi
 
-test: $(STAMP) lint postgres
-	BELOTE_REQUIRE_POSTGRES=1 $(BIN)/pytest -q -n 2 -p no:cacheprovider
+# The scanner's face tests render a hand-written SVG deck with rsvg-convert (Debian's librsvg2-bin, which training
+# uses too); as root on Debian or Ubuntu it is installed when missing, and under make test a missing one fails them.
+faces:
+	@if ! command -v rsvg-convert >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing rsvg-convert for the scanner's face tests: apt-get install librsvg2-bin"; \
+	    { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends librsvg2-bin >/dev/null 2>&1 || \
+	      { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	        librsvg2-bin >/dev/null; }; } || \
+	    { echo "apt-get could not install librsvg2-bin (see above); install it by hand, then run make test again." >&2; \
+	      exit 1; }; \
+	  else \
+	    echo "make test needs rsvg-convert (Debian's librsvg2-bin): install it, then run make test again." >&2; \
+	    exit 1; \
+	  fi; \
+	fi
+
+test: $(STAMP) lint postgres faces
+	BELOTE_REQUIRE_POSTGRES=1 BELOTE_REQUIRE_RSVG=1 $(BIN)/pytest -q -n 2 -p no:cacheprovider
 
 # Optional: compile the hard bot's search, sampling and rule-based player, in every game, with mypyc (in the dev
 # extras), about twice as fast. The compiled modules (*.so beside the sources) take precedence over the .py files, so

@@ -74,10 +74,10 @@ def find_bindir() -> Path | None:
     return None
 
 
-def required() -> bool:
-    """Whether a missing server is a failure rather than a skip: in CI and under ``make test``."""
-    return any(os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no") for name in
-               ("CI", "BELOTE_REQUIRE_POSTGRES"))
+def required(flag: str = "BELOTE_REQUIRE_POSTGRES") -> bool:
+    """Whether a missing server (or another tool a test needs, named by ``flag``) is a failure rather than a skip: in
+    CI and under ``make test``, which sets the flag."""
+    return any(os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no") for name in ("CI", flag))
 
 
 def _server_user() -> pwd.struct_passwd | None:

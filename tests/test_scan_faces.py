@@ -1,7 +1,8 @@
 """The faces that training and the benchmark draw into photos: every card rendered FACE_HEIGHT tall, even where the
 SVG element's box is far taller than the card (as in many of the decks used: lattmann's eights, KDE's
 ancient-egyptians), and a face cached too small by an older render drawn again. Needs ``rsvg-convert`` (Debian's
-librsvg2-bin, which training installs); skipped without it."""
+librsvg2-bin, which training installs): skipped without it, but a failure under ``make test`` and in CI
+(BELOTE_REQUIRE_RSVG, CI), which install it."""
 
 from __future__ import annotations
 
@@ -15,10 +16,19 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.pgserver import required
 from training import designs
 from training.designs import FACE_HEIGHT, Design, render_face
 
-pytestmark = pytest.mark.skipif(shutil.which("rsvg-convert") is None, reason="rsvg-convert (librsvg2-bin) missing")
+
+@pytest.fixture(autouse=True)
+def rsvg() -> None:
+    """These tests need rsvg-convert: where it is required (make test, CI) its absence fails them, else skips them."""
+    if shutil.which("rsvg-convert") is None:
+        if required("BELOTE_REQUIRE_RSVG"):
+            pytest.fail("rsvg-convert (Debian's librsvg2-bin) is required here (CI or BELOTE_REQUIRE_RSVG) but missing")
+        pytest.skip("rsvg-convert (librsvg2-bin) missing")
+
 
 HAND_MADE = Design("hand-made", "none", Path("deck.svgz"), "aisleriot", "none")  # its path set where it is written
 
