@@ -1,6 +1,6 @@
 """The scanner's memory stays bounded however many marks each photo has: the networks read a photo's patches in
-batches of one shape. Read a call per photo instead, onnxruntime kept memory for every new number of marks, and a
-bot that had read a few dozen photos held gigabytes."""
+batches of a few shapes (READ_BATCH, the last filled out to a multiple of READ_STEP). Read a call per photo instead,
+onnxruntime kept memory for every new number of marks, and a bot that had read a few dozen photos held gigabytes."""
 
 from __future__ import annotations
 

@@ -108,10 +108,13 @@ UNSURE = 0.6
 # partly covers, read a seven of clubs at 1.0.
 STRICT_VOTE = 0.9
 BACKGROUND = 32
-# The networks read a photo's patches in batches of this many, the last one filled out with blank patches: with one
-# shape per call onnxruntime reuses its memory, where a call per photo (a new number of marks each time) grew the
-# process by hundreds of megabytes a photo, to gigabytes (`python bench/scan.py --memory`).
+# The networks read a photo's patches in batches of READ_BATCH, the last one filled out with blank patches to a
+# multiple of READ_STEP: with a few shapes per network onnxruntime reuses its memory, where a call per photo (a new
+# number of marks each time) grew the process by hundreds of megabytes a photo, to gigabytes (`python bench/scan.py
+# --memory`). The last batch filled out to READ_BATCH whole was a sixth of the networks' work (a network reads a
+# patch in the same time in batches of 16 as of 64).
 READ_BATCH = 64
+READ_STEP = 16
 
 
 class ScanError(ValueError):
@@ -185,8 +188,8 @@ def run_all(model: Path, outputs: tuple[str, ...], patches: Float) -> list[Float
     out: list[list[Float]] = []
     for start in range(0, max(len(patches), 1), READ_BATCH):  # no patch: one blank batch gives the output's width
         batch = patches[start : start + READ_BATCH]
-        if len(batch) < READ_BATCH:
-            blank = np.zeros((READ_BATCH - len(batch), *patches.shape[1:]), patches.dtype)
+        if len(batch) % READ_STEP or not len(batch):
+            blank = np.zeros((READ_STEP - len(batch) % READ_STEP, *patches.shape[1:]), patches.dtype)
             batch = np.concatenate([batch, blank])
         out.append([np.asarray(o, np.float32) for o in session.run(list(outputs), {name: batch})])
     return [np.concatenate([part[k] for part in out])[: len(patches)] for k in range(len(outputs))]
