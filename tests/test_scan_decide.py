@@ -261,3 +261,43 @@ def test_in_a_pack_lettered_vdp_a_court_card_needs_court_sure() -> None:
     assert names(decide(*two, court_sure=COURT_SURE_VDP)) == (["9D"], ["JD"])
     sure = readings(("KS", 0.995, 12), ("KS", 0.9, 13))
     assert names(decide(*sure, court_sure=COURT_SURE_VDP)) == (["KS"], [])
+
+
+def test_an_index_inside_a_surer_index_of_another_card_does_not_vote() -> None:
+    from bot.scanner.patches import CLEARED_SPLIT
+    from bot.scanner.recognise import CONTRADICT, INDEX_SURE_ALONE, NESTED, with_indices
+
+    none = readings((None, 0.99, 12))
+    # the king of diamonds' index read at 1.0, radius 20; a frame of radius 7.5 centred 12 pixels from it (the
+    # diamond under the K read as a whole index) reads the queen of diamonds at 0.995: it is the king's glyph
+    assert NESTED * 20 > 7.5 and INDEX_SURE_ALONE <= 0.995
+    inside = indices(("KD", 1.0, 300, 20), ("QD", 0.995, 312, 7.5))
+    assert names(decide(*with_indices(*none, *inside))) == (["KD"], [])
+    # its own ink witness alone (a mark of the cleared split at 0.886, not trusted) leaves the queen asked about only
+    p, found, turns = readings(("QD", 0.886, 7))
+    cleared = split_by(found, CLEARED_SPLIT)
+    assert names(decide(*with_indices(p, cleared, turns, *inside))) == (["KD"], ["QD"])
+    # outside the king's radius, as large as half of it, or inside one read under CONTRADICT, it is an index
+    for apart in (indices(("KD", 1.0, 300, 20), ("QD", 0.995, 321, 7.5)),
+                  indices(("KD", 1.0, 300, 20), ("QD", 0.995, 312, NESTED * 20 + 0.5)),
+                  indices(("KD", CONTRADICT - 0.005, 300, 20), ("QD", 0.995, 312, 7.5))):  # fmt: skip
+        assert sorted(names(decide(*with_indices(*none, *apart)))[0]) == ["KD", "QD"]
+
+
+def test_two_frames_of_one_index_read_as_two_cards_name_neither_alone() -> None:
+    from bot.scanner.recognise import INDEX_SURE_ALONE, INDEX_VOTE, ON_FRAME, with_indices
+
+    none = readings((None, 0.99, 12))
+    # a partly covered ten read in two frames 10 pixels apart (under ON_FRAME radii): the ten of diamonds at 0.992,
+    # the ten of clubs at 0.95; one index is not two cards, so both are asked about
+    assert ON_FRAME * 21 > 10 and INDEX_SURE_ALONE <= 0.992
+    close = indices(("TD", 0.992, 300, 22), ("TC", 0.95, 310, 21))
+    named, unsure = names(decide(*with_indices(*none, *close)))
+    assert named == [] and sorted(unsure) == ["TC", "TD"]
+    # 1.4 radii apart (the next card's index in a tight fan), or the other read under INDEX_VOTE, the ten of
+    # diamonds is named
+    for other in (("TC", 0.95, 330, 21), ("TC", INDEX_VOTE - 0.1, 310, 21)):
+        assert names(decide(*with_indices(*none, *indices(("TD", 0.992, 300, 22), other))))[0] == ["TD"]
+    # a second witness, an ink mark of the ten of diamonds, names it still
+    p, found, turns = readings(("TD", 0.9, 12))
+    assert names(decide(*with_indices(p, found, turns, *close))) == (["TD"], ["TC"])

@@ -69,6 +69,15 @@ INDEX_ALONE = 0.8
 # 0.4 radii from its centre and its suit about 0.6 (bot.scanner.frames.GUESSES), so both are within ON_FRAME.
 CONTRADICT = 0.99
 ON_FRAME = 0.6
+# An index read in its frame that lies inside one read at CONTRADICT or more as another card, at less than NESTED of
+# its radius, is a glyph of that index read at the wrong size (a suit read as a whole index): it does not vote
+# (``nested``). A queen of diamonds was invented so at 0.994, from a frame 0.38 times the size of a king of diamonds'
+# index read at 1.0, 0.62 of its radius from its centre, and a cleared-split mark. Frames of one photo's true indices
+# differ in size too, so neither size nor distance alone tells: on a bellot photo its queens and kings were read in
+# frames a third the size of its tens (none inside another), and on a pack lettered В Д П a king of clubs in a frame
+# 0.48 the size of the ace's beside it, 0.57 of that ace's radius away. Likewise two frames closer than ON_FRAME
+# radii are one index (``contested``).
+NESTED = 0.45
 # A mark whose card the index network reads under BORNE_OUT in each of the three frames guessed from it does not vote
 # (``borne_out``): on 18 measured sets (11,469 cards) such marks invented 6 cards and asked about 141 absent ones,
 # where they named 3 and kept 5 from being missed. Most were strokes of a court card's picture or of a pip.
@@ -327,6 +336,8 @@ def with_indices(
         order = np.lexsort((-reading, card))  # by card, the best reading first
         first = order[np.r_[True, card[order][1:] != card[order][:-1]]]
         frames, q = frames[np.sort(first)], q[np.sort(first)]
+        inner = nested(frames, q)
+        frames, q = frames[~inner], q[~inner]
     if len(frames) == 0:
         return p, found, turns, doubted
     as_marks = np.column_stack(
@@ -335,8 +346,32 @@ def with_indices(
     if found.shape[1] < 4:
         found = np.column_stack([found, np.ones(len(found), np.float32)])
     index_turns = np.round(frames[:, 3] * ANGLES / 360).astype(np.int64) % ANGLES
-    doubted = np.concatenate([doubted, np.zeros(len(frames), bool)])  # an index read in its frame is not doubted
+    doubted = np.concatenate([doubted, contested(frames, q)])
     return np.vstack([p, q]), np.vstack([found, as_marks]), np.concatenate([turns, index_turns]), doubted
+
+
+def nested(frames: Frames, q: Float) -> npt.NDArray[np.bool_]:
+    """For each index read in its frame, whether it lies inside another one, read at CONTRADICT or more as another
+    card, at less than NESTED of its radius: a glyph of that index read as a whole index of its own."""
+    card = q[:, :BACKGROUND].argmax(axis=1)
+    sure = q[np.arange(len(q)), card] >= CONTRADICT
+    radius = frames[:, 2]
+    apart = np.hypot(frames[:, None, 0] - frames[None, :, 0], frames[:, None, 1] - frames[None, :, 1])
+    inside = (apart < radius[None, :]) & (radius[:, None] < NESTED * radius[None, :])
+    return np.asarray((inside & (card[:, None] != card[None, :]) & sure[None, :]).any(axis=1), bool)
+
+
+def contested(frames: Frames, q: Float) -> npt.NDArray[np.bool_]:
+    """For each index read in its frame, whether another one within ON_FRAME radii of it (of the smaller) reads
+    another card at INDEX_VOTE or more. Frames that close are the same index (a photo's true neighbours, in the
+    tightest fans, are 1.4 radii apart or more); read as two cards, neither reading is a witness alone (a ten of
+    diamonds was invented at 0.992 so, where another frame 0.48 radii away read the ten of clubs at 0.95, on the index
+    of a ten of spades another card partly covers)."""
+    card = q[:, :BACKGROUND].argmax(axis=1)
+    voting = q[np.arange(len(q)), card] >= INDEX_VOTE
+    apart = np.hypot(frames[:, None, 0] - frames[None, :, 0], frames[:, None, 1] - frames[None, :, 1])
+    near = apart < ON_FRAME * np.minimum(frames[:, None, 2], frames[None, :, 2])
+    return np.asarray((near & (card[:, None] != card[None, :]) & voting[None, :] & voting[:, None]).any(axis=1), bool)
 
 
 def contradicted(p: Float, found: Float, frames: Frames, q: Float) -> npt.NDArray[np.bool_]:
