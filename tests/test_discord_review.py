@@ -49,7 +49,7 @@ def expected(table: CoreTable, index: int, seat: int, lang: str) -> str:
     return markup(review_text(table, index, review, translator(lang)))
 
 
-async def test_a_review_press_answers_the_presser_alone(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_a_review_press_answers_the_presser_alone(fake: FakeDiscord, tmp_path: Path, pinned_deals: str) -> None:
     running = await start_bot(fake, tmp_path / "belote.sqlite3")
     running.host.reviews.cpu = running.host.reviews.call_cpu = LOOSE  # the test's reviews compare whole
     users = people(fake)
