@@ -127,10 +127,13 @@ def pair_with(second: Path) -> None:
     from bot.scanner import recognise
 
     def read_marks(work: Any, found: np.ndarray, model: Path | None = None) -> tuple[np.ndarray, np.ndarray]:
-        upright, turns = recognise.read_upright(work, found)  # cut once, read by both
+        upright, turns, read = recognise.read_upright(work, found)  # cut once, read by both
         p, q = (recognise.run(m, "card", upright) for m in (model or recognise.MODEL, second))
         mean = np.sqrt(np.maximum(p, 1e-9) * np.maximum(q, 1e-9))
-        return mean / mean.sum(axis=1, keepdims=True), turns
+        readings = np.zeros((len(found), recognise.BACKGROUND + 1), np.float32)
+        readings[:, recognise.BACKGROUND] = 1.0  # the marks the first network reads as "not an index"
+        readings[read] = mean / mean.sum(axis=1, keepdims=True)
+        return readings, turns
 
     recognise.read_marks = read_marks
 

@@ -130,3 +130,24 @@ def test_a_blurred_suit_joined_to_the_next_card_s_shadow_is_a_mark_of_the_strict
     assert len(club) == 1, f"the strict threshold frees the club (marks: {found.round(1).tolist()})"
     readings, _ = read_marks(work, club)
     assert int(readings[0].argmax()) == parse_card("TC") and readings[0].max() >= 0.99, "read as the ten of clubs"
+
+
+def test_the_marks_the_first_network_reads_as_no_index_are_not_read_again() -> None:
+    """The reader reads only the marks the turn network does not call "not an index" at PLAIN or more; the others keep
+    "not an index" (1.0) as their reading. On a committed photo most marks are so, and the reader, run on them all,
+    reads none of those as a card at 0.3 or more: the reading the rule skips is one it would not have used."""
+    from bot.scanner import recognise
+    from bot.scanner.patches import patches, prepare, tensor
+
+    work = prepare(cv2.imread(str(DATA / "photo0.jpg")))
+    found = marks(work)
+    first, _turn = recognise.run_all(recognise.TURN, ("card", "turn"), tensor(patches(work, found)))
+    plain = first[:, recognise.BACKGROUND] >= recognise.PLAIN
+    assert plain.mean() > 0.4, f"{plain.sum()} of {len(found)} marks read as no index by the first network"
+    readings, turns = read_marks(work, found)
+    assert (readings[plain, recognise.BACKGROUND] == 1.0).all()
+    assert (readings[plain, : recognise.BACKGROUND] == 0.0).all()
+    assert np.allclose(readings[~plain].sum(axis=1), 1.0, atol=1e-4)
+    whole = recognise.run(recognise.MODEL, "card", tensor(read_patches(work, found, turns.astype(np.float32) * 22.5)))
+    assert whole[plain, : recognise.BACKGROUND].max() < 0.3
+    assert np.allclose(readings[~plain], whole[~plain], atol=1e-5)

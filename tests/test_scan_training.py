@@ -80,7 +80,7 @@ def test_the_reader_read_back_from_its_file_reads_as_the_file_does() -> None:
     from training.net import Reader, read_back
 
     work = prepare(cv2.imread(str(DATA / "photo0.jpg")))
-    upright, _turns = recognise.read_upright(work, marks(work))
+    upright, _turns, _read = recognise.read_upright(work, marks(work))
     probabilities = recognise.run(recognise.MODEL, "card", upright)
     net = read_back(Reader(24), recognise.MODEL)
     with torch.no_grad():
@@ -125,7 +125,7 @@ def test_the_vdp_reader_in_8_bits_reads_back_for_more_learning() -> None:
     from training.net import Reader, read_back
 
     work = prepare(cv2.imread(str(DATA / "photo24.jpg")))  # a held-out design drawn with В Д П
-    upright, _turns = recognise.read_upright(work, marks(work))
+    upright, _turns, _read = recognise.read_upright(work, marks(work))
     probabilities = recognise.run(recognise.MODEL_VDP, "card", upright)
     net = read_back(Reader(24), recognise.MODEL_VDP)
     with torch.no_grad():
