@@ -88,6 +88,12 @@ NESTED = 0.45
 # (``borne_out``): on 18 measured sets (11,469 cards) such marks invented 6 cards and asked about 141 absent ones,
 # where they named 3 and kept 5 from being missed. Most were strokes of a court card's picture or of a pip.
 BORNE_OUT = 0.01
+# A mark of the cleared split (a piece that stood apart only once straight runs of ink were cleared: as often a stroke
+# of a picture as a glyph) needs more: its card read at BORNE_OUT_CLEARED in one of its frames at least. A king of
+# hearts was invented on a held-out photo from two such marks 100 pixels apart, their frames reading it at 0.072 and
+# 0.0145. On 19 measured sets (13,597 cards) the rule took that card back, named none fewer, and asked about 31 absent
+# cards fewer (of 213) and one present card fewer; from 0.2 it named fewer (docs/scanner.md, "One index, one card").
+BORNE_OUT_CLEARED = 0.1
 # Two witnesses of one index, one strong and one weak, name a card the rules above leave unsure (``borne_by_both``):
 # an index read in its frame at WITH_INK or more with an ink mark within one radius of its centre, not doubted, that
 # reads the same card best at INK_BEARS or more (too weak to vote, under UNSURE); or an ink mark of the first three
@@ -293,14 +299,20 @@ def agreed(readings: Float) -> Float:
     return np.asarray(mean / mean.sum(axis=1, keepdims=True), np.float32)
 
 
-def borne_out(p: Float, candidates: npt.NDArray[np.int64], guessed: Float) -> Float:
+def borne_out(
+    p: Float, candidates: npt.NDArray[np.int64], guessed: Float, splits: Float | None = None
+) -> Float:
     """The marks' readings ``p`` with the card readings of every candidate mark cleared whose card the index network
     reads under BORNE_OUT in all three frames guessed from it (``guessed``: read_indices' last output, a row for each
-    of ``candidates``): a stroke of a court card's picture or of a pip, which the reader alone took for a glyph."""
+    of ``candidates``): a stroke of a court card's picture or of a pip, which the reader alone took for a glyph. With
+    the ``splits`` that found the candidates, a mark of the cleared split needs BORNE_OUT_CLEARED."""
     if len(candidates) == 0:
         return p
     card = p[candidates, :BACKGROUND].argmax(axis=1)
-    unborne = candidates[guessed[np.arange(len(candidates)), card] < BORNE_OUT]
+    needed = np.full(len(candidates), BORNE_OUT, np.float32)
+    if splits is not None:
+        needed[np.asarray(splits) == CLEARED_SPLIT] = BORNE_OUT_CLEARED
+    unborne = candidates[guessed[np.arange(len(candidates)), card] < needed]
     if len(unborne) == 0:
         return p
     p = p.copy()
@@ -329,7 +341,7 @@ def scan_image(image: npt.NDArray[np.uint8], letters: str = "latin") -> Scan:
     candidates = np.flatnonzero(p[:, BACKGROUND] < PRUNE)
     candidates = candidates[np.argsort(p[candidates, BACKGROUND], kind="stable")[:MAX_GUESSED]]
     frames, q, guessed = read_indices(work, found[candidates], turns[candidates], index)
-    p = borne_out(p, candidates, guessed)
+    p = borne_out(p, candidates, guessed, found[candidates, 3])
     court_sure = COURT_SURE_VDP if letters == "cyrillic" else 0.0
     named, unsure = decide(*with_indices(p, found, turns, frames, q), scale=work.scale, court_sure=court_sure)
     return Scan(width, height, named, unsure)
