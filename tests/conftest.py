@@ -66,7 +66,9 @@ def _stop_storage_left_open(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 # The seed every match deals from under ``pinned_deals`` (BELOTE_TEST_PINNED picks another, to try the tests on other
-# deals): on seeds 1 to 5 the Discord review test took 60, 142, 40, 25 and 30 s on a 2 GHz core.
+# deals): on seeds 1 to 5 the Discord review test took 60, 142, 40, 25 and 30 s on a 2 GHz core; on seeds 4, 1 and 2
+# the Telegram one 53, 136 and 127 s, and each of the three reviews of tests/test_core_review.py 9, 30 and 34 s (up to
+# 59 s on the random deals of a full run).
 PINNED_SEED = os.environ.get("BELOTE_TEST_PINNED", f"{4:064x}")
 
 

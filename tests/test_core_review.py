@@ -73,7 +73,7 @@ def expected(table: Table, seat: int, index: int) -> str:
     return review_text(table, index, review, translator("en"))
 
 
-async def test_the_result_offers_a_review_to_each_player_privately(tmp_path: Path) -> None:
+async def test_the_result_offers_a_review_to_each_player_privately(tmp_path: Path, pinned_deals: str) -> None:
     host, storage, outbox = await loose_host(tmp_path / "db.sqlite3")
     table = await first_deal_done(host, outbox)
     result = outbox.group("result")[0]
@@ -100,7 +100,7 @@ async def test_the_result_offers_a_review_to_each_player_privately(tmp_path: Pat
     await shut(host, storage)
 
 
-async def test_two_presses_at_once_get_the_same_review(tmp_path: Path) -> None:
+async def test_two_presses_at_once_get_the_same_review(tmp_path: Path, pinned_deals: str) -> None:
     host, storage, outbox = await loose_host(tmp_path / "db.sqlite3")
     table = await first_deal_done(host, outbox)
     payload = review_payload(outbox.group("result")[0])
@@ -112,7 +112,9 @@ async def test_two_presses_at_once_get_the_same_review(tmp_path: Path) -> None:
     await shut(host, storage)
 
 
-async def test_an_older_deal_is_reviewed_after_a_restart_and_after_the_table_ends(tmp_path: Path) -> None:
+async def test_an_older_deal_is_reviewed_after_a_restart_and_after_the_table_ends(
+    tmp_path: Path, pinned_deals: str
+) -> None:
     path = tmp_path / "db.sqlite3"
     host, storage, outbox = await loose_host(path)
     table = await first_deal_done(host, outbox)

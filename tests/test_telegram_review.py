@@ -98,7 +98,7 @@ def private_texts(tg: FakeTelegram, person: Person) -> list[str]:
     return [m.text for m in tg.in_chat(person.user_id)]
 
 
-async def test_the_review_reaches_the_presser_alone(tg: FakeTelegram, tmp_path: Path) -> None:
+async def test_the_review_reaches_the_presser_alone(tg: FakeTelegram, tmp_path: Path, pinned_deals: str) -> None:
     path = tmp_path / "belote.sqlite3"
     h = Harness(tg, path, POLICY)
     await h.start()
