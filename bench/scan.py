@@ -130,10 +130,7 @@ def pair_with(second: Path) -> None:
         upright, turns, read = recognise.read_upright(work, found)  # cut once, read by both
         p, q = (recognise.run(m, "card", upright) for m in (model or recognise.MODEL, second))
         mean = np.sqrt(np.maximum(p, 1e-9) * np.maximum(q, 1e-9))
-        readings = np.zeros((len(found), recognise.BACKGROUND + 1), np.float32)
-        readings[:, recognise.BACKGROUND] = 1.0  # the marks the first network reads as "not an index"
-        readings[read] = mean / mean.sum(axis=1, keepdims=True)
-        return readings, turns
+        return recognise.with_plain(len(found), read, mean / mean.sum(axis=1, keepdims=True)), turns
 
     recognise.read_marks = read_marks
 

@@ -148,6 +148,7 @@ def test_the_marks_the_first_network_reads_as_no_index_are_not_read_again() -> N
     assert (readings[plain, recognise.BACKGROUND] == 1.0).all()
     assert (readings[plain, : recognise.BACKGROUND] == 0.0).all()
     assert np.allclose(readings[~plain].sum(axis=1), 1.0, atol=1e-4)
-    whole = recognise.run(recognise.MODEL, "card", tensor(read_patches(work, found, turns.astype(np.float32) * 22.5)))
+    degrees = turns.astype(np.float32) * 360 / recognise.ANGLES
+    whole = recognise.run(recognise.MODEL, "card", tensor(read_patches(work, found, degrees)))
     assert whole[plain, : recognise.BACKGROUND].max() < 0.3
     assert np.allclose(readings[~plain], whole[~plain], atol=1e-5)

@@ -92,7 +92,8 @@ BORNE_OUT = 0.01
 # of a picture as a glyph) needs more: its card read at BORNE_OUT_CLEARED in one of its frames at least. A king of
 # hearts was invented on a held-out photo from two such marks 100 pixels apart, their frames reading it at 0.072 and
 # 0.0145. On 19 measured sets (13,597 cards) the rule took that card back, named none fewer, and asked about 31 absent
-# cards fewer (of 213) and one present card fewer; from 0.2 it named fewer (docs/scanner.md, "One index, one card").
+# cards fewer (of 213) and one present card fewer; from 0.2 it named fewer (docs/scanner.md, "A mark of the cleared
+# split borne out").
 BORNE_OUT_CLEARED = 0.1
 # Two witnesses of one index, one strong and one weak, name a card the rules above leave unsure (``borne_by_both``):
 # an index read in its frame at WITH_INK or more with an ink mark within one radius of its centre, not doubted, that
@@ -258,11 +259,17 @@ def read_marks(work: Work, found: Float, model: Path | None = None) -> tuple[Flo
     of the photo in one call; each mark it does not read as "not an index" at PLAIN or more, cut again from the photo
     upright at that turn, the reader (``model``, MODEL if not given) reads the card, in one call too."""
     upright, turns, read = read_upright(work, found)
-    p = np.zeros((len(found), BACKGROUND + 1), np.float32)
+    return with_plain(len(found), read, run(model or MODEL, "card", upright) if len(read) else None), turns
+
+
+def with_plain(marks: int, read: npt.NDArray[np.int64], readings: Float | None) -> Float:
+    """The readings of all ``marks`` (marks x 33): ``readings`` for the marks ``read``, "not an index" (1.0) for
+    the others, which the first network read so at PLAIN or more."""
+    p = np.zeros((marks, BACKGROUND + 1), np.float32)
     p[:, BACKGROUND] = 1.0
-    if len(read):
-        p[read] = run(model or MODEL, "card", upright)
-    return p, turns
+    if readings is not None:
+        p[read] = readings
+    return p
 
 
 def read_indices(
