@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bot.ai.solver import Solver
+from bot.ai.solver import STOP_EVERY, SearchStopped, Solver
 from bot.engine import ALL_TRUMPS, NO_TRUMPS, parse_card
 from bot.engine.cards import CardMask, card_list, mask_of
 from bot.engine.play import CARD_POINTS, legal_cards, trick_winner
@@ -131,3 +131,30 @@ def test_no_trumps_and_all_trumps_positions_solve_to_known_totals() -> None:
     assert values[parse_card("AS")] == (11 + 4) - (11 + 10)
     at = Solver(ALL_TRUMPS).value([cards("JH"), cards("9H"), cards("AH"), cards("TH")], 0, [], took=3)
     assert at == 20 + 14 + 11 + 10 + 10
+
+
+def test_a_search_gives_up_when_its_stop_says_so_and_not_before() -> None:
+    """The review's time budget reaches into a search through ``stop``: asked every STOP_EVERY nodes, and a search
+    that is told to stop raises rather than returning a value it did not finish."""
+    deck = list(range(32))
+    random.Random(5).shuffle(deck)
+    hands = [mask_of(deck[i : i + 6]) for i in range(0, 24, 6)]  # six tricks left: about 30,000 nodes
+    contract, leader, trick = NO_TRUMPS, 0, []
+    asked: list[int] = []
+    solver = Solver(contract)
+
+    def stop() -> bool:
+        asked.append(solver.nodes)
+        return len(asked) == 3
+
+    solver.stop = stop
+    before = list(hands)
+    with pytest.raises(SearchStopped):
+        solver.value(hands, leader, trick)
+    assert asked == [STOP_EVERY, 2 * STOP_EVERY, 3 * STOP_EVERY]
+    assert hands == before  # the stopped search played its cards in its own copy
+    # Without a stop the same search runs to its end, past where it was stopped, and gives the exact value.
+    free = Solver(contract)
+    exact = free.value(hands, leader, trick)
+    assert free.nodes > 3 * STOP_EVERY
+    assert Solver(contract).value(hands, leader, trick) == exact

@@ -31,7 +31,7 @@ from bot.engine.scoring import VALAT_BONUS
 from .base import Budget
 from .hard import DealScorer, HardAgent
 from .knowledge import knowledge_of
-from .solver import Solver
+from .solver import SearchStopped, Solver
 
 # The least gain in the side's card points for a card to be named: a king's worth. Smaller differences (a seven for an
 # eight, a jack of a plain suit) are not worth a player's attention.
@@ -129,7 +129,8 @@ def review_deal(
         return Review(seat, tuple(calls), (), checked, complete)
     contract = replay.contract
     valat = VALAT_BONUS if contract != NO_TRUMPS or deal.rules.nt_valat_doubled else VALAT_BONUS // 2
-    solver = _TimedSolver(contract, deal.rules.must_undertrump, valat, budget)
+    solver = Solver(contract, deal.rules.must_undertrump, valat)
+    solver.stop = budget.spent  # an exact search of a whole deal may take longer than a person waits
     sign = 1 if seat & 1 == 0 else -1
     positions: list[_Position] = []
     for card, declare, belote in _plays(deal):
@@ -147,7 +148,7 @@ def review_deal(
             break
         try:
             note = _card_note(position, solver, sign)
-        except _OutOfTime:
+        except SearchStopped:
             complete = False
             break
         checked += 1
@@ -155,35 +156,6 @@ def review_deal(
             cards.append(note)
     cards.sort(key=lambda n: n.trick)
     return Review(seat, tuple(calls), tuple(cards), checked, complete)
-
-
-class _OutOfTime(Exception):
-    pass
-
-
-class _TimedSolver(Solver):
-    """The solver, stopped when the review's processor time is spent (an exact search of a whole deal may take
-    longer than a person waits)."""
-
-    def __init__(self, contract: int, must_undertrump: bool, valat: int, budget: Budget) -> None:
-        super().__init__(contract, must_undertrump, valat)
-        self.budget = budget
-
-    def _node(
-        self,
-        hands: list[CardMask],
-        leader: int,
-        trick: list[int],
-        win_pos: int,
-        win: int,
-        took: int,
-        depth: int,
-        alpha: int,
-        beta: int,
-    ) -> int:
-        if self.nodes & 1023 == 0 and self.budget.spent():
-            raise _OutOfTime
-        return super()._node(hands, leader, trick, win_pos, win, took, depth, alpha, beta)
 
 
 @dataclass(slots=True)

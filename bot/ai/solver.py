@@ -78,6 +78,13 @@ _REPRESENTATIVES: dict[int, dict[int, tuple[int, ...]]] = {}
 # The evaluation's estimate of one suit by its four bytes and who may ruff, per contract.
 _SUIT_ESTIMATES: dict[int, dict[int, int]] = {}
 _CACHE_LIMIT: Final = 300_000
+# How often (in nodes) a search with a ``stop`` asks it whether to give up: a call per node would cost a tenth of the
+# search, and 1,024 nodes are a few milliseconds.
+STOP_EVERY: Final = 1024
+
+
+class SearchStopped(Exception):
+    """The solver's ``stop`` said so: the search was given up, and no value is known."""
 
 
 class Solver:
@@ -106,6 +113,9 @@ class Solver:
         self.tt: dict[tuple[int, ...], tuple[int, int, int]] = {}
         self.best: dict[tuple[int, ...], int] = {}
         self.nodes = 0
+        # Asked every STOP_EVERY nodes whether to give the search up (SearchStopped): a caller's time budget. A hook
+        # rather than an overridden method, because the compiled solver (`make fast`) takes no Python subclass.
+        self.stop: Callable[[], bool] | None = None
         tables = _tables(contract)
         self.beats_table, self.byte_points, self.byte_power, self.lead_key = tables
         self._reps = _REPRESENTATIVES.setdefault(contract, {})
@@ -136,7 +146,8 @@ class Solver:
         seat = (leader + len(trick)) & 3
         win_pos, win = self._winning(trick)
         cards = candidates if candidates is not None else self._moves(hands, seat, trick, win_pos, win)
-        trick = list(trick)
+        # The search plays the cards in its own copies: a stopped one (SearchStopped) leaves the caller's as they were.
+        hands, trick = list(hands), list(trick)
         return {
             card: self._play(hands, leader, trick, seat, card, win_pos, win, took, depth, -INF, INF) for card in cards
         }
@@ -144,7 +155,7 @@ class Solver:
     def value(self, hands: list[CardMask], leader: int, trick: list[int], took: int = 0, depth: int = 8) -> int:
         """The value of the position with best play on both sides."""
         win_pos, win = self._winning(trick)
-        return self._node(hands, leader, list(trick), win_pos, win, took, depth, -INF, INF)
+        return self._node(list(hands), leader, list(trick), win_pos, win, took, depth, -INF, INF)
 
     # --- search ---
 
@@ -349,6 +360,8 @@ class Solver:
         beta: int,
     ) -> int:
         self.nodes += 1
+        if self.nodes % STOP_EVERY == 0 and self.stop is not None and self.stop():
+            raise SearchStopped
         seat = (leader + len(trick)) & 3
         key: tuple[int, ...] | None = None
         if not trick:
