@@ -13,6 +13,7 @@ import gzip
 import os
 import shutil
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -154,7 +155,7 @@ def render_design(design: Design) -> list[np.ndarray]:
         if face is None or face.shape[0] < 0.9 * FACE_HEIGHT:  # drawn too small (before render_face): again
             folder.mkdir(parents=True, exist_ok=True)
             if not svg.exists():
-                svg.write_bytes(gzip.decompress(design.path.read_bytes()))
+                _write_whole(svg, lambda part: part.write_bytes(gzip.decompress(design.path.read_bytes())))
             face = render_face(svg, design.element(card), png)
         ratio = face.shape[0] / face.shape[1]
         if not 1.25 < ratio < 1.65:
@@ -172,13 +173,25 @@ def render_face(svg: Path, element: str, png: Path) -> np.ndarray:
     that makes the card itself FACE_HEIGHT."""
     height = FACE_HEIGHT
     for _ in range(3):  # the card's height grows with the box's, nearly in proportion (strokes snap to pixels)
-        subprocess.run(["rsvg-convert", f"--export-id={element}", "-h", str(height), str(svg), "-o", str(png)],
-                       check=True)  # fmt: skip
+        command = ["rsvg-convert", f"--export-id={element}", "-h", str(height), str(svg), "-o"]
+        _write_whole(png, lambda part, command=command: subprocess.run([*command, str(part)], check=True))
         face = _flatten(png)
         if face.shape[0] >= FACE_HEIGHT - 2:
             break
         height = round(height * FACE_HEIGHT / face.shape[0])
     return face
+
+
+def _write_whole(path: Path, write: Callable[[Path], object]) -> None:
+    """``write`` a file of the cache under a name of this process's, then put it in place in one step: two runs that
+    draw the same design at once (the bench in two shells, training beside the bench) never read a half-written
+    face."""
+    part = path.with_name(f".{path.name}.{os.getpid()}")
+    try:
+        write(part)
+        part.replace(path)
+    finally:
+        part.unlink(missing_ok=True)
 
 
 Box = tuple[int, int, int, int]
