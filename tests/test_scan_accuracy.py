@@ -6,16 +6,10 @@ a better model is trained, raise the floors to its figures."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
-from bot.engine.cards import card_str
 from bot.scanner import scan_bytes
-
-DATA = Path(__file__).resolve().parent / "data" / "scan"
-TRUTH = json.loads((DATA / "truth.json").read_text())
+from tests.scan_committed import BATCH, BATCHES, CYRILLIC, DATA, TRUTH, batch, read, rounding_noise
 
 # (held_out, the photos' batch) -> (at least named correctly, at most invented, at most asked about and not in the
 # photo, at most missed). Batch 0: the first twelve photos; batch 1: the twelve added later, so one card is no longer
@@ -47,52 +41,45 @@ TRUTH = json.loads((DATA / "truth.json").read_text())
 # from COURT_SURE_VDP (docs/scanner.md, "Networks for packs lettered В Д П"); read as J Q K the same photos name 133
 # cards and invent 4. With COURT_SURE_VDP raised from 0.99 to 0.995 (after 7 court cards invented from 0.99 in 240
 # photos of those designs, none from 0.995): named 182 -> 177, the five asked about instead.
-CYRILLIC = 2  # the batch of the held-out designs drawn with В Д П, read as a pack so lettered
+# Until then each floor was one machine's count card by card, and the same code on another processor broke one: the
+# trained batch 0 named 92 on a 2 GHz AVX2 core and 91 on an AVX-512 one. The floors are now what holds read as it is
+# and 16 times with noise of 1e-5 on every network input (`python -m tests.scan_committed`, docs/scanner.md, "The same
+# code on another processor"): named 92 -> 90 and missed 13 -> 14 on the trained batch 0, named 177 -> 176 with
+# В Д П, the rest as they were.
 FLOORS = {
     (True, 0): (105, 0, 2, 1),
-    (False, 0): (92, 0, 2, 13),
+    (False, 0): (90, 0, 2, 14),
     (True, 1): (102, 0, 2, 13),
     (False, 1): (110, 0, 2, 4),
-    (True, CYRILLIC): (177, 0, 11, 13),
+    (True, CYRILLIC): (176, 0, 11, 13),
 }
-BATCH = 12  # photos per batch, as training/make_test_photos.py writes them
-
-
-def batch(photo: dict[str, object]) -> int:
-    return TRUTH.index(photo) // BATCH
-
-
-def read(held_out: bool, number: int, letters: str | None = None) -> tuple[int, int, int, int, int]:
-    """Visible, named correctly, invented, asked about and not in the photo, missed: each photo read with its pack's
-    letters, or with ``letters``."""
-    visible = correct = invented = wrongly_asked = missed = 0
-    for photo in (p for p in TRUTH if p["held_out"] == held_out and batch(p) == number):
-        scan = scan_bytes((DATA / photo["file"]).read_bytes(), letters or photo["letters"])
-        named = {card_str(f.card) for f in scan.cards}
-        asked = {card_str(f.card) for f in scan.unsure}
-        seen, present = set(photo["visible"]), set(photo["present"])
-        visible += len(seen)
-        correct += len(named & seen)
-        invented += len(named - present)
-        wrongly_asked += len(asked - present)
-        missed += len(seen - named - asked)
-    return visible, correct, invented, wrongly_asked, missed
 
 
 def test_every_photo_is_in_a_batch_with_floors() -> None:
     assert len(TRUTH) == 3 * BATCH
-    assert {(p["held_out"], batch(p)) for p in TRUTH} == set(FLOORS)
+    assert {(p["held_out"], batch(p)) for p in TRUTH} == set(FLOORS) == set(BATCHES)
     assert {p["letters"] for p in TRUTH if batch(p) == CYRILLIC} == {"cyrillic"}
     assert {p["letters"] for p in TRUTH if batch(p) != CYRILLIC} == {"latin"}
 
 
 @pytest.mark.parametrize(
     ("held_out", "number"),
-    [(True, 0), (False, 0), (True, 1), (False, 1), (True, CYRILLIC)],
+    BATCHES,
     ids=["held-out designs", "trained designs", "held-out designs, batch 1", "trained designs, batch 1",
          "held-out designs with В Д П"],
 )
 def test_accuracy_does_not_drop(held_out: bool, number: int) -> None:
+    holds_floors(held_out, number)
+
+
+@pytest.mark.parametrize(("held_out", "number"), BATCHES)
+def test_the_floors_hold_with_another_processors_rounding(held_out: bool, number: int) -> None:
+    # the floors are for every processor the scanner runs on, not one machine's count card by card
+    with rounding_noise(1e-5, seed=100):
+        holds_floors(held_out, number)
+
+
+def holds_floors(held_out: bool, number: int) -> None:
     visible, correct, invented, wrongly_asked, missed = read(held_out, number)
     least_correct, most_invented, most_wrongly_asked, most_missed = FLOORS[(held_out, number)]
     assert visible > 0
