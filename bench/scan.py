@@ -21,6 +21,10 @@ the same layouts twice as large: their blur, noise and JPEG blocks, as many pixe
 reduces the photo to 1024 pixels, as they do in a phone's photo of 3000-4000 pixels; --side 800 draws them smaller
 and saves them again at JPEG quality 70, as a chat sends a small photo (the committed test photos are so): enlarged
 to 1024, their blur, noise and JPEG blocks grow with them.
+
+The first line says what the figures were read on: the processor, the instruction sets OpenCV finds on it (a feature
+marked ? is not there) and the versions of the packages that read. Another processor reads a few readings at the edge
+of a rule otherwise (docs/scanner.md, "The same code on another processor"), so a figure carries its machine.
 """
 
 from __future__ import annotations
@@ -101,6 +105,23 @@ def run(
     print(f"  jacks, queens and kings: {court[1]} of {court[0]} named correctly, {court[2]} invented")
     for threshold, (named_at, invented_at) in at.items():
         print(f"  named from {threshold}: {named_at / seen:7.2%} correctly, {invented_at} invented")
+
+
+def machine() -> str:
+    """The processor, its instruction sets as OpenCV finds them, and the versions of the packages that read."""
+    import platform
+
+    import cv2
+    import onnxruntime as ort  # type: ignore[import-untyped]
+
+    model = platform.processor() or platform.machine()
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        lines = cpuinfo.read_text().splitlines()
+        names = [line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")]
+        model = names[0] if names else model
+    versions = f"onnxruntime {ort.__version__}, OpenCV {cv2.__version__}, NumPy {np.__version__}"
+    return f"read on {model} ({cv2.getCPUFeaturesLine()}) with {versions}"
 
 
 def memory(photos: int, seed: int) -> None:
@@ -185,6 +206,8 @@ def main() -> None:
     parser.add_argument("--memory", action="store_true", help="the resident memory as the photos are read instead")
     args = parser.parse_args()
     from bot.scanner import recognise
+
+    print(machine(), flush=True)
 
     if args.sure is not None:
         recognise.SURE = args.sure
