@@ -62,17 +62,16 @@ def test_every_photo_is_in_a_batch_with_floors() -> None:
     assert {p["letters"] for p in TRUTH if batch(p) != CYRILLIC} == {"latin"}
 
 
-@pytest.mark.parametrize(
-    ("held_out", "number"),
-    BATCHES,
-    ids=["held-out designs", "trained designs", "held-out designs, batch 1", "trained designs, batch 1",
-         "held-out designs with В Д П"],
-)
+NAMES = ["held-out designs", "trained designs", "held-out designs, batch 1", "trained designs, batch 1",
+         "held-out designs with В Д П"]  # fmt: skip
+
+
+@pytest.mark.parametrize(("held_out", "number"), BATCHES, ids=NAMES)
 def test_accuracy_does_not_drop(held_out: bool, number: int) -> None:
     holds_floors(held_out, number)
 
 
-@pytest.mark.parametrize(("held_out", "number"), BATCHES)
+@pytest.mark.parametrize(("held_out", "number"), BATCHES, ids=NAMES)
 def test_the_floors_hold_with_another_processors_rounding(held_out: bool, number: int) -> None:
     # the floors are for every processor the scanner runs on, not one machine's count card by card
     with rounding_noise(1e-5, seed=100):
