@@ -13,7 +13,8 @@ import gzip
 import os
 import shutil
 import subprocess
-from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -155,7 +156,8 @@ def render_design(design: Design) -> list[np.ndarray]:
         if face is None or face.shape[0] < 0.9 * FACE_HEIGHT:  # drawn too small (before render_face): again
             folder.mkdir(parents=True, exist_ok=True)
             if not svg.exists():
-                _write_whole(svg, lambda part: part.write_bytes(gzip.decompress(design.path.read_bytes())))
+                with _written_whole(svg) as part:
+                    part.write_bytes(gzip.decompress(design.path.read_bytes()))
             face = render_face(svg, design.element(card), png)
         ratio = face.shape[0] / face.shape[1]
         if not 1.25 < ratio < 1.65:
@@ -173,8 +175,9 @@ def render_face(svg: Path, element: str, png: Path) -> np.ndarray:
     that makes the card itself FACE_HEIGHT."""
     height = FACE_HEIGHT
     for _ in range(3):  # the card's height grows with the box's, nearly in proportion (strokes snap to pixels)
-        command = ["rsvg-convert", f"--export-id={element}", "-h", str(height), str(svg), "-o"]
-        _write_whole(png, lambda part, command=command: subprocess.run([*command, str(part)], check=True))
+        with _written_whole(png) as part:
+            subprocess.run(["rsvg-convert", f"--export-id={element}", "-h", str(height), str(svg), "-o", str(part)],
+                           check=True)  # fmt: skip
         face = _flatten(png)
         if face.shape[0] >= FACE_HEIGHT - 2:
             break
@@ -182,13 +185,14 @@ def render_face(svg: Path, element: str, png: Path) -> np.ndarray:
     return face
 
 
-def _write_whole(path: Path, write: Callable[[Path], object]) -> None:
-    """``write`` a file of the cache under a name of this process's, then put it in place in one step: two runs that
-    draw the same design at once (the bench in two shells, training beside the bench) never read a half-written
+@contextmanager
+def _written_whole(path: Path) -> Iterator[Path]:
+    """A name of this process's to write a file of the cache under, put in place in one step once written: two runs
+    that draw the same design at once (the bench in two shells, training beside the bench) never read a half-written
     face."""
     part = path.with_name(f".{path.name}.{os.getpid()}")
     try:
-        write(part)
+        yield part
         part.replace(path)
     finally:
         part.unlink(missing_ok=True)
