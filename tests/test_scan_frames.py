@@ -40,6 +40,24 @@ def test_a_mark_gives_its_index_as_rank_as_suit_and_as_the_whole_index() -> None
     assert hypotheses(np.zeros((0, 4), np.float32), np.zeros(0)).shape == (0, 4)
 
 
+def test_a_mark_gives_its_index_at_a_radius_given_whatever_its_own_size() -> None:
+    # half a glyph (size 5) and two glyphs joined (size 30), both where a 20-pixel index's rank would be: each guess
+    # is of radius 20, the mark as far from its centre as a mark of the size that guess takes (rank 0.4 / 0.95 radii
+    # below the centre, suit 0.88 / 1.5 above, the whole index at it)
+    found = np.array([[100, 100, 5, 1], [300, 100, 30, 1]], np.float32)
+    frames = hypotheses(found, np.array([0.0, 90.0]), np.array([20.0, 20.0]))
+    assert frames.shape == (6, 4)
+    assert frames[0] == pytest.approx([100, 100 + 0.4 / 0.95 * 20, 20, 0])
+    assert frames[1] == pytest.approx([100, 100 - 0.88 / 1.5 * 20, 20, 0])
+    assert frames[2] == pytest.approx([100, 100, 20, 0])
+    # the card's top to the right
+    assert frames[3] == pytest.approx([300 - 0.4 / 0.95 * 20, 100, 20, 90])
+    assert frames[4] == pytest.approx([300 + 0.88 / 1.5 * 20, 100, 20, 90])
+    # the guesses from a mark of the size they take are the plain ones
+    plain = hypotheses(found[:1], np.zeros(1))
+    assert hypotheses(found[:1], np.zeros(1), np.array([0.95 * 5.0]))[0] == pytest.approx(plain[0])
+
+
 def test_the_correction_takes_a_cut_frame_to_the_index_and_back() -> None:
     truth = (250.0, 180.0, 14.0, 30.0)
     for frame in ((255.0, 176.0, 12.0, 22.5), (244.0, 186.0, 17.0, 45.0), (250.0, 180.0, 14.0, 30.0)):
@@ -83,7 +101,8 @@ def test_frames_are_cut_upright_at_the_network_size() -> None:
 def test_the_index_networks_work_is_bounded_whatever_the_photo_holds(monkeypatch: pytest.MonkeyPatch) -> None:
     """A picture of glyphs and lines everywhere, every mark taken as a possible index and every frame as read a card:
     the index network still reads at most three frames of MAX_GUESSED marks, then MAX_LIVE frames a round, then at most
-    MAX_LIVE indices found again in each of the VIEWS."""
+    MAX_LIVE indices found again in each of the VIEWS; and as much again for the marks guessed from at the photo's
+    index size."""
     from bot.scanner import recognise
 
     rng = np.random.default_rng(3)
@@ -104,9 +123,13 @@ def test_the_index_networks_work_is_bounded_whatever_the_photo_holds(monkeypatch
     monkeypatch.setattr(recognise, "PRUNE", 1.01)  # every mark leads to frames
     monkeypatch.setattr(recognise, "KEEP", 0.0)  # every frame is moved and read again
     recognise.scan_image(image)
-    assert read[:-1] == [3 * recognise.MAX_GUESSED] + [recognise.MAX_LIVE] * recognise.ROUNDS
-    views = len(recognise.VIEWS)
-    assert 0 < read[-1] <= views * recognise.MAX_LIVE and read[-1] % views == 0
+    guessed, live, views = 3 * recognise.MAX_GUESSED, recognise.MAX_LIVE, len(recognise.VIEWS)
+    assert len(read) == 2 * (2 + recognise.ROUNDS)
+    first, again = read[: len(read) // 2], read[len(read) // 2 :]  # then again at the photo's index size
+    assert first[:-1] == [guessed] + [live] * recognise.ROUNDS
+    assert 0 < again[0] <= guessed and again[0] % 3 == 0 and again[1:-1] == [live] * recognise.ROUNDS
+    for found in (first[-1], again[-1]):
+        assert 0 < found <= views * live and found % views == 0
 
 
 def test_an_index_is_seen_again_a_tenth_of_its_radius_off_each_way() -> None:

@@ -41,17 +41,21 @@ VIEWS: tuple[tuple[float, float, float, float], ...] = (
 Frames = npt.NDArray[np.float64]  # (n, 4): centre x, centre y, radius (work pixels), degrees clockwise from up
 
 
-def hypotheses(found: Float, degrees: npt.NDArray[np.float64]) -> Frames:
-    """Three frames for each mark (x, y, size) read at ``degrees``: as its rank, as its suit, as the whole index."""
+def hypotheses(
+    found: Float, degrees: npt.NDArray[np.float64], radius: npt.NDArray[np.float64] | None = None
+) -> Frames:
+    """Three frames for each mark (x, y, size) read at ``degrees``: as its rank, as its suit, as the whole index. With
+    ``radius`` (one for each mark), each is the frame of an index of that radius whatever the mark's size (the mark
+    placed in it alike)."""
     if len(found) == 0:
         return np.zeros((0, 4))
     a = np.radians(degrees)
     up_x, up_y = np.sin(a), -np.cos(a)  # the card's top, in photo pixels
     x, y, size = (found[:, i].astype(np.float64) for i in range(3))
-    out = [
-        np.column_stack([x + up * size * up_x, y + up * size * up_y, radius * size, degrees])
-        for up, radius in GUESSES
-    ]
+    out = []
+    for up, guess in GUESSES:
+        s = size if radius is None else radius / guess
+        out.append(np.column_stack([x + up * s * up_x, y + up * s * up_y, guess * s, degrees]))
     return np.stack(out, axis=1).reshape(-1, 4)
 
 
