@@ -333,3 +333,48 @@ def test_a_mark_of_the_cleared_split_needs_its_card_borne_out_more() -> None:
     assert names(decide(borne_out(p, candidates, guessed, splits[candidates]), found, turns)) == (["9S"], ["KH"])
     guessed[1, parse_card("KH")] = BORNE_OUT_CLEARED
     assert names(decide(borne_out(p, candidates, guessed, splits[candidates]), found, turns)) == (["KH", "9S"], [])
+
+
+def test_an_index_found_again_fills_a_gap_or_reads_an_index_better_and_contradicts_nothing() -> None:
+    """``joined``: the indices found again at the photo's index size against those found first. Frames and marks on
+    one line (y = 10), radius 15; ON_FRAME radii is 9 pixels."""
+    from bot.scanner.recognise import ON_FRAME, joined
+
+    first = indices(("9S", 0.999, 300, 15), ("7H", 0.6, 400, 15))
+    again = indices(
+        ("KC", 0.98, 100, 15),  # where no index was read: added
+        ("9S", 1.0, 303, 15),  # on the nine of spades, read better: replaces it
+        ("8H", 0.99, 404, 15),  # on the index read as the seven of hearts: a second guess is no witness against it
+        ("QS", 0.97, 200, 15),  # on an ink mark that reads the jack of spades
+    )
+    p, found, _turns = readings(("JS", UNSURE, 12))
+    found[0, :2] = (200 + ON_FRAME * 15 - 1, 10)
+
+    def read(result: tuple[np.ndarray, np.ndarray]) -> list[tuple[str, float, float]]:
+        frames, q = result
+        return sorted((card_str(int(r[:BACKGROUND].argmax())), round(float(r[:BACKGROUND].max()), 3), float(f[0]))
+                      for f, r in zip(frames, q, strict=True))  # fmt: skip
+
+    assert read(joined(*first, *again, found, p)) == [("7H", 0.6, 400), ("9S", 1.0, 303), ("KC", 0.98, 100)]
+    # the ink mark further off, weaker than UNSURE, or reading the same card: the queen of spades is added
+    for mark in ((200 + ON_FRAME * 15 + 1, "JS", UNSURE), (200, "JS", UNSURE - 0.01), (200, "QS", 0.9)):
+        p, found, _turns = readings((mark[1], mark[2], 12))
+        found[0, :2] = (mark[0], 10)
+        assert ("QS", 0.97, 200) in read(joined(*first, *again, found, p))
+    # read no better than the first, the nine of spades found again does not replace it
+    weaker = indices(("9S", 0.99, 303, 15))
+    assert read(joined(*first, *weaker, found, p)) == [("7H", 0.6, 400), ("9S", 0.999, 300)]
+    # nothing found again: the first indices as they were
+    assert read(joined(*first, *indices(), found, p)) == [("7H", 0.6, 400), ("9S", 0.999, 300)]
+
+
+def test_a_frame_whose_index_the_photos_edge_cuts_is_not_inside() -> None:
+    """On a committed photo a red card's index cut by the photo's left edge, read in a frame found again centred 6
+    pixels from it (radius 20), named a queen of diamonds not in the photo."""
+    from bot.scanner.recognise import WHOLE_INSIDE, inside
+
+    assert WHOLE_INSIDE == 0.5
+    frames = np.array([[6, 264, 20, 0], [10, 264, 20, 0], [300, 264, 20, 0], [589, 264, 20, 0], [300, 790, 20, 0],
+                       [300, 789, 20, 0], [300, 5, 8, 0]], np.float64)  # fmt: skip
+    assert inside(frames, 800, 600).tolist() == [False, True, True, True, False, True, True]
+    assert inside(frames[:0], 800, 600).shape == (0,)

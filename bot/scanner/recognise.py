@@ -63,6 +63,18 @@ MAX_LIVE = 200
 # of the marks of an index), so that the size band keeps it; INDEX_SPLIT names it among the splits of the ink.
 RADIUS_PER_MARK = 1.16
 INDEX_SPLIT = 5
+# The indices of one photo are of about one size (one pack at one distance), but a frame guessed from a mark takes
+# the mark's size: from half a glyph, two glyphs joined or a glyph joined to the next card's edge it is cut too small
+# or too large, and the index is read poorly or not found. From each mark farther than TYPICAL_AWAY radii from every
+# index read at CONTRADICT or more, three frames are guessed again at the median radius of the TYPICAL_FROM such
+# indices nearest to it (the camera's perspective makes far indices smaller), if there are that many
+# (``at_typical_size``). A frame so found whose centre lies within WHOLE_INSIDE radii of the photo's edge is left
+# out: the edge cuts its index (on a committed photo the cut index of a red card at the edge, read in a frame so
+# found, named a queen of diamonds not there). Measured in docs/scanner.md, "Indices found again at the photo's index
+# size".
+TYPICAL_FROM = 3
+TYPICAL_AWAY = 1.0
+WHOLE_INSIDE = 0.5
 # An index votes from INDEX_VOTE (several weak frames of one patch of ink invented cards from 0.6); a card read in
 # frames alone, at no ink mark, is reported from INDEX_ALONE: under it, such cards were mostly not in the photo. Lowered
 # from 0.9 with the index read in several views (VIEWS), which read a true index lower where one view is poor: on 18
@@ -273,30 +285,101 @@ def with_plain(marks: int, read: npt.NDArray[np.int64], readings: Float | None) 
 
 
 def read_indices(
-    work: Work, found: Float, turns: npt.NDArray[np.int64], model: Path | None = None
+    work: Work, found: Float, turns: npt.NDArray[np.int64], model: Path | None = None, p: Float | None = None
 ) -> tuple[Frames, Float, Float]:
     """Each corner index the marks lead to, read in its own frame: the frames (x, y, radius, degrees; work pixels)
     and their readings (frames x 33), one per index. Three frames are guessed from each mark at its turn; those read
-    as a card at KEEP or more are moved by the network's correction and read again, ROUNDS times. Last, for each mark,
-    the best reading of each card among its three guessed frames (marks x 33), before any correction."""
+    as a card at KEEP or more are moved by the network's correction and read again, ROUNDS times. With the marks'
+    readings ``p``, the marks that lead to no index read surely are guessed from again at the photo's index size
+    (``at_typical_size``). Last, for each mark, the best reading of each card among its three guessed frames
+    (marks x 33), before any correction."""
     model = model or INDEX
-    frames = hypotheses(found[:, :3], turns.astype(np.float64) * 360 / ANGLES)
-    p, fix = run_all(model, ("card", "frame"), tensor(frame_patches(work.planes, frames)))
-    guessed = p.reshape(len(found), len(GUESSES), -1).max(axis=1)
-    best = p[:, :BACKGROUND].max(axis=1)
+    degrees = turns.astype(np.float64) * 360 / ANGLES
+    first = hypotheses(found[:, :3], degrees)
+    read, fix = run_all(model, ("card", "frame"), tensor(frame_patches(work.planes, first)))
+    guessed = read.reshape(len(found), len(GUESSES), -1).max(axis=1)
+    frames, q = refined(work, first, read, fix, model)
+    if p is not None:
+        frames, q = at_typical_size(work, found, degrees, p, frames, q, model)
+    return frames, q, guessed
+
+
+def refined(work: Work, frames: Frames, q: Float, fix: Float, model: Path) -> tuple[Frames, Float]:
+    """The guessed ``frames`` read as a card at KEEP or more (``q``, with the network's corrections ``fix``), each
+    moved by its correction and read again ROUNDS times; of those within half a radius of each other the most
+    confident, read again in its VIEWS if it reads a card at VIEW_FROM or more."""
+    best = q[:, :BACKGROUND].max(axis=1)
     live = np.flatnonzero(best >= KEEP)
     live = live[np.argsort(-best[live], kind="stable")[:MAX_LIVE]]
-    frames, p, fix = frames[live], p[live], fix[live]
+    frames, q, fix = frames[live], q[live], fix[live]
     for _ in range(ROUNDS):
         frames = corrected(frames, fix)
-        p, fix = run_all(model, ("card", "frame"), tensor(frame_patches(work.planes, frames)))
-    kept = distinct(frames, p[:, :BACKGROUND].max(axis=1))
-    frames, p = frames[kept], p[kept]
-    again = np.flatnonzero(p[:, :BACKGROUND].max(axis=1) >= VIEW_FROM)
+        q, fix = run_all(model, ("card", "frame"), tensor(frame_patches(work.planes, frames)))
+    kept = distinct(frames, q[:, :BACKGROUND].max(axis=1))
+    frames, q = frames[kept], q[kept]
+    again = np.flatnonzero(q[:, :BACKGROUND].max(axis=1) >= VIEW_FROM)
     if len(again):
         seen = run(model, "card", tensor(frame_patches(work.planes, views(frames[again]))))
-        p[again] = agreed(np.concatenate([p[again][None], seen.reshape(len(VIEWS), len(again), -1)]))
-    return frames, p, guessed
+        q[again] = agreed(np.concatenate([q[again][None], seen.reshape(len(VIEWS), len(again), -1)]))
+    return frames, q
+
+
+def at_typical_size(
+    work: Work, found: Float, degrees: npt.NDArray[np.float64], p: Float, frames: Frames, q: Float, model: Path
+) -> tuple[Frames, Float]:
+    """The indices read in their ``frames`` (``q``) with those found again at the photo's index size: from each mark
+    farther than TYPICAL_AWAY radii from every index read at CONTRADICT or more, three frames guessed as
+    ``hypotheses`` does, but of the median radius of the TYPICAL_FROM such indices nearest to it, refined alike.
+    Those whose centre lies within WHOLE_INSIDE radii of the photo's edge are left out (the edge cuts the index), and
+    the others ``joined`` to the first: a second guess fills a gap or reads an index better, it is no witness against
+    the first or against the ink (``p``: the marks' readings)."""
+    sure = q[:, :BACKGROUND].max(axis=1) >= CONTRADICT
+    if sure.sum() < TYPICAL_FROM:
+        return frames, q
+    apart = np.hypot(found[:, None, 0] - frames[None, sure, 0], found[:, None, 1] - frames[None, sure, 1])
+    astray = np.flatnonzero((apart / frames[None, sure, 2]).min(axis=1) > TYPICAL_AWAY)
+    if len(astray) == 0:
+        return frames, q
+    nearest = np.argsort(apart[astray], axis=1, kind="stable")[:, :TYPICAL_FROM]
+    radius = np.median(frames[sure, 2][nearest], axis=1)
+    guesses = hypotheses(found[astray, :3], degrees[astray], radius)
+    read, fix = run_all(model, ("card", "frame"), tensor(frame_patches(work.planes, guesses)))
+    again, r = refined(work, guesses, read, fix, model)
+    whole = inside(again, work.planes.shape[0], work.planes.shape[1])
+    return joined(frames, q, again[whole], r[whole], found, p)
+
+
+def inside(frames: Frames, high: int, wide: int) -> npt.NDArray[np.bool_]:
+    """For each frame, whether its centre lies WHOLE_INSIDE of its radius or more inside a photo ``high`` x ``wide``
+    (else the photo's edge cuts its index)."""
+    x, y, margin = frames[:, 0], frames[:, 1], WHOLE_INSIDE * frames[:, 2]
+    return np.asarray((x >= margin) & (x <= wide - 1 - margin) & (y >= margin) & (y <= high - 1 - margin), bool)
+
+
+def joined(frames: Frames, q: Float, again: Frames, r: Float, found: Float, p: Float) -> tuple[Frames, Float]:
+    """The indices read in ``frames`` (``q``) with those found ``again`` (``r``): one where no index was read is
+    added; one on an index (within half a radius, as ``distinct`` has it) read as the same card replaces it if it
+    reads that card better; one on an index read as another card, or within ON_FRAME of its radius of an ink mark
+    (``found``, read ``p``) that reads another card at UNSURE or more, is left out."""
+    if len(again) == 0:
+        return frames, q
+    card, old_card = r[:, :BACKGROUND].argmax(axis=1), q[:, :BACKGROUND].argmax(axis=1)
+    ink_card = p[:, :BACKGROUND].argmax(axis=1)
+    inked = np.hypot(found[:, None, 0] - again[None, :, 0], found[:, None, 1] - again[None, :, 1]) < (
+        ON_FRAME * again[None, :, 2]
+    )
+    against = inked & (ink_card[:, None] != card[None, :]) & (p[:, :BACKGROUND].max(axis=1) >= UNSURE)[:, None]
+    gap = np.hypot(again[:, None, 0] - frames[None, :, 0], again[:, None, 1] - frames[None, :, 1])
+    on = gap <= 0.5 * np.minimum(again[:, None, 2], frames[None, :, 2])
+    kept, added = np.ones(len(frames), bool), []
+    for i in np.flatnonzero(~against.any(axis=0)).tolist():
+        olds = np.flatnonzero(on[i])
+        if len(olds) == 0:
+            added.append(i)
+        elif (old_card[olds] == card[i]).all() and r[i, card[i]] > q[olds, :BACKGROUND].max():
+            kept[olds] = False
+            added.append(i)
+    return np.vstack([frames[kept], again[added]]), np.vstack([q[kept], r[added]])
 
 
 def agreed(readings: Float) -> Float:
@@ -347,7 +430,7 @@ def scan_image(image: npt.NDArray[np.uint8], letters: str = "latin") -> Scan:
     p, turns = read_marks(work, found, reader)
     candidates = np.flatnonzero(p[:, BACKGROUND] < PRUNE)
     candidates = candidates[np.argsort(p[candidates, BACKGROUND], kind="stable")[:MAX_GUESSED]]
-    frames, q, guessed = read_indices(work, found[candidates], turns[candidates], index)
+    frames, q, guessed = read_indices(work, found[candidates], turns[candidates], index, p[candidates])
     p = borne_out(p, candidates, guessed, found[candidates, 3])
     court_sure = COURT_SURE_VDP if letters == "cyrillic" else 0.0
     named, unsure = decide(*with_indices(p, found, turns, frames, q), scale=work.scale, court_sure=court_sure)
