@@ -291,13 +291,13 @@ def with_plain(marks: int, read: npt.NDArray[np.int64], readings: Float | None) 
 
 
 def read_indices(
-    work: Work, found: Float, turns: npt.NDArray[np.int64], model: Path | None = None, p: Float | None = None
+    work: Work, found: Float, turns: npt.NDArray[np.int64], p: Float, model: Path | None = None
 ) -> tuple[Frames, Float, Float]:
     """Each corner index the marks lead to, read in its own frame: the frames (x, y, radius, degrees; work pixels)
     and their readings (frames x 33), one per index. Three frames are guessed from each mark at its turn; those read
-    as a card at KEEP or more are moved by the network's correction and read again, ROUNDS times. With the marks'
-    readings ``p``, the marks that lead to no index read surely are guessed from again at the photo's index size
-    (``at_typical_size``). Last, for each mark, the best reading of each card among its three guessed frames
+    as a card at KEEP or more are moved by the network's correction and read again, ROUNDS times; then the marks that
+    lead to no index read surely are guessed from again at the photo's index size (``at_typical_size``; ``p``: the
+    marks' readings). Last, for each mark, the best reading of each card among its three guessed frames
     (marks x 33), before any correction."""
     model = model or INDEX
     degrees = turns.astype(np.float64) * 360 / ANGLES
@@ -305,8 +305,7 @@ def read_indices(
     read, fix = run_all(model, ("card", "frame"), tensor(frame_patches(work.planes, first)))
     guessed = read.reshape(len(found), len(GUESSES), -1).max(axis=1)
     frames, q = refined(work, first, read, fix, model)
-    if p is not None:
-        frames, q = at_typical_size(work, found, degrees, p, frames, q, model)
+    frames, q = at_typical_size(work, found, degrees, p, frames, q, model)
     return frames, q, guessed
 
 
@@ -371,10 +370,8 @@ def joined(frames: Frames, q: Float, again: Frames, r: Float, found: Float, p: F
         return frames, q
     card, old_card = r[:, :BACKGROUND].argmax(axis=1), q[:, :BACKGROUND].argmax(axis=1)
     ink_card = p[:, :BACKGROUND].argmax(axis=1)
-    inked = np.hypot(found[:, None, 0] - again[None, :, 0], found[:, None, 1] - again[None, :, 1]) < (
-        ON_FRAME * again[None, :, 2]
-    )
-    against = inked & (ink_card[:, None] != card[None, :]) & (p[:, :BACKGROUND].max(axis=1) >= UNSURE)[:, None]
+    against = on_frames(found, again) & (ink_card[:, None] != card[None, :])
+    against &= (p[:, :BACKGROUND].max(axis=1) >= UNSURE)[:, None]
     gap = np.hypot(again[:, None, 0] - frames[None, :, 0], again[:, None, 1] - frames[None, :, 1])
     on = gap <= 0.5 * np.minimum(again[:, None, 2], frames[None, :, 2])
     kept, added = np.ones(len(frames), bool), []
@@ -436,7 +433,7 @@ def scan_image(image: npt.NDArray[np.uint8], letters: str = "latin") -> Scan:
     p, turns = read_marks(work, found, reader)
     candidates = np.flatnonzero(p[:, BACKGROUND] < PRUNE)
     candidates = candidates[np.argsort(p[candidates, BACKGROUND], kind="stable")[:MAX_GUESSED]]
-    frames, q, guessed = read_indices(work, found[candidates], turns[candidates], index, p[candidates])
+    frames, q, guessed = read_indices(work, found[candidates], turns[candidates], p[candidates], index)
     p = borne_out(p, candidates, guessed, found[candidates, 3])
     court_sure = COURT_SURE_VDP if letters == "cyrillic" else 0.0
     named, unsure = decide(*with_indices(p, found, turns, frames, q), scale=work.scale, court_sure=court_sure)
@@ -501,12 +498,15 @@ def gainsaid(p: Float, found: Float, frames: Frames, q: Float) -> npt.NDArray[np
     if len(found) == 0 or len(frames) == 0:
         return np.zeros(len(frames), bool)
     card, ink_card = q[:, :BACKGROUND].argmax(axis=1), p[:, :BACKGROUND].argmax(axis=1)
-    on = np.hypot(found[:, None, 0] - frames[None, :, 0], found[:, None, 1] - frames[None, :, 1]) < (
-        ON_FRAME * frames[None, :, 2]
-    )
     other_rank = (ink_card[:, None] & 7) != (card[None, :] & 7)  # bot.engine.cards.rank_of
     strong = (p[:, :BACKGROUND].max(axis=1) >= GAINSAY)[:, None]
-    return np.asarray((on & other_rank & strong).any(axis=0), bool)
+    return np.asarray((on_frames(found, frames) & other_rank & strong).any(axis=0), bool)
+
+
+def on_frames(found: Float, frames: Frames) -> npt.NDArray[np.bool_]:
+    """[mark, frame]: whether the mark (x, y) lies within ON_FRAME of the frame's radius of its centre."""
+    apart = np.hypot(found[:, None, 0] - frames[None, :, 0], found[:, None, 1] - frames[None, :, 1])
+    return np.asarray(apart < ON_FRAME * frames[None, :, 2], bool)
 
 
 def contradicted(p: Float, found: Float, frames: Frames, q: Float) -> npt.NDArray[np.bool_]:
