@@ -87,7 +87,7 @@ class Stuck:
 
     def act(self, observation: Observation) -> Action:
         self._thinking.append(1)
-        self._release.wait(10)
+        self._release.wait(120)  # stuck for the whole test (its ``finally`` lets go), however slow the machine
         return self._inner.act(observation)
 
     def deal_end(self, report: object, hands: object, extra: object = None) -> None:
@@ -123,10 +123,23 @@ async def test_an_ordinary_table_plays_on_while_many_hard_tables_think(tmp_path:
         for _ in range(4):
             await host.command(chat, owner, "addbot", ["medium"])
         await host.command(chat, owner, "start")
-        table = host.table(opened.table_id)
-        assert table is not None
-        start = table.version
-        await _until(lambda: table.version >= start + 40, timeout=20)  # a whole deal's calls and cards, and more
+        table_id = opened.table_id
+        assert table_id is not None
+
+        def version() -> int:
+            # Looked up at each step: a table whose action could not be stored is rebuilt from its log as a new
+            # object, and a reference kept from before would stand still while the table plays on.
+            table = host.table(table_id)
+            assert table is not None
+            return table.version
+
+        start = version()
+        try:
+            await _until(lambda: version() >= start + 40, timeout=20)  # a whole deal's calls and cards, and more
+        except TimeoutError:
+            moved, waiting = version() - start, host.thinking.waiting()
+            raise AssertionError(f"the ordinary table made {moved} moves in 20 s; decisions waiting for a thread: "
+                                 f"{waiting}; hard decisions begun: {len(thinking)}") from None
         assert len(thinking) <= host.settings.bot_threads, "more searches at once than the slow lane has threads"
     finally:
         release.set()
