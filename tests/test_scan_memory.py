@@ -1,6 +1,6 @@
 """The scanner's memory stays bounded however many marks each photo has: the networks read a photo's patches in
-batches of a few shapes (READ_BATCH, the last filled out to a multiple of READ_STEP). Read a call per photo instead,
-onnxruntime kept memory for every new number of marks, and a bot that had read a few dozen photos held gigabytes."""
+batches of at most READ_BATCH patches. Read a call per photo instead, onnxruntime kept memory for every new number of
+marks, and a bot that had read a few dozen photos held gigabytes."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def test_photos_of_many_different_mark_counts_do_not_grow_the_process() -> None:
         upright = rng.random((n, 2, 64, 48), np.float32)
         card = recognise.run(recognise.MODEL, "card", upright)
         turn = recognise.run(recognise.TURN, "turn", rng.random((n, 2, 32, 32), np.float32))
-        # a row of probabilities for every patch, the blank patches that fill the last batch left out
+        # a row of probabilities for every patch, however many the last batch holds
         assert card.shape == (n, 33) and turn.shape == (n, 16)
         index, frame = recognise.run_all(recognise.INDEX, ("card", "frame"), upright)
         assert index.shape == (n, 33) and frame.shape == (n, 4)

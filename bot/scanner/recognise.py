@@ -148,13 +148,12 @@ UNSURE = 0.6
 # partly covers, read a seven of clubs at 1.0.
 STRICT_VOTE = 0.9
 BACKGROUND = 32
-# The networks read a photo's patches in batches of READ_BATCH, the last one filled out with blank patches to a
-# multiple of READ_STEP: with a few shapes per network onnxruntime reuses its memory, where a call per photo (a new
-# number of marks each time) grew the process by hundreds of megabytes a photo, to gigabytes (`python bench/scan.py
-# --memory`). The last batch filled out to READ_BATCH whole was a sixth of the networks' work (a network reads a
-# patch in the same time in batches of 16 as of 64).
+# The networks read a photo's patches in batches of at most READ_BATCH: with a bounded batch onnxruntime's memory
+# levels off, where a call per photo (a new number of marks each time, up to hundreds) grew the process by hundreds of
+# megabytes a photo, to gigabytes (`python bench/scan.py --memory`). The last batch is read as it is: a network reads
+# a patch in the same time in a batch of 2 as of 64, and filling it out with blank patches to a multiple of 16 was a
+# twentieth of the networks' work.
 READ_BATCH = 64
-READ_STEP = 16
 
 
 class ScanError(ValueError):
@@ -225,14 +224,14 @@ def run_all(model: Path, outputs: tuple[str, ...], patches: Float) -> list[Float
     """The network's ``outputs`` (a row a patch each) for ``patches``, read READ_BATCH at a time."""
     session = _session(model)
     name = session.get_inputs()[0].name
+    rows = len(patches)
+    if rows == 0:  # no patch: one blank one gives the outputs' widths, and its row is left out
+        patches = np.zeros((1, *patches.shape[1:]), patches.dtype)
     out: list[list[Float]] = []
-    for start in range(0, max(len(patches), 1), READ_BATCH):  # no patch: one blank batch gives the output's width
+    for start in range(0, len(patches), READ_BATCH):
         batch = patches[start : start + READ_BATCH]
-        if len(batch) % READ_STEP or not len(batch):
-            blank = np.zeros((READ_STEP - len(batch) % READ_STEP, *patches.shape[1:]), patches.dtype)
-            batch = np.concatenate([batch, blank])
         out.append([np.asarray(o, np.float32) for o in session.run(list(outputs), {name: batch})])
-    return [np.concatenate([part[k] for part in out])[: len(patches)] for k in range(len(outputs))]
+    return [np.concatenate([part[k] for part in out])[:rows] for k in range(len(outputs))]
 
 
 def decode(
