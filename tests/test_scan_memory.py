@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from bot.scanner import recognise
 from bot.scanner.patches import MAX_MARKS
@@ -46,6 +47,25 @@ def test_a_batch_read_in_pieces_reads_as_it_does_whole() -> None:
     pieces = recognise.run(recognise.MODEL, "card", upright)
     whole = recognise._session(recognise.MODEL).run(["card"], {"patches": upright})[0]
     assert np.allclose(pieces, whole, atol=1e-5)
+
+
+def test_the_last_batch_is_read_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    # blank patches filling it out to a multiple of 16 were a twentieth of the networks' work, for nothing
+    session = recognise._session(recognise.MODEL)
+    sizes: list[int] = []
+
+    class Counting:
+        def get_inputs(self) -> object:
+            return session.get_inputs()
+
+        def run(self, outputs: list[str], feed: dict[str, np.ndarray]) -> object:
+            sizes.extend(len(batch) for batch in feed.values())
+            return session.run(outputs, feed)
+
+    monkeypatch.setattr(recognise, "_session", lambda model: Counting())
+    upright = np.random.default_rng(7).random((recognise.READ_BATCH + 5, 2, 64, 48), np.float32)
+    assert recognise.run(recognise.MODEL, "card", upright).shape == (recognise.READ_BATCH + 5, 33)
+    assert sizes == [recognise.READ_BATCH, 5]
 
 
 def test_no_patch_reads_as_no_row() -> None:
