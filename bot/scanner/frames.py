@@ -31,6 +31,8 @@ GUESSES: tuple[tuple[float, float], ...] = ((-0.4, 0.95), (0.88, 1.5), (0.0, 0.6
 # of the turn; it is clipped to these, so a wild reading cannot send a cut off the photo.
 SHIFT_LIMIT, SCALE_LIMIT, TURN_LIMIT = 1.0, 0.7, 1.5
 TURN_STEP = 20.0
+# Two frames whose centres lie within SAME_INDEX of the smaller radius are one index read twice (``distinct``).
+SAME_INDEX = 0.5
 # An index found is read again in four frames about its own, moved across and up by a tenth of its radius (as
 # corrections: across, up, log radius, turn): a glyph read as a card in one frame is rarely read the same in the
 # four others, where a true index is.
@@ -104,6 +106,6 @@ def distinct(frames: Frames, confidence: Float) -> npt.NDArray[np.int64]:
     kept: list[int] = []
     for i in np.argsort(-confidence, kind="stable").tolist():
         x, y, r = frames[i, :3]
-        if all(math.hypot(x - frames[j, 0], y - frames[j, 1]) > 0.5 * min(r, frames[j, 2]) for j in kept):
+        if all(math.hypot(x - frames[j, 0], y - frames[j, 1]) > SAME_INDEX * min(r, frames[j, 2]) for j in kept):
             kept.append(i)
     return np.array(kept, np.int64)

@@ -17,7 +17,7 @@ import onnxruntime as ort  # type: ignore[import-untyped]
 
 from bot.engine.cards import RANK_CHARS, rank_of
 
-from .frames import GUESSES, VIEWS, Frames, corrected, distinct, frame_patches, hypotheses, views
+from .frames import GUESSES, SAME_INDEX, VIEWS, Frames, corrected, distinct, frame_patches, hypotheses, views
 from .patches import ANGLES, CLEARED_SPLIT, STRICT_SPLIT, Float, Work, marks, patches, prepare, read_patches, tensor
 
 # a broken file gets our one-line answer, not OpenCV's log lines on standard error
@@ -362,9 +362,9 @@ def inside(frames: Frames, high: int, wide: int) -> npt.NDArray[np.bool_]:
 
 def joined(frames: Frames, q: Float, again: Frames, r: Float, found: Float, p: Float) -> tuple[Frames, Float]:
     """The indices read in ``frames`` (``q``) with those found ``again`` (``r``): one where no index was read is
-    added; one on an index (within half a radius, as ``distinct`` has it) read as the same card replaces it if it
-    reads that card better; one on an index read as another card, or within ON_FRAME of its radius of an ink mark
-    (``found``, read ``p``) that reads another card at UNSURE or more, is left out."""
+    added; one on an index (within SAME_INDEX of a radius, as ``distinct`` has it) read as the same card replaces it
+    if it reads that card better; one on an index read as another card, or within ON_FRAME of its radius of an ink
+    mark (``found``, read ``p``) that reads another card at UNSURE or more, is left out."""
     if len(again) == 0:
         return frames, q
     card, old_card = r[:, :BACKGROUND].argmax(axis=1), q[:, :BACKGROUND].argmax(axis=1)
@@ -372,7 +372,7 @@ def joined(frames: Frames, q: Float, again: Frames, r: Float, found: Float, p: F
     against = on_frames(found, again) & (ink_card[:, None] != card[None, :])
     against &= (p[:, :BACKGROUND].max(axis=1) >= UNSURE)[:, None]
     gap = np.hypot(again[:, None, 0] - frames[None, :, 0], again[:, None, 1] - frames[None, :, 1])
-    on = gap <= 0.5 * np.minimum(again[:, None, 2], frames[None, :, 2])
+    on = gap <= SAME_INDEX * np.minimum(again[:, None, 2], frames[None, :, 2])
     kept, added = np.ones(len(frames), bool), []
     for i in np.flatnonzero(~against.any(axis=0)).tolist():
         olds = np.flatnonzero(on[i])
