@@ -100,13 +100,15 @@ def test_an_index_network_read_back_from_its_file_reads_as_the_file_does() -> No
     from bot.scanner.frames import frame_patches, hypotheses
     from bot.scanner.patches import tensor
     from training.net import IndexNet, read_back
+    from training.quantize import NETWORKS
 
     work = prepare(cv2.imread(str(DATA / "photo0.jpg")))
     found = marks(work)
     frames = hypotheses(found[:, :3], np.zeros(len(found)))[:256]
     x = tensor(frame_patches(work.planes, frames))
-    probabilities, correction = recognise.run_all(recognise.INDEX, ("card", "frame"), x)
-    net = read_back(IndexNet(24), recognise.INDEX)
+    fitted = NETWORKS / "index.onnx"  # as fitted: the scanner's copy computes its convolutions in 8 bits
+    probabilities, correction = recognise.run_all(fitted, ("card", "frame"), x)
+    net = read_back(IndexNet(24), fitted)
     net.train()  # learning: its normalisations stay as the file has them, so the batch's statistics change nothing
     with torch.no_grad():
         logits, fix = net.eval()(torch.from_numpy(x))

@@ -52,6 +52,7 @@ from training.designs import (
     render_design,
 )
 from training.frames import as_read, photo_side
+from training.quantize import NETWORKS
 from training.synth import Placed, photo
 
 BACKGROUND = 32
@@ -259,7 +260,7 @@ def main() -> None:
     parser.add_argument("--reader-width", type=int, default=READER_WIDTH, help="channels of the reader's first layer")
     parser.add_argument("--stage", choices=("both", "turn", "reader", "index"), default="both",
                         help="both: the turn and the reader; index: the index network alone (written to --out, "
-                        "index.onnx beside the reader by default)")
+                        "training/networks/index.onnx by default, then python -m training.quantize)")
     parser.add_argument("--index-epochs", type=int, default=INDEX_EPOCHS, help="epochs of the index network")
     parser.add_argument("--sides", default=str(WORK_SIDE), help="the reader's and the index network's photos: drawn "
                         "at these sizes (longer side, comma-separated, each photo's drawn from its seed); those "
@@ -305,7 +306,7 @@ def main() -> None:
     if args.stage == "index":
         from training.frames import index_dataset
 
-        out = args.out or MODEL.with_name(INDEX)
+        out = args.out or NETWORKS / INDEX  # in floats; python -m training.quantize stores the scanner's copy
         x, card, fix = loaded(
             lambda s, n, j: index_dataset(_tasks(s + INDEX_SEED, n, args.designs), j, args.index_covered, sides),
             "frames",
