@@ -204,7 +204,7 @@ def _shared_arena() -> None:
     ort.create_and_register_allocator(info, ort.OrtArenaCfg({"arena_extend_strategy": 1}))
 
 
-# The index networks compute all but their first convolution in 8 bits (training.quantize). onnxruntime's
+# The index network (latin letters) computes all but its first convolution in 8 bits (training.quantize); onnxruntime's
 # QDQPropagationTransformer would move the quantisation of the first layer's output ahead of its pooling, which then
 # pools 8-bit values in a slow generic kernel: the network took 0.35 ms a frame instead of 0.12 (0.26 in floats).
 DISABLED_OPTIMIZERS = ("QDQPropagationTransformer",)
