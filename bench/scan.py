@@ -46,9 +46,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.engine.cards import rank_of
 from bot.scanner import scan_image
 from bot.scanner.recognise import COURT, LETTERS  # COURT: the ranks whose letters differ from pack to pack
-from training.designs import DESIGNS, design_index_boxes, designs_of, ensure_packages, render_design
+from training.designs import DESIGNS, designs_of, ensure_packages
 from training.frames import as_read
-from training.synth import photo
+from training.synth import seeded_photos
 
 SETS = {  # the sets of designs the bench reports apart
     "held-out": "held-out designs",
@@ -65,15 +65,11 @@ def run(
 ) -> None:
     letters = letters or READ_AS.get(kind, "latin")
     designs = designs_of(kind)
-    decks = [(d, *(lambda f: (f, design_index_boxes(f)))(render_design(d))) for d in designs]
     seen = correct = unsure = invented = wrong_unsure = 0
     court = [0, 0, 0]  # jacks, queens and kings: visible, named correctly, invented
     seconds = 0.0
     at: dict[float, list[int]] = {t: [0, 0] for t in others}  # threshold -> [named correctly, invented]
-    for k in range(photos):
-        rng = np.random.default_rng(seed * 7919 + k)
-        _design, faces, boxes = decks[k % len(decks)]
-        image, placed = photo(rng, faces, boxes, int(rng.integers(8, 33)), (side, side * 3 // 4))
+    for _design, image, placed in seeded_photos(designs, photos, seed, side):
         image = as_read(image)  # a photo smaller than the scanner reads, compressed again as a chat sends it
         start = time.process_time()
         scan = scan_image(image, letters)
@@ -132,12 +128,9 @@ def memory(photos: int, seed: int) -> None:
         with open("/proc/self/status") as status:
             return int(next(r for r in status if r.startswith("VmRSS:")).split()[1]) / 1024
 
-    decks = [(f, design_index_boxes(f)) for f in (render_design(d) for d in DESIGNS)]
+    drawn = seeded_photos(DESIGNS, photos, seed)
     print(f"before the first photo: {resident_mb():.0f} MB")
-    for k in range(photos):
-        rng = np.random.default_rng(seed * 7919 + k)
-        faces, boxes = decks[k % len(decks)]
-        image, _placed = photo(rng, faces, boxes, int(rng.integers(8, 33)))
+    for k, (_design, image, _placed) in enumerate(drawn):
         scan_image(image, LETTERS[k % len(LETTERS)])
         if k == 0 or (k + 1) % max(1, photos // 10) == 0:
             print(f"after {k + 1:3} photos: {resident_mb():.0f} MB")

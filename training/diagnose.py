@@ -18,8 +18,8 @@ import numpy as np
 
 from bot.scanner.patches import marks, prepare
 from bot.scanner.recognise import BACKGROUND, read_marks
-from training.designs import design_index_boxes, designs_of, ensure_packages, render_design
-from training.synth import photo
+from training.designs import designs_of, ensure_packages
+from training.synth import seeded_photos
 
 
 def main() -> None:
@@ -29,13 +29,9 @@ def main() -> None:
     parser.add_argument("--held-out", action="store_true")
     args = parser.parse_args()
     ensure_packages()
-    designs = designs_of("held-out" if args.held_out else "trained")
-    decks = [(faces, design_index_boxes(faces)) for faces in (render_design(d) for d in designs)]
     tally: Counter[str] = Counter()
-    for k in range(args.photos):
-        rng = np.random.default_rng(args.seed * 7919 + k)
-        faces, boxes = decks[k % len(decks)]
-        image, placed = photo(rng, faces, boxes, int(rng.integers(8, 33)))
+    designs = designs_of("held-out" if args.held_out else "trained")
+    for _design, image, placed in seeded_photos(designs, args.photos, args.seed):
         work = prepare(image)
         found = marks(work)
         p = read_marks(work, found)[0] if len(found) else np.zeros((0, BACKGROUND + 1), np.float32)

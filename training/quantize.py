@@ -25,9 +25,9 @@ from pathlib import Path
 import numpy as np
 
 from bot.scanner import recognise
-from training.designs import design_index_boxes, designs_of, ensure_packages, render_design
+from training.designs import designs_of, ensure_packages
 from training.frames import as_read
-from training.synth import photo
+from training.synth import seeded_photos
 
 NETWORKS = Path(__file__).resolve().parent / "networks"  # the index networks as fitted, in floats
 CALIBRATION_PHOTOS = 24
@@ -64,13 +64,8 @@ def float_index_recorded(source: Path, letters: str) -> Iterator[list[np.ndarray
 def calibration_frames(source: Path, letters: str, kind: str, photos: int, seed: int) -> np.ndarray:
     """CALIBRATION_FRAMES of the frames the scanner reads with the network at ``source`` on ``photos`` photos of the
     designs ``kind``, chosen at random (seeded)."""
-    designs = designs_of(kind)
-    decks = [(faces, design_index_boxes(faces)) for faces in (render_design(d) for d in designs)]
     with float_index_recorded(source, letters) as batches:
-        for k in range(photos):
-            rng = np.random.default_rng(seed * 7919 + k)  # as bench/scan.py draws its photos
-            faces, boxes = decks[k % len(decks)]
-            image, _ = photo(rng, faces, boxes, int(rng.integers(8, 33)))
+        for _design, image, _placed in seeded_photos(designs_of(kind), photos, seed):
             recognise.scan_image(as_read(image), letters)
     frames = np.concatenate(batches)
     chosen = np.random.default_rng(0).permutation(len(frames))[:CALIBRATION_FRAMES]

@@ -9,13 +9,13 @@ indices are and whether they can be seen (no later card covers them).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
-from training.designs import Box
+from training.designs import Box, Design, design_index_boxes, render_design
 
 
 @dataclass
@@ -171,3 +171,20 @@ def photo(
     ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 96))])
     assert ok
     return cv2.imdecode(jpeg, cv2.IMREAD_COLOR), placed
+
+
+def seeded_photos(
+    designs: Sequence[Design], photos: int, seed: int, side: int = 1024
+) -> Iterator[tuple[Design, np.ndarray, list[Placed]]]:
+    """Photo k of ``photos``: of the k-th design in turn, 8 to 32 cards, drawn from seed * 7919 + k at ``side``
+    pixels (the longer side). The bench's photos, and those the scanner is diagnosed and calibrated on. The designs
+    are rendered at the call, before the first photo is drawn."""
+    decks = [(design, faces, design_index_boxes(faces)) for design in designs for faces in [render_design(design)]]
+
+    def drawn(k: int) -> tuple[Design, np.ndarray, list[Placed]]:
+        rng = np.random.default_rng(seed * 7919 + k)
+        design, faces, boxes = decks[k % len(decks)]
+        image, placed = photo(rng, faces, boxes, int(rng.integers(8, 33)), (side, side * 3 // 4))
+        return design, image, placed
+
+    return map(drawn, range(photos))
