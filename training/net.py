@@ -389,9 +389,13 @@ def fit_index(x: np.ndarray, card: np.ndarray, fix: np.ndarray, epochs: int, see
 def shrink(model: Path) -> None:
     """Store the weights of the network's dense layers in 8 bits (onnxruntime's dynamic quantisation, the convolutions
     left as they are): the index network goes from 3.1 MB to under 1 MB, so the three networks stay within the
-    package's few megabytes."""
+    package's few megabytes. The weights are then stored unsigned (``training.quantize.unsigned_dense_weights``), so
+    that every processor sums their products exactly."""
     from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    from training.quantize import unsigned_dense_weights
 
     smaller = model.with_suffix(".int8.onnx")
     quantize_dynamic(model, smaller, op_types_to_quantize=["Gemm", "MatMul"], weight_type=QuantType.QInt8)
+    unsigned_dense_weights(smaller)
     smaller.replace(model)
