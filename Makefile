@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup lint fast pure postgres faces
+.PHONY: run test setup lint fast pure postgres faces emulator
 
 $(STAMP): pyproject.toml setup.py
 	$(PY) -m venv $(VENV)
@@ -56,8 +56,26 @@ faces:
 	  fi; \
 	fi
 
-test: $(STAMP) lint postgres faces
-	BELOTE_REQUIRE_POSTGRES=1 BELOTE_REQUIRE_RSVG=1 $(BIN)/pytest -q -n 2 -p no:cacheprovider
+# The scanner's 8-bit tests run its networks' dense layers as on older x86 cores too, emulated by qemu-x86_64
+# (Debian's qemu-user); as root on Debian or Ubuntu it is installed when missing, and under make test a missing one
+# fails them.
+emulator:
+	@if [ "$$(uname -m)" = x86_64 ] && ! command -v qemu-x86_64 >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing qemu-x86_64 for the scanner's 8-bit tests: apt-get install qemu-user"; \
+	    { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends qemu-user >/dev/null 2>&1 || \
+	      { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	        qemu-user >/dev/null; }; } || \
+	    { echo "apt-get could not install qemu-user (see above); install it by hand, then run make test again." >&2; \
+	      exit 1; }; \
+	  else \
+	    echo "make test needs qemu-x86_64 (Debian's qemu-user): install it, then run make test again." >&2; \
+	    exit 1; \
+	  fi; \
+	fi
+
+test: $(STAMP) lint postgres faces emulator
+	BELOTE_REQUIRE_POSTGRES=1 BELOTE_REQUIRE_RSVG=1 BELOTE_REQUIRE_QEMU=1 $(BIN)/pytest -q -n 2 -p no:cacheprovider
 
 # Optional: compile the hard bot's search, sampling and rule-based player, in every game, with mypyc (in the dev
 # extras), about twice as fast. The compiled modules (*.so beside the sources) take precedence over the .py files, so
