@@ -323,6 +323,9 @@ def read_back(net: Resumed, model: Path) -> Resumed:
     layers = [m for m in net.modules() if isinstance(m, nn.Conv2d)]
     norms = [m for m in net.modules() if isinstance(m, nn.BatchNorm2d)]
     assert len(convs) == len(layers) == len(norms), f"{model} is not a network of this shape"
+    if any(node.input[1] not in weights for node in convs):
+        raise ValueError(f"{model} computes its convolutions in 8 bits (the scanner's copy): carry on from the network "
+                         "as fitted, in training/networks/")  # fmt: skip
     with torch.no_grad():
         for node, conv_layer, norm in zip(convs, layers, norms, strict=True):
             conv_layer.weight.copy_(torch.from_numpy(weights[node.input[1]]))

@@ -59,7 +59,7 @@ BACKGROUND = 32
 BACKGROUND_SHARE = 2
 COVERED = 0.3  # with --labels covered: an index hidden by more than this share is "not an index"
 NO_TURN = -1  # the turn label of a background patch: it has none
-MODEL = Path(__file__).resolve().parent.parent / "bot" / "scanner" / "model.onnx"
+MODEL = NETWORKS / "model.onnx"  # the reader, in floats: python -m training.quantize stores the scanner's copy
 TURN = "turn.onnx"  # the first network, beside the reader
 INDEX = "index.onnx"  # the index network (bot.scanner.frames), beside them
 INDEX_EPOCHS = 4
@@ -280,8 +280,9 @@ def main() -> None:
                         "bits, as the index network's always are (the reader of packs lettered В Д П is shipped so)")
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--out", type=Path, help=f"where the network goes (default {MODEL.name}, with --stage index "
-                        f"{INDEX})")
+    parser.add_argument("--out", type=Path, help=f"where the network goes (default {MODEL}, the turn network "
+                        f"{TURN} and the index network {INDEX} beside it, in floats: python -m training.quantize then "
+                        "stores the scanner's copies)")
     parser.add_argument("--splits", type=int, default=2, choices=(2, 3, 4), help="the reader's marks: ink splits")
     parser.add_argument("--labels", choices=("box", "near", "covered"), default="near",
                         help="box: an index mark's centre must be on the index's box; near: anywhere near the index; "
