@@ -1,8 +1,9 @@
-"""The networks as shipped: the index network's later convolutions in 8 bits (training.quantize), read in the fast
-layout, and every 8-bit product summed exactly on every x86 core. The last is seen on the cores themselves: the dense
-layers run as onnxruntime runs them on a core with AVX2 and without VNNI (whose 16-bit pair sums saturate for a signed
-weight) and on an SSE4.1 core, emulated by ``qemu-x86_64`` (Debian's qemu-user): skipped without it, but a failure
-under ``make test`` and in CI (BELOTE_REQUIRE_QEMU, CI), which install it."""
+"""The networks as shipped: the later convolutions of the index network, the reader and the turn network in 8 bits
+(training.quantize), read in the fast layout, and every 8-bit product summed exactly on every x86 core. The last is
+seen on the cores themselves: the dense layers run as onnxruntime runs them on a core with AVX2 and without VNNI
+(whose 16-bit pair sums saturate for a signed weight) and on an SSE4.1 core, emulated by ``qemu-x86_64`` (Debian's
+qemu-user): skipped without it, but a failure under ``make test`` and in CI (BELOTE_REQUIRE_QEMU, CI), which install
+it."""
 
 from __future__ import annotations
 
@@ -43,17 +44,23 @@ def kernels(model: Path, scratch: Path) -> list[tuple[str, list[str]]]:
     ]
 
 
-def test_the_index_network_computes_all_but_its_first_convolution_in_8_bits(tmp_path: Path) -> None:
-    ran = kernels(recognise.INDEX, tmp_path)
-    assert [op for op, _ in ran].count("QLinearConv") == 2, ran
+# the networks stored so (training.quantize.IN_8_BITS), by the scanner's attribute, and their convolutions
+IN_8_BITS = {"INDEX": 3, "MODEL": 3, "TURN": 5}
+
+
+@pytest.mark.parametrize("attribute", IN_8_BITS)
+def test_the_network_computes_all_but_its_first_convolution_in_8_bits(attribute: str, tmp_path: Path) -> None:
+    ran = kernels(getattr(recognise, attribute), tmp_path)
+    assert [op for op, _ in ran].count("QLinearConv") == IN_8_BITS[attribute] - 1, ran
     float_convolutions = [types for op, types in ran if op == "Conv"]
     assert len(float_convolutions) == 1 and float_convolutions[0][0] == "float", ran
 
 
-def test_no_8_bit_pooling_is_left_to_the_slow_kernel(tmp_path: Path) -> None:
+@pytest.mark.parametrize("attribute", IN_8_BITS)
+def test_no_8_bit_pooling_is_left_to_the_slow_kernel(attribute: str, tmp_path: Path) -> None:
     # with onnxruntime's QDQPropagationTransformer the first pooling reads 8 bits in the plain layout (MaxPool on
     # uint8), three times the network's time; pooling in 8 bits belongs in the channels-last kernel (NhwcMaxPool)
-    ran = kernels(recognise.INDEX, tmp_path)
+    ran = kernels(getattr(recognise, attribute), tmp_path)
     slow = [(op, types) for op, types in ran if op == "MaxPool" and "uint8" in types]
     assert not slow, ran
     assert any(op == "NhwcMaxPool" and "uint8" in types for op, types in ran), ran

@@ -78,20 +78,34 @@ def test_a_photo_smaller_than_the_scanner_reads_is_compressed_again_and_a_larger
 def test_the_reader_read_back_from_its_file_reads_as_the_file_does() -> None:
     torch = pytest.importorskip("torch")
     from training.net import Reader, read_back
+    from training.quantize import NETWORKS
 
     work = prepare(cv2.imread(str(DATA / "photo0.jpg")))
     upright, _turns, _read = recognise.read_upright(work, marks(work))
-    probabilities = recognise.run(recognise.MODEL, "card", upright)
-    net = read_back(Reader(24), recognise.MODEL)
+    fitted = NETWORKS / "model.onnx"  # as fitted: the scanner's copy computes its convolutions in 8 bits
+    probabilities = recognise.run(fitted, "card", upright)
+    net = read_back(Reader(24), fitted)
     with torch.no_grad():
         logits = net.eval()(torch.from_numpy(upright)).numpy()
     # the file gives the softmax of the logits over the temperature fitted when it was written
     onnx = pytest.importorskip("onnx")
-    graph = onnx.load(str(recognise.MODEL)).graph
+    graph = onnx.load(str(fitted)).graph
     constant = next(n for n in graph.node if n.op_type == "Constant")
     temperature = float(onnx.numpy_helper.to_array(constant.attribute[0].t))
     scaled = np.exp((logits - logits.max(axis=1, keepdims=True)) / temperature)
     assert np.abs(scaled / scaled.sum(axis=1, keepdims=True) - probabilities).max() < 1e-4
+
+
+def test_a_network_in_8_bits_is_not_carried_on_but_says_which_to_carry_on() -> None:
+    # the scanner's copies compute their convolutions in 8 bits; more learning starts from the networks as fitted
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from training.net import IndexNet, Reader, read_back
+
+    with pytest.raises(ValueError, match="training/networks/"):
+        read_back(Reader(24), recognise.MODEL)
+    with pytest.raises(ValueError, match="training/networks/"):
+        read_back(IndexNet(24), recognise.INDEX)
 
 
 def test_an_index_network_read_back_from_its_file_reads_as_the_file_does() -> None:
