@@ -40,39 +40,14 @@ postgres:
 	fi
 
 # The scanner's face tests render a hand-written SVG deck with rsvg-convert (Debian's librsvg2-bin, which training
-# uses too); as root on Debian or Ubuntu it is installed when missing, and under make test a missing one fails them.
-faces:
-	@if ! command -v rsvg-convert >/dev/null 2>&1; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "Installing rsvg-convert for the scanner's face tests: apt-get install librsvg2-bin"; \
-	    { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends librsvg2-bin >/dev/null 2>&1 || \
-	      { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-	        librsvg2-bin >/dev/null; }; } || \
-	    { echo "apt-get could not install librsvg2-bin (see above); install it by hand, then run make test again." >&2; \
-	      exit 1; }; \
-	  else \
-	    echo "make test needs rsvg-convert (Debian's librsvg2-bin): install it, then run make test again." >&2; \
-	    exit 1; \
-	  fi; \
-	fi
-
-# The scanner's 8-bit tests run its networks' dense layers as on older x86 cores too, emulated by qemu-x86_64
-# (Debian's qemu-user); as root on Debian or Ubuntu it is installed when missing, and under make test a missing one
+# uses too), and its 8-bit tests run its networks' dense layers as on older x86 cores too, emulated by qemu-x86_64
+# (Debian's qemu-user): as root on Debian or Ubuntu each is installed when missing, and under make test a missing one
 # fails them.
+faces:
+	@sh tools/debian_tool.sh rsvg-convert librsvg2-bin "the scanner's face tests"
+
 emulator:
-	@if [ "$$(uname -m)" = x86_64 ] && ! command -v qemu-x86_64 >/dev/null 2>&1; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "Installing qemu-x86_64 for the scanner's 8-bit tests: apt-get install qemu-user"; \
-	    { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends qemu-user >/dev/null 2>&1 || \
-	      { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-	        qemu-user >/dev/null; }; } || \
-	    { echo "apt-get could not install qemu-user (see above); install it by hand, then run make test again." >&2; \
-	      exit 1; }; \
-	  else \
-	    echo "make test needs qemu-x86_64 (Debian's qemu-user): install it, then run make test again." >&2; \
-	    exit 1; \
-	  fi; \
-	fi
+	@if [ "$$(uname -m)" = x86_64 ]; then sh tools/debian_tool.sh qemu-x86_64 qemu-user "the scanner's 8-bit tests"; fi
 
 test: $(STAMP) lint postgres faces emulator
 	BELOTE_REQUIRE_POSTGRES=1 BELOTE_REQUIRE_RSVG=1 BELOTE_REQUIRE_QEMU=1 $(BIN)/pytest -q -n 2 -p no:cacheprovider
