@@ -24,7 +24,12 @@ to 1024, their blur, noise and JPEG blocks grow with them.
 
 The first line says what the figures were read on: the processor, the instruction sets OpenCV finds on it (a feature
 marked ? is not there) and the versions of the packages that read. Another processor reads a few readings at the edge
-of a rule otherwise (docs/scanner.md, "The same code on another processor"), so a figure carries its machine.
+of a rule otherwise (docs/scanner.md, "The same code on another processor"), so a figure carries its machine. As an
+older x86 core would read, at this core's speed (its libraries told that the processor lacks AVX-512 and VNNI, or AVX
+altogether; the first line then says so):
+
+    python tools/older_core.py avx2 python bench/scan.py
+    python tools/older_core.py sse4 python bench/scan.py --worst
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.engine.cards import rank_of
 from bot.scanner import scan_image
 from bot.scanner.recognise import COURT, LETTERS  # COURT: the ranks whose letters differ from pack to pack
+from tools.older_core import CORES
 from training.designs import DESIGNS, designs_of, ensure_packages
 from training.frames import as_read
 from training.synth import seeded_photos
@@ -117,7 +123,9 @@ def machine() -> str:
         names = [line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")]
         model = names[0] if names else model
     versions = f"onnxruntime {ort.__version__}, OpenCV {cv2.__version__}, NumPy {np.__version__}"
-    return f"read on {model} ({cv2.getCPUFeaturesLine()}) with {versions}"
+    core = os.environ.get("BELOTE_CORE")  # run by tools/older_core.py: the sets OpenCV lists with "?" are hidden
+    older = f", as a core with {CORES[core]} (tools/older_core.py)," if core in CORES else ""
+    return f"read on {model} ({cv2.getCPUFeaturesLine()}){older} with {versions}"
 
 
 def memory(photos: int, seed: int) -> None:

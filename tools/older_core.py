@@ -1,0 +1,89 @@
+"""Run a command as an older x86 core would, at this core's speed: the libraries it loads (onnxruntime, OpenCV, NumPy)
+are told by CPUID that the processor lacks AVX-512 and VNNI (``avx2``) or AVX altogether (``sse4``), and take that
+core's kernels (tools/older_core.c, built here with the C compiler on first use):
+
+    python tools/older_core.py avx2 python bench/scan.py --only held-out
+    python tools/older_core.py sse4 python -m tests.scan_committed --trials 0
+
+It needs Linux on an x86 processor with CPUID faulting (``cpuid_fault`` in /proc/cpuinfo: Intel since Ivy Bridge,
+and most virtual machines on them) and a C compiler (``cc``, or $CC). Python's faulthandler must stay off in the
+command (it would take the trap for a crash): PYTHONFAULTHANDLER is cleared.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+CORES = {"avx2": "AVX2 without AVX-512 or VNNI", "sse4": "SSE4.2 without AVX"}
+SOURCE = Path(__file__).with_name("older_core.c")
+
+
+def compiler() -> str | None:
+    return os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
+
+
+def unavailable(core: str) -> str | None:
+    """Why ``core`` cannot be run as here (None when it can)."""
+    if core not in CORES:
+        return f"unknown core {core!r}; known: {', '.join(CORES)}"
+    if sys.platform != "linux" or platform.machine() not in ("x86_64", "AMD64"):
+        return "an older x86 core is shown only on Linux on an x86 processor"
+    flags: set[str] = set()
+    with open("/proc/cpuinfo") as cpuinfo:
+        for line in cpuinfo:
+            if line.startswith("flags"):
+                flags = set(line.split(":", 1)[1].split())
+                break
+    if "cpuid_fault" not in flags:
+        return "this processor (or its virtual machine) cannot make CPUID trap: no cpuid_fault in /proc/cpuinfo"
+    if core == "avx2" and "avx2" not in flags:
+        return "this processor has no AVX2 itself"
+    if compiler() is None:
+        return "no C compiler (cc, or $CC) to build tools/older_core.c"
+    return None
+
+
+def library() -> Path:
+    """The built tools/older_core.c, once per version of its source (named by its hash, so concurrent callers each
+    find it whole: each builds to a file of its own and renames it into place)."""
+    source = SOURCE.read_bytes()
+    built = Path(tempfile.gettempdir()) / f"belote-older-core-{hashlib.sha256(source).hexdigest()[:16]}.so"
+    if not built.exists():
+        cc = compiler()
+        if cc is None:
+            raise RuntimeError("no C compiler (cc, or $CC) to build tools/older_core.c")
+        part = built.with_name(f"{built.name}.{os.getpid()}")
+        subprocess.run([cc, "-shared", "-fPIC", "-O2", "-o", str(part), str(SOURCE)], check=True)
+        part.replace(built)
+    return built
+
+
+def environment(core: str, base: dict[str, str] | None = None) -> dict[str, str]:
+    """``base`` (this process's environment if not given) for a command run as ``core``."""
+    env = dict(os.environ if base is None else base)
+    env["LD_PRELOAD"] = " ".join(filter(None, [str(library()), env.get("LD_PRELOAD", "")]))
+    env["BELOTE_CORE"] = core
+    env.pop("PYTHONFAULTHANDLER", None)
+    return env
+
+
+def main() -> None:
+    if len(sys.argv) < 3 or sys.argv[1] not in CORES:
+        cores = "; ".join(f"{name}: {sets}" for name, sets in CORES.items())
+        sys.exit(f"usage: python tools/older_core.py {{{','.join(CORES)}}} COMMAND [ARGUMENT ...] ({cores})")
+    core, command = sys.argv[1], sys.argv[2:]
+    reason = unavailable(core)
+    if reason is not None:
+        sys.exit(f"cannot run as an {core} core here: {reason}")
+    os.execvpe(command[0], command, environment(core))
+
+
+if __name__ == "__main__":
+    main()
