@@ -42,7 +42,9 @@ postgres:
 # The scanner's face tests render a hand-written SVG deck with rsvg-convert (Debian's librsvg2-bin, which training
 # uses too), and its 8-bit tests run its networks' dense layers as on older x86 cores too, emulated by qemu-x86_64
 # (Debian's qemu-user): as root on Debian or Ubuntu each is installed when missing, and under make test a missing one
-# fails them.
+# fails them. The accuracy tests read the committed photos as older x86 cores would too (tools/older_core.py, at
+# this core's speed): that needs a C compiler, which under make test must be there, and a processor that can
+# make CPUID trap, without which they skip.
 faces:
 	@sh tools/debian_tool.sh rsvg-convert librsvg2-bin "the scanner's face tests"
 
@@ -50,7 +52,8 @@ emulator:
 	@if [ "$$(uname -m)" = x86_64 ]; then sh tools/debian_tool.sh qemu-x86_64 qemu-user "the scanner's 8-bit tests"; fi
 
 test: $(STAMP) lint postgres faces emulator
-	BELOTE_REQUIRE_POSTGRES=1 BELOTE_REQUIRE_RSVG=1 BELOTE_REQUIRE_QEMU=1 $(BIN)/pytest -q -n 2 -p no:cacheprovider
+	BELOTE_REQUIRE_POSTGRES=1 BELOTE_REQUIRE_RSVG=1 BELOTE_REQUIRE_QEMU=1 BELOTE_REQUIRE_OLDER_CORE=1 \
+	  $(BIN)/pytest -q -n 2 -p no:cacheprovider
 
 # Optional: compile the hard bot's search, sampling and rule-based player, in every game, with mypyc (in the dev
 # extras), about twice as fast. The compiled modules (*.so beside the sources) take precedence over the .py files, so
