@@ -43,13 +43,14 @@ postgres:
 # uses too), and its 8-bit tests run its networks' dense layers as on older x86 cores too, emulated by qemu-x86_64
 # (Debian's qemu-user): as root on Debian or Ubuntu each is installed when missing, and under make test a missing one
 # fails them. The accuracy tests read the committed photos as older x86 cores would too (tools/older_core.py, at
-# this core's speed): that needs a C compiler, which under make test must be there, and a processor that can
-# make CPUID trap, without which they skip.
+# this core's speed): that needs a C compiler (Debian's gcc, installed likewise) and a processor that can make CPUID
+# trap, without which they skip.
 faces:
 	@sh tools/debian_tool.sh rsvg-convert librsvg2-bin "the scanner's face tests"
 
 emulator:
-	@if [ "$$(uname -m)" = x86_64 ]; then sh tools/debian_tool.sh qemu-x86_64 qemu-user "the scanner's 8-bit tests"; fi
+	@if [ "$$(uname -m)" = x86_64 ]; then sh tools/debian_tool.sh qemu-x86_64 qemu-user "the scanner's 8-bit tests" && \
+	  sh tools/debian_tool.sh cc gcc "the scanner's older-core tests"; fi
 
 test: $(STAMP) lint postgres faces emulator
 	BELOTE_REQUIRE_POSTGRES=1 BELOTE_REQUIRE_RSVG=1 BELOTE_REQUIRE_QEMU=1 BELOTE_REQUIRE_OLDER_CORE=1 \
