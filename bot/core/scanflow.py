@@ -43,7 +43,9 @@ PATTERN: Final = r"^sc1:"
 # A chat's photo: Telegram's photos are at most 2560 pixels and a few MB; a file sent as a document may be larger.
 MAX_PHOTO_BYTES: Final = 10 * 2**20
 MAX_PHOTO_PIXELS: Final = 40_000_000
-SCAN_SECONDS: Final = 60.0  # a photo takes 0.4-1.3 s of one core (docs/scanner.md); past this the machine is swamped
+# A photo takes 0.2-1 s of one core, 3.3 s at worst on a core without AVX (docs/scanner.md); past this the machine is
+# swamped
+SCAN_SECONDS: Final = 60.0
 WAITING: Final = 4  # photos queued behind the one being read; more get "busy, send it again"
 KEPT_SECONDS: Final = 24 * 3600
 STORE_KEY: Final = "scan:"
