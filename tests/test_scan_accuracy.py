@@ -90,8 +90,8 @@ def test_the_floors_hold_with_another_processors_rounding(held_out: bool, number
 
 # Read in a process that onnxruntime, OpenCV and NumPy take for an older core (tools/older_core.py): the committed
 # batches' counts, OpenCV's list of the instruction sets it found, and a product that shows onnxruntime's 8-bit kernel:
-# 255 x 127 over 128 rows, which a core summing them exactly (VNNI, or SSE4's 32-bit sums) makes 4,145,280, and AVX2
-# without VNNI, whose 16-bit pair sums saturate at 32,767, makes 2,097,088.
+# 255 x 127 over 128 rows, which a core summing them exactly (VNNI, or SSE4's 32-bit sums) makes 4,145,280, and AVX2 or
+# AVX-512 without VNNI, whose 16-bit pair sums saturate at 32,767, make 2,097,088.
 ON_OLDER_CORE = """
 import json
 import cv2
@@ -125,12 +125,11 @@ def test_the_floors_hold_on_older_cores(core: str) -> None:
                           capture_output=True, text=True, timeout=600, check=True)  # fmt: skip
     answer = json.loads(done.stdout.splitlines()[-1])
     available = {name.lstrip("*") for name in answer["sets"] if not name.endswith("?")}
-    if core == "avx2":
-        assert "AVX2" in available and not available & {"AVX512-SKX", "AVX_VNNI"}, answer["sets"]
-        assert answer["product"] == SATURATED  # onnxruntime took the AVX2 kernel without VNNI
-    else:
-        assert "SSE4.2" in available and "AVX" not in available, answer["sets"]
-        assert answer["product"] == EXACT
+    lacks = {"avx512": {"AVX512-CLX", "AVX_VNNI"}, "avx2": {"AVX512-SKX", "AVX_VNNI"}, "sse4": {"AVX"}}[core]
+    has = {"avx512": "AVX512-SKX", "avx2": "AVX2", "sse4": "SSE4.2"}[core]
+    assert has in available and not available & lacks, answer["sets"]
+    # onnxruntime took a kernel without VNNI (AVX-512's or AVX2's), or SSE4's, which sums in 32 bits
+    assert answer["product"] == (EXACT if core == "sse4" else SATURATED)
     for key, counts in zip(BATCHES, answer["counts"], strict=True):
         assert not short_of_floors(key, tuple(counts)), f"batch {key} as an {core} core: {counts}"
 

@@ -1,6 +1,6 @@
 """Run a command as an older x86 core would, at this core's speed: the libraries it loads (onnxruntime, OpenCV, NumPy)
-are told by CPUID that the processor lacks AVX-512 and VNNI (``avx2``) or AVX altogether (``sse4``), and take that
-core's kernels (tools/older_core.c, built here with the C compiler on first use):
+are told by CPUID that the processor lacks VNNI (``avx512``), AVX-512 and VNNI (``avx2``) or AVX altogether
+(``sse4``), and take that core's kernels (tools/older_core.c, built here with the C compiler on first use):
 
     python tools/older_core.py avx2 python bench/scan.py --only held-out
     python tools/older_core.py sse4 python -m tests.scan_committed --trials 0
@@ -21,7 +21,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-CORES = {"avx2": "AVX2 without AVX-512 or VNNI", "sse4": "SSE4.2 without AVX"}
+CORES = {"avx512": "AVX-512 without VNNI", "avx2": "AVX2 without AVX-512 or VNNI", "sse4": "SSE4.2 without AVX"}
+NEEDS = {"avx512": ("avx512f", "avx512bw", "avx512dq", "avx512vl"), "avx2": ("avx2",), "sse4": ("sse4_2",)}
 SOURCE = Path(__file__).with_name("older_core.c")
 
 
@@ -43,8 +44,9 @@ def unavailable(core: str) -> str | None:
                 break
     if "cpuid_fault" not in flags:
         return "this processor (or its virtual machine) cannot make CPUID trap: no cpuid_fault in /proc/cpuinfo"
-    if core == "avx2" and "avx2" not in flags:
-        return "this processor has no AVX2 itself"
+    lacking = [flag for flag in NEEDS[core] if flag not in flags]
+    if lacking:
+        return f"this processor lacks {', '.join(lacking)} itself"
     if compiler() is None:
         return "no C compiler (cc, or $CC) to build tools/older_core.c"
     return None
