@@ -48,9 +48,10 @@ class Stored(NamedTuple):
 # By the name of the scanner's attribute that holds each one's path. The reader calibrated on the 3,968 patches of 24
 # photos, as the others are, asked about one card more of the bench's held-out set than in floats (a queen of spades
 # at 0.952 where the floats named it at 0.998); on those of 48 photos (all 7,936, in whole batches) it names it. The
-# index network of packs lettered В Д П stays in floats: so stored (calibrated on the trained designs drawn with
-# В Д П) it named 883 of the bench's 1,010 such cards against 885, and missed one card more of the committed В Д П
-# photos than their floor.
+# networks of packs lettered В Д П stay in floats: so stored (calibrated on the trained designs drawn with В Д П, 48
+# photos) the reader named 883 of the bench's 1,010 such cards and the index network 881, against 885, the cards lost
+# being court cards read just over COURT_SURE_VDP (docs/scanner.md, "Tried, not shipped: the networks of packs
+# lettered В Д П in 8 bits").
 IN_8_BITS = {
     "INDEX": Stored("index.onnx", 24, 3968),
     "MODEL": Stored("model.onnx", 48, None),
