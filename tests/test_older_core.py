@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tests.pgserver import required
+from tests.older_cores import runnable
 from tools import older_core
 
 # What the x86 feature flags say in a process, from CPUID itself (leaf 1: AVX; leaf 7: AVX2, AVX512F, AVX512-VNNI)
@@ -33,14 +33,6 @@ _, ebx7, ecx7 = cpuid(7, 0)
 print(" ".join(name for name, on in (("AVX", ecx1 >> 28 & 1), ("AVX2", ebx7 >> 5 & 1), ("AVX512F", ebx7 >> 16 & 1),
                                      ("AVX512-VNNI", ecx7 >> 11 & 1)) if on))
 """
-
-
-def runnable(core: str) -> None:
-    reason = older_core.unavailable(core)
-    if reason is not None:
-        if older_core.compiler() is None and required("BELOTE_REQUIRE_OLDER_CORE"):
-            pytest.fail(f"a C compiler is required here (CI or BELOTE_REQUIRE_OLDER_CORE): {reason}")
-        pytest.skip(reason)
 
 
 def flags(env: dict[str, str] | None = None) -> set[str]:

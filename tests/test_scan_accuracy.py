@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.scanner import scan_bytes
-from tests.pgserver import required
+from tests.older_cores import runnable
 from tests.scan_committed import BATCH, BATCHES, CYRILLIC, DATA, TRUTH, Counts, batch, read, rounding_noise
 from tools import older_core
 
@@ -116,11 +116,7 @@ EXACT, SATURATED = 255 * 127 * 128, 64 * 32_767  # 64 pairs of 2 x 255 x 127 = 6
 @pytest.mark.parametrize("core", list(older_core.CORES))
 def test_the_floors_hold_on_older_cores(core: str) -> None:
     # the noise above stands for another core's rounding; this is that core's own kernels, at this core's speed
-    reason = older_core.unavailable(core)
-    if reason is not None:
-        if older_core.compiler() is None and required("BELOTE_REQUIRE_OLDER_CORE"):
-            pytest.fail(f"a C compiler is required here (CI or BELOTE_REQUIRE_OLDER_CORE): {reason}")
-        pytest.skip(reason)
+    runnable(core)
     done = subprocess.run([sys.executable, "-c", ON_OLDER_CORE], env=older_core.environment(core), cwd=ROOT,
                           capture_output=True, text=True, timeout=600, check=True)  # fmt: skip
     answer = json.loads(done.stdout.splitlines()[-1])
