@@ -70,3 +70,12 @@ def test_an_unknown_core_is_refused_with_the_known_ones() -> None:
     done = subprocess.run([sys.executable, str(older_core.SOURCE.with_suffix(".py")), "avx10", "true"],
                           capture_output=True, text=True, timeout=60)  # fmt: skip
     assert done.returncode != 0 and "avx2" in done.stderr and "sse4" in done.stderr
+
+
+def test_a_process_that_cannot_run_so_is_a_reason_not_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
+    # where the kernel or a sandbox refuses to make CPUID trap, the library ends the process; the tests then skip
+    runnable("avx2")
+    environment = older_core.environment
+    monkeypatch.setattr(older_core, "environment", lambda core: {**environment(core), "BELOTE_CORE": "none"})
+    reason = older_core.unavailable("avx2")
+    assert reason is not None and "BELOTE_CORE must be avx512, avx2 or sse4" in reason

@@ -49,6 +49,9 @@ def unavailable(core: str) -> str | None:
         return f"this processor lacks {', '.join(lacking)} itself"
     if compiler() is None:
         return "no C compiler (cc, or $CC) to build tools/older_core.c"
+    trial = subprocess.run([sys.executable, "-c", "pass"], env=environment(core), capture_output=True, text=True)
+    if trial.returncode != 0:  # a kernel or sandbox that refuses ARCH_SET_CPUID, say
+        return f"a process run so fails here: {trial.stderr.strip() or trial.returncode}"
     return None
 
 
