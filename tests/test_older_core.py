@@ -72,10 +72,19 @@ def test_an_unknown_core_is_refused_with_the_known_ones() -> None:
     assert done.returncode != 0 and "avx2" in done.stderr and "sse4" in done.stderr
 
 
-def test_a_process_that_cannot_run_so_is_a_reason_not_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
-    # where the kernel or a sandbox refuses to make CPUID trap, the library ends the process; the tests then skip
+@pytest.mark.parametrize(
+    ("changed", "said"),
+    [
+        ({"BELOTE_CORE": "none"}, "BELOTE_CORE must be avx512, avx2 or sse4"),  # as a refused ARCH_SET_CPUID ends it
+        ({"LD_PRELOAD": "/nonexistent/older_core.so"}, "cannot be preloaded"),  # it would run as this core
+    ],
+)
+def test_a_process_that_cannot_run_so_is_a_reason_not_a_failure(
+    changed: dict[str, str], said: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # where the kernel or a sandbox refuses to make CPUID trap, or the loader to preload the library, the tests skip
     runnable("avx2")
     environment = older_core.environment
-    monkeypatch.setattr(older_core, "environment", lambda core: {**environment(core), "BELOTE_CORE": "none"})
+    monkeypatch.setattr(older_core, "environment", lambda core: {**environment(core), **changed})
     reason = older_core.unavailable("avx2")
-    assert reason is not None and "BELOTE_CORE must be avx512, avx2 or sse4" in reason
+    assert reason is not None and said in reason

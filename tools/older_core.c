@@ -24,6 +24,7 @@
 
 enum core { AVX512, AVX2, SSE4 };
 static enum core core;
+int belote_older_core = 1; /* found by name in a process where this is loaded (tools/older_core.py checks) */
 
 static long cpuid_traps(int trap) { return syscall(SYS_arch_prctl, ARCH_SET_CPUID, trap ? 0 : 1); }
 

@@ -49,9 +49,13 @@ def unavailable(core: str) -> str | None:
         return f"this processor lacks {', '.join(lacking)} itself"
     if compiler() is None:
         return "no C compiler (cc, or $CC) to build tools/older_core.c"
-    trial = subprocess.run([sys.executable, "-c", "pass"], env=environment(core), capture_output=True, text=True)
-    if trial.returncode != 0:  # a kernel or sandbox that refuses ARCH_SET_CPUID, say
-        return f"a process run so fails here: {trial.stderr.strip() or trial.returncode}"
+    # a kernel or sandbox that refuses ARCH_SET_CPUID ends the process; a library the loader cannot preload (from a
+    # temporary folder mounted noexec, say) leaves it running as this core: both are found by running one
+    loaded = "import ctypes; ctypes.c_int.in_dll(ctypes.CDLL(None), 'belote_older_core')"
+    trial = subprocess.run([sys.executable, "-c", loaded], env=environment(core), capture_output=True, text=True)
+    if trial.returncode != 0:
+        said = trial.stderr.strip().splitlines()
+        return f"a process cannot run so here: {said[0] if said else trial.returncode}"
     return None
 
 
