@@ -3,13 +3,14 @@
  * the processor does, less the instruction sets the core named by BELOTE_CORE lacks:
  *
  *   avx512  AVX-512 F, CD, BW, DQ and VL without VNNI (nor the later AVX-512 sets, AVX-VNNI, AMX): Skylake-SP
- *   avx2    no AVX-512 at all, as avx512 besides: a Haswell to Alder Lake core, or AMD Zen 1-3
- *   sse4    no AVX at all (nor FMA, F16C, AVX2, BMI), as avx2 besides: a core from before 2011
+ *   avx2    no AVX-512 at all, as avx512 besides: Intel from Haswell to Comet Lake, or AMD Zen 1-3
+ *   sse4    no AVX at all (nor FMA, F16C, AVX2, BMI), as avx2 besides: a core from before 2011, or a later Atom,
+ *           Celeron or Pentium (Goldmont, say: many a small home server)
  *
  * onnxruntime, OpenCV and NumPy ask CPUID when they load and take the kernels of the sets it reports, so they compute
- * as on such a core (without VNNI, onnxruntime's 8-bit products saturate in 16-bit pair sums, as on a real one). Only their
- * choice of kernels changes: the same instructions at the same clock, so the seconds are those of this core's
- * clock and caches with that core's instruction sets. */
+ * as on such a core (without VNNI, onnxruntime's 8-bit products saturate in 16-bit pair sums, as on a real one).
+ * Only their choice of kernels changes: the same instructions at the same clock, so the seconds are those of this
+ * core's clock and caches with that core's instruction sets. */
 #define _GNU_SOURCE
 #include <asm/prctl.h>
 #include <cpuid.h>
