@@ -52,9 +52,11 @@ emulator:
 	@if [ "$$(uname -m)" = x86_64 ]; then sh tools/debian_tool.sh qemu-x86_64 qemu-user "the scanner's 8-bit tests" && \
 	  sh tools/debian_tool.sh cc gcc "the scanner's older-core tests"; fi
 
+# -rs: each skipped test's reason is printed (the training tests without torch, the older-core ones on a machine that
+# cannot make CPUID trap), so a check that did not run says so.
 test: $(STAMP) lint postgres faces emulator
 	BELOTE_REQUIRE_POSTGRES=1 BELOTE_REQUIRE_RSVG=1 BELOTE_REQUIRE_QEMU=1 BELOTE_REQUIRE_OLDER_CORE=1 \
-	  $(BIN)/pytest -q -n 2 -p no:cacheprovider
+	  $(BIN)/pytest -q -rs -n 2 -p no:cacheprovider
 
 # Optional: compile the hard bot's search, sampling and rule-based player, in every game, with mypyc (in the dev
 # extras), about twice as fast. The compiled modules (*.so beside the sources) take precedence over the .py files, so
