@@ -7,6 +7,7 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -14,38 +15,42 @@ from tests.older_cores import runnable
 from tools import older_core
 
 # What the x86 feature flags say in a process, from CPUID itself (leaf 1: AVX; leaf 7: AVX2, AVX512F, AVX512-VNNI)
-CPUID = """
-import ctypes, mmap, sys
-# push rbx; mov r8, rdx; mov eax, edi; mov ecx, esi; cpuid; mov [r8], eax; mov [r8+4], ebx; mov [r8+8], ecx;
-# pop rbx; ret (CPUID overwrites rdx, the third argument: it is kept in r8)
-code = bytes([0x53, 0x49, 0x89, 0xD0, 0x89, 0xF8, 0x89, 0xF1, 0x0F, 0xA2, 0x41, 0x89, 0x00, 0x41, 0x89, 0x58, 0x04,
-              0x41, 0x89, 0x48, 0x08, 0x5B, 0xC3])
-page = mmap.mmap(-1, mmap.PAGESIZE, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
-page.write(code)
-call = ctypes.CFUNCTYPE(None, ctypes.c_uint32, ctypes.c_uint32, ctypes.POINTER(ctypes.c_uint32 * 3))(
-    ctypes.addressof(ctypes.c_char.from_buffer(page)))
-def cpuid(leaf, sub):
-    out = (ctypes.c_uint32 * 3)()
-    call(leaf, sub, ctypes.pointer(out))
-    return list(out)
-_, _, ecx1 = cpuid(1, 0)
-_, ebx7, ecx7 = cpuid(7, 0)
-print(" ".join(name for name, on in (("AVX", ecx1 >> 28 & 1), ("AVX2", ebx7 >> 5 & 1), ("AVX512F", ebx7 >> 16 & 1),
-                                     ("AVX512-VNNI", ecx7 >> 11 & 1)) if on))
+CPUID = r"""
+#include <cpuid.h>
+#include <stdio.h>
+int main(void) {
+    unsigned a, b, c, d, avx;
+    __cpuid_count(1, 0, a, b, c, d);
+    avx = c >> 28 & 1;
+    __cpuid_count(7, 0, a, b, c, d);
+    printf("%s %s %s %s\n", avx ? "AVX" : "", b >> 5 & 1 ? "AVX2" : "", b >> 16 & 1 ? "AVX512F" : "",
+           c >> 11 & 1 ? "AVX512-VNNI" : "");
+    return 0;
+}
 """
 
 
-def flags(env: dict[str, str] | None = None) -> set[str]:
-    done = subprocess.run([sys.executable, "-c", CPUID], env=env, capture_output=True, text=True, timeout=60,
-                          check=True)  # fmt: skip
+@pytest.fixture(scope="module")
+def cpuid(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A program that prints the feature flags CPUID gives it (run as an older core, its CPUID traps too)."""
+    runnable("sse4")
+    folder = tmp_path_factory.mktemp("cpuid")
+    (folder / "cpuid.c").write_text(CPUID)
+    subprocess.run([str(older_core.compiler()), "-O2", "-o", str(folder / "cpuid"), str(folder / "cpuid.c")],
+                   check=True, timeout=60)  # fmt: skip
+    return folder / "cpuid"
+
+
+def flags(program: Path, env: dict[str, str] | None = None) -> set[str]:
+    done = subprocess.run([str(program)], env=env, capture_output=True, text=True, timeout=60, check=True)
     return set(done.stdout.split())
 
 
 @pytest.mark.parametrize("core", list(older_core.CORES))
-def test_cpuid_answers_without_the_sets_the_core_lacks(core: str) -> None:
+def test_cpuid_answers_without_the_sets_the_core_lacks(core: str, cpuid: Path) -> None:
     runnable(core)
-    assert "AVX" in flags()  # runnable() asked for more than SSE4
-    there = flags(older_core.environment(core))
+    assert "AVX" in flags(cpuid)  # runnable() asked for more than SSE4
+    there = flags(cpuid, older_core.environment(core))
     assert there == {"avx512": {"AVX", "AVX2", "AVX512F"}, "avx2": {"AVX", "AVX2"}, "sse4": set()}[core]
 
 
