@@ -198,8 +198,8 @@ def _shared_arena() -> None:
     """One memory arena for every network, registered with onnxruntime's environment once per process. Each session
     with an arena of its own kept the peak of its largest batch: reading the committed test photos, the process held
     518 MB once both letters' networks had read, against 245 MB with this one, at the same speed (docs/scanner.md,
-    "Bounds"). The arena grows by what is asked (strategy 1, kSameAsRequested), not by doubling chunks that sit mostly
-    empty."""
+    "Bounds, as they were measured"). The arena grows by what is asked (strategy 1, kSameAsRequested), not by
+    doubling chunks that sit mostly empty."""
     info = ort.OrtMemoryInfo("Cpu", ort.OrtAllocatorType.ORT_ARENA_ALLOCATOR, 0, ort.OrtMemType.DEFAULT)
     ort.create_and_register_allocator(info, ort.OrtArenaCfg({"arena_extend_strategy": 1}))
 
