@@ -6,6 +6,7 @@ lettered (--letters cyrillic: the reader and index network carried on over such 
     python bench/scan.py [--photos 60] [--seed 7] [--side 1024] [--sure 0.99] [--also 0.995,0.999]
                          [--only held-out|trained|added|cyrillic] [--letters latin|cyrillic]
                          [--reader PATH] [--turn PATH] [--index PATH] [--no-index] [--with-reader PATH]
+                         [--with-index PATH]
                          [--strict-as-any] [--worst] [--memory]
 
 For each set: of the cards whose corner can be seen in the photo, how many were named correctly (and surely), how
@@ -13,7 +14,8 @@ many were flagged unsure, how many were missed; how many cards were named that a
 (invented); and the seconds per photo on one core. --worst times instead the bounded worst case: a 12-megapixel
 picture of thousands of glyphs and lines, of which the scanner examines MAX_MARKS. Needs the training extra and the
 card packages (training/designs.py installs them). --with-reader reads each mark with a second reader as well and
-takes the geometric mean of the two (the patches cut once, read by both); --strict-as-any lets the marks of
+takes the geometric mean of the two (the patches cut once, read by both), --with-index likewise every frame
+the index network reads (its corrections averaged); --strict-as-any lets the marks of
 the strict threshold's split vote like any other (docs/scanner.md compares readers so). --memory prints the
 process's resident memory as it reads the photos instead: it must level off, whatever each photo holds. --no-index
 reads without the index network (each index read in its own frame), as the scanner did before it. --side 2048 draws
@@ -144,6 +146,12 @@ def memory(photos: int, seed: int) -> None:
             print(f"after {k + 1:3} photos: {resident_mb():.0f} MB")
 
 
+def geometric_mean(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Two networks' probabilities (a row a patch), combined: a card keeps only what both read."""
+    mean = np.sqrt(np.maximum(p, 1e-9) * np.maximum(q, 1e-9))
+    return np.asarray(mean / mean.sum(axis=1, keepdims=True), np.float32)
+
+
 def pair_with(second: Path) -> None:
     """The scanner reads each mark with the reader and ``second`` and keeps the geometric mean of the two."""
     from bot.scanner import recognise
@@ -151,10 +159,27 @@ def pair_with(second: Path) -> None:
     def read_marks(work: Any, found: np.ndarray, model: Path | None = None) -> tuple[np.ndarray, np.ndarray]:
         upright, turns, read = recognise.read_upright(work, found)  # cut once, read by both
         p, q = (recognise.run(m, "card", upright) for m in (model or recognise.MODEL, second))
-        mean = np.sqrt(np.maximum(p, 1e-9) * np.maximum(q, 1e-9))
-        return recognise.with_plain(len(found), read, mean / mean.sum(axis=1, keepdims=True)), turns
+        return recognise.with_plain(len(found), read, geometric_mean(p, q)), turns
 
     recognise.read_marks = read_marks
+
+
+def index_pair_with(second: Path) -> None:
+    """Every frame the index network (latin letters) reads is read by ``second`` too: the geometric mean of their
+    cards, the mean of their corrections."""
+    from bot.scanner import recognise
+
+    alone = recognise.run_all
+
+    def run_all(model: Path, outputs: tuple[str, ...], patches: np.ndarray) -> list[np.ndarray]:
+        first = alone(model, outputs, patches)
+        if model != recognise.INDEX:
+            return first
+        other = alone(second, outputs, patches)
+        pairs = zip(outputs, first, other, strict=True)
+        return [geometric_mean(a, b) if name == "card" else (a + b) / 2 for name, a, b in pairs]
+
+    recognise.run_all = run_all
 
 
 def worst() -> None:
@@ -201,6 +226,8 @@ def main() -> None:
     parser.add_argument("--index", type=Path, help="another index network than the shipped one, for the letters read")
     parser.add_argument("--no-index", action="store_true", help="read the marks alone, no index read in its frame")
     parser.add_argument("--with-reader", type=Path, help="a second reader, its readings combined with the first's")
+    parser.add_argument("--with-index", type=Path, help="a second index network, its readings of every frame combined "
+                        "with the first's (lettered J Q K)")
     parser.add_argument("--strict-as-any", action="store_true",
                         help="the strict threshold's marks vote like any other (no STRICT_VOTE rule)")
     parser.add_argument("--worst", action="store_true", help="time the bounded worst case instead")
@@ -221,6 +248,8 @@ def main() -> None:
         recognise.PRUNE = -1.0  # no mark leads to a frame
     if args.with_reader is not None:
         pair_with(args.with_reader)
+    if args.with_index is not None:
+        index_pair_with(args.with_index)
     if args.strict_as_any:
         recognise.STRICT_SPLIT = -1  # no mark is of the strict split: each votes from UNSURE and names alone
     if args.worst:
