@@ -62,6 +62,20 @@ async def wait_standby(port: int, timeout: float = 20.0) -> dict[str, Any]:
         await asyncio.sleep(0.05)
 
 
+async def wait_delivered(port: int, platform: str = "telegram", timeout: float = 20.0) -> None:
+    """Wait until the process's outbox for the platform is empty: every post it took was delivered, and the message
+    id of each was stored (a post leaves the queue only then)."""
+    began = time.monotonic()
+    while True:
+        samples = await scrape(port)
+        pending = samples.get(("belote_outbox_pending", (("platform", platform),)))
+        if pending == 0:
+            return
+        if time.monotonic() - began > timeout:
+            raise AssertionError(f"{pending} posts still waiting in the {platform} outbox after {timeout} s")
+        await asyncio.sleep(0.1)
+
+
 def connects(tg: FakeTelegram) -> int:
     """How many times a Telegram adapter connected (each start asks getMe once)."""
     return sum(1 for method, _ in tg.calls if method == "getMe")
