@@ -7,7 +7,7 @@ lettered (--letters cyrillic: the reader and index network carried on over such 
                          [--only held-out|trained|added|cyrillic] [--letters latin|cyrillic]
                          [--reader PATH] [--turn PATH] [--index PATH] [--no-index] [--with-reader PATH]
                          [--with-index PATH]
-                         [--strict-as-any] [--worst] [--memory]
+                         [--strict-as-any] [--list] [--worst] [--memory]
 
 For each set: of the cards whose corner can be seen in the photo, how many were named correctly (and surely), how
 many were flagged unsure, how many were missed; how many cards were named that are not in the photo at all
@@ -16,7 +16,9 @@ picture of thousands of glyphs and lines, of which the scanner examines MAX_MARK
 card packages (training/designs.py installs them). --with-reader reads each mark with a second reader as well and
 takes the geometric mean of the two (the patches cut once, read by both), --with-index likewise every frame
 the index network reads (its corrections averaged); --strict-as-any lets the marks of
-the strict threshold's split vote like any other (docs/scanner.md compares readers so). --memory prints the
+the strict threshold's split vote like any other (docs/scanner.md compares readers so). --list names each card
+invented: its photo, the true card whose index lies nearest and how much of that index other cards cover. --memory
+prints the
 process's resident memory as it reads the photos instead: it must level off, whatever each photo holds. --no-index
 reads without the index network (each index read in its own frame), as the scanner did before it. --side 2048 draws
 the same layouts twice as large: their blur, noise and JPEG blocks, as many pixels, shrink by half when the scanner
@@ -50,13 +52,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.engine.cards import rank_of
+from bot.engine.cards import card_str, rank_of
 from bot.scanner import scan_image
 from bot.scanner.recognise import COURT, LETTERS  # COURT: the ranks whose letters differ from pack to pack
 from tools.older_core import CORES
 from training.designs import DESIGNS, designs_of, ensure_packages
 from training.frames import as_read
-from training.synth import seeded_photos
+from training.synth import Placed, nearest_corner, seeded_photos
 
 SETS = {  # the sets of designs the bench reports apart
     "held-out": "held-out designs",
@@ -69,7 +71,13 @@ LETTERED = {"latin": "J Q K", "cyrillic": "В Д П"}
 
 
 def run(
-    kind: str, photos: int, seed: int, others: tuple[float, ...] = (), side: int = 1024, letters: str | None = None
+    kind: str,
+    photos: int,
+    seed: int,
+    others: tuple[float, ...] = (),
+    side: int = 1024,
+    letters: str | None = None,
+    listed: bool = False,
 ) -> None:
     letters = letters or READ_AS.get(kind, "latin")
     designs = designs_of(kind)
@@ -77,7 +85,8 @@ def run(
     court = [0, 0, 0]  # jacks, queens and kings: visible, named correctly, invented
     seconds = 0.0
     at: dict[float, list[int]] = {t: [0, 0] for t in others}  # threshold -> [named correctly, invented]
-    for _design, image, placed in seeded_photos(designs, photos, seed, side):
+    inventions: list[str] = []
+    for photo, (design, image, placed) in enumerate(seeded_photos(designs, photos, seed, side)):
         image = as_read(image)  # a photo smaller than the scanner reads, compressed again as a chat sends it
         start = time.process_time()
         scan = scan_image(image, letters)
@@ -94,6 +103,8 @@ def run(
         court[0] += sum(rank_of(c) in COURT for c in visible)
         court[1] += sum(rank_of(c) in COURT for c in named & visible)
         court[2] += sum(rank_of(c) in COURT for c in named - present)
+        inventions += [f"photo {photo} ({design.name}): {card_str(f.card)} at {f.confidence:.4f}, "
+                       f"{nearest_index(placed, f.x, f.y)}" for f in scan.cards if f.card not in present]
         for threshold, counts in at.items():
             read = {f.card for f in (*scan.cards, *scan.unsure) if f.confidence >= threshold}
             counts[0] += len(read & visible)
@@ -105,10 +116,23 @@ def run(
     print(f"  flagged unsure   {unsure / seen:7.2%}  ({unsure}; plus {wrong_unsure} unsure guesses not in the photo)")
     print(f"  missed           {(seen - correct - unsure) / seen:7.2%}  ({seen - correct - unsure})")
     print(f"  invented         {invented}")
+    if listed:
+        for line in inventions:
+            print(f"    {line}")
     print(f"  seconds/photo    {seconds / photos:.3f} (one core)")
     print(f"  jacks, queens and kings: {court[1]} of {court[0]} named correctly, {court[2]} invented")
     for threshold, (named_at, invented_at) in at.items():
         print(f"  named from {threshold}: {named_at / seen:7.2%} correctly, {invented_at} invented")
+
+
+def nearest_index(placed: list[Placed], x: float, y: float) -> str:
+    """The true index nearest a point of the photo: its card, how far (in its radii) and how much of it is covered."""
+    found = nearest_corner(placed, x, y)
+    if found is None:
+        return "no card there"
+    card, corner = found
+    away = ((corner.x - x) ** 2 + (corner.y - y) ** 2) ** 0.5 / corner.radius
+    return f"on the index of the {card_str(card.card)} {away:.1f} radii away, {1 - corner.share:.0%} of it covered"
 
 
 def machine() -> str:
@@ -230,6 +254,7 @@ def main() -> None:
                         "with the first's (lettered J Q K)")
     parser.add_argument("--strict-as-any", action="store_true",
                         help="the strict threshold's marks vote like any other (no STRICT_VOTE rule)")
+    parser.add_argument("--list", action="store_true", help="name each card invented, and the true index nearest it")
     parser.add_argument("--worst", action="store_true", help="time the bounded worst case instead")
     parser.add_argument("--memory", action="store_true", help="the resident memory as the photos are read instead")
     args = parser.parse_args()
@@ -262,7 +287,7 @@ def main() -> None:
     others = tuple(float(t) for t in args.also.split(",") if t)
     for kind in SETS:
         if args.only in (None, kind):
-            run(kind, args.photos, args.seed, others, args.side, args.letters)
+            run(kind, args.photos, args.seed, others, args.side, args.letters, args.list)
 
 
 if __name__ == "__main__":

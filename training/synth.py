@@ -41,6 +41,13 @@ class Placed:
         return any(c.visible for c in self.corners)
 
 
+def nearest_corner(placed: Sequence[Placed], x: float, y: float) -> tuple[Placed, Corner] | None:
+    """The card and the corner index (seen or not) whose centre lies nearest the photo point (x, y); None on an empty
+    table. To say what a card the scanner invented was read on."""
+    corners = [(p, c) for p in placed for c in p.corners]
+    return min(corners, key=lambda pc: (pc[1].x - x) ** 2 + (pc[1].y - y) ** 2, default=None)
+
+
 def _background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     kind = rng.integers(4)
     base = rng.integers(20, 230, size=3).astype(np.float32)
