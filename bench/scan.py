@@ -9,22 +9,21 @@ lettered (--letters cyrillic: the reader and index network carried on over such 
                          [--with-index PATH]
                          [--strict-as-any] [--list] [--worst] [--memory]
 
-For each set: of the cards whose corner can be seen in the photo, how many were named correctly (and surely), how
-many were flagged unsure, how many were missed; how many cards were named that are not in the photo at all
-(invented); and the seconds per photo on one core. --worst times instead the bounded worst case: a 12-megapixel
-picture of thousands of glyphs and lines, of which the scanner examines MAX_MARKS. Needs the training extra and the
-card packages (training/designs.py installs them). --with-reader reads each mark with a second reader as well and
-takes the geometric mean of the two (the patches cut once, read by both), --with-index likewise every frame
-the index network reads (its corrections averaged); --strict-as-any lets the marks of
-the strict threshold's split vote like any other (docs/scanner.md compares readers so). --list names each card
-invented: its photo, the true card whose index lies nearest and how much of that index other cards cover. --memory
-prints the
-process's resident memory as it reads the photos instead: it must level off, whatever each photo holds. --no-index
-reads without the index network (each index read in its own frame), as the scanner did before it. --side 2048 draws
-the same layouts twice as large: their blur, noise and JPEG blocks, as many pixels, shrink by half when the scanner
-reduces the photo to 1024 pixels, as they do in a phone's photo of 3000-4000 pixels; --side 800 draws them smaller
-and saves them again at JPEG quality 70, as a chat sends a small photo (the committed test photos are so): enlarged
-to 1024, their blur, noise and JPEG blocks grow with them.
+For each set: of the cards whose corner can be seen in the photo, how many were named correctly (and surely), how many
+were flagged unsure, how many were missed; how many cards were named that are not in the photo at all (invented); and
+the seconds per photo on one core. --worst times instead the bounded worst case: a 12-megapixel picture of thousands of
+glyphs and lines, of which the scanner examines MAX_MARKS. Needs the training extra and the card packages
+(training/designs.py installs them). --with-reader reads each mark with a second reader as well and takes the geometric
+mean of the two (the patches cut once, read by both), --with-index likewise every frame the index network reads (its
+corrections averaged); --strict-as-any lets the marks of the strict threshold's split vote like any other
+(docs/scanner.md compares readers so). --list names each card invented: its photo, the true card whose index lies
+nearest and how much of that index other cards cover. --memory prints the process's resident memory as it reads the
+photos instead: it must level off, whatever each photo holds. --no-index reads without the index network (each index
+read in its own frame), as the scanner did before it. --side 2048 draws the same layouts twice as large: their blur,
+noise and JPEG blocks, as many pixels, shrink by half when the scanner reduces the photo to 1024 pixels, as they do in a
+phone's photo of 3000-4000 pixels; --side 800 draws them smaller and saves them again at JPEG quality 70, as a chat
+sends a small photo (the committed test photos are so): enlarged to 1024, their blur, noise and JPEG blocks grow with
+them.
 
 The first line says what the figures were read on: the processor, the instruction sets OpenCV finds on it (a feature
 marked ? is not there) and the versions of the packages that read. Another processor reads a few readings at the edge
@@ -43,6 +42,7 @@ import os
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # one core, as the bot reads a photo
 
 import argparse
+import math
 import sys
 import time
 from pathlib import Path
@@ -131,7 +131,7 @@ def nearest_index(placed: list[Placed], x: float, y: float) -> str:
     if found is None:
         return "no card there"
     card, corner = found
-    away = ((corner.x - x) ** 2 + (corner.y - y) ** 2) ** 0.5 / corner.radius
+    away = math.hypot(corner.x - x, corner.y - y) / corner.radius
     return f"on the index of the {card_str(card.card)} {away:.1f} radii away, {1 - corner.share:.0%} of it covered"
 
 
