@@ -56,9 +56,14 @@ ROOT = Path(__file__).resolve().parent.parent
 # code on another processor"): named 92 -> 90 and missed 13 -> 14 on the trained batch 0, named 177 -> 176 with
 # В Д П, the rest as they were. With the indices found again at the photo's index size (docs/scanner.md, "Indices
 # found again at the photo's index size") the В Д П batch names 179-180 so read: named 176 -> 179.
+# Re-set, not raised, with the check of covered indices (docs/scanner.md, "A card on a covered index"): on the trained
+# batch 0 it asks about two or three cards of photo4 (small and blurred) that were named, named 90 -> 87; the held-out
+# batch 0 keeps its floor (two cards of photo8 asked about). On 66 held-out sets (43,428 cards at 1024 and 800
+# pixels) the check takes back 10 of 17 invented cards and asks about 14 that were named rightly: an invented card is
+# counted into the score unseen, where a card asked about is answered yes.
 FLOORS = {
     (True, 0): (105, 0, 2, 1),
-    (False, 0): (90, 0, 2, 14),
+    (False, 0): (87, 0, 2, 14),
     (True, 1): (102, 0, 2, 13),
     (False, 1): (110, 0, 2, 4),
     (True, CYRILLIC): (179, 0, 11, 13),

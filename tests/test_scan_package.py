@@ -17,6 +17,7 @@ def test_the_wheel_carries_the_model(tmp_path: Path) -> None:
         names = archive.namelist()
         models = [archive.getinfo(f"bot/scanner/{name}.onnx") for name in ("turn", "model", "index")]
         vdp = [archive.getinfo(f"bot/scanner/{name}-vdp.onnx") for name in ("model", "index")]
+        cover = archive.getinfo("bot/scanner/index-cover.onnx")
     assert "bot/scanner/recognise.py" in names
     # the three networks (the card's turn, its reader, the index read in its frame) are small, as shipped: a few MB
     # at most together
@@ -25,4 +26,6 @@ def test_the_wheel_carries_the_model(tmp_path: Path) -> None:
     # and the reader and index network of packs lettered В Д П, their dense layers in 8 bits: under 2 MB more
     assert all(m.file_size > 10_000 for m in vdp)
     assert sum(m.file_size for m in vdp) < 2_000_000
+    # and the index network that checks the cards named for covered indices, its dense layers in 8 bits: under 1 MB
+    assert 10_000 < cover.file_size < 1_000_000
     assert not any(n.startswith("training/") for n in names)
