@@ -6,7 +6,7 @@ lettered (--letters cyrillic: the reader and index network carried on over such 
     python bench/scan.py [--photos 60] [--seed 7] [--side 1024] [--sure 0.99] [--also 0.995,0.999]
                          [--only held-out|trained|added|cyrillic] [--letters latin|cyrillic]
                          [--reader PATH] [--turn PATH] [--index PATH] [--no-index] [--with-reader PATH]
-                         [--with-index PATH]
+                         [--with-index PATH] [--cover PATH] [--no-cover]
                          [--strict-as-any] [--list] [--worst] [--memory]
 
 For each set: of the cards whose corner can be seen in the photo, how many were named correctly (and surely), how many
@@ -19,11 +19,12 @@ corrections averaged); --strict-as-any lets the marks of the strict threshold's 
 (docs/scanner.md compares readers so). --list names each card invented: its photo, the true card whose index lies
 nearest and how much of that index other cards cover. --memory prints the process's resident memory as it reads the
 photos instead: it must level off, whatever each photo holds. --no-index reads without the index network (each index
-read in its own frame), as the scanner did before it. --side 2048 draws the same layouts twice as large: their blur,
-noise and JPEG blocks, as many pixels, shrink by half when the scanner reduces the photo to 1024 pixels, as they do in a
-phone's photo of 3000-4000 pixels; --side 800 draws them smaller and saves them again at JPEG quality 70, as a chat
-sends a small photo (the committed test photos are so): enlarged to 1024, their blur, noise and JPEG blocks grow with
-them.
+read in its own frame), as the scanner did before it; --no-cover names the cards the check of step 10 would ask about
+(docs/scanner.md, "A card on a covered index"), and --cover reads that check with another network. --side 2048 draws the
+same layouts twice as large: their blur, noise and JPEG blocks, as many pixels, shrink by half when the scanner reduces
+the photo to 1024 pixels, as they do in a phone's photo of 3000-4000 pixels; --side 800 draws them smaller and saves
+them again at JPEG quality 70, as a chat sends a small photo (the committed test photos are so): enlarged to 1024, their
+blur, noise and JPEG blocks grow with them.
 
 The first line says what the figures were read on: the processor, the instruction sets OpenCV finds on it (a feature
 marked ? is not there) and the versions of the packages that read. Another processor reads a few readings at the edge
@@ -252,6 +253,8 @@ def main() -> None:
     parser.add_argument("--with-reader", type=Path, help="a second reader, its readings combined with the first's")
     parser.add_argument("--with-index", type=Path, help="a second index network, its readings of every frame combined "
                         "with the first's (lettered J Q K)")
+    parser.add_argument("--cover", type=Path, help="another network for the check of covered indices")
+    parser.add_argument("--no-cover", action="store_true", help="no check of covered indices")
     parser.add_argument("--strict-as-any", action="store_true",
                         help="the strict threshold's marks vote like any other (no STRICT_VOTE rule)")
     parser.add_argument("--list", action="store_true", help="name each card invented, and the true index nearest it")
@@ -271,6 +274,9 @@ def main() -> None:
     recognise.TURN = args.turn or recognise.TURN
     if args.no_index:
         recognise.PRUNE = -1.0  # no mark leads to a frame
+    recognise.COVER = args.cover or recognise.COVER
+    if args.no_cover:
+        recognise.uncovered = lambda *_: set()
     if args.with_reader is not None:
         pair_with(args.with_reader)
     if args.with_index is not None:
