@@ -462,7 +462,7 @@ def scan_image(image: npt.NDArray[np.uint8], letters: str = "latin") -> Scan:
     p = borne_out(p, candidates, guessed, found[candidates, 3])
     court_sure = COURT_SURE_VDP if letters == "cyrillic" else 0.0
     named, unsure = decide(*with_indices(p, found, turns, frames, q), scale=work.scale, court_sure=court_sure)
-    if letters == "latin":  # COVER learnt the letters J Q K and B D K only
+    if letters == "latin":  # COVER learnt the designs INDEX learnt, none lettered В Д П
         covered = uncovered(work, named, p, found, turns, frames, q)
         named, unsure = (
             tuple(f for f in named if f.card not in covered),
