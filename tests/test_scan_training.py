@@ -15,7 +15,15 @@ import pytest
 from bot.scanner import recognise
 from bot.scanner.patches import marks, prepare
 from training.designs import DESIGNS, designs_of
-from training.frames import CHAT_QUALITY, as_read, photo_side
+from training.frames import (
+    CHAT_QUALITY,
+    COVERED_CUTS,
+    NEAR,
+    Corner,
+    as_read,
+    covered_frames,
+    photo_side,
+)
 from training.train import trained_designs
 
 DATA = Path(__file__).parent / "data" / "scan"
@@ -73,6 +81,24 @@ def test_a_photo_smaller_than_the_scanner_reads_is_compressed_again_and_a_larger
     assert not np.array_equal(again, small)
     large = rng.integers(0, 256, (768, 1024, 3), dtype=np.uint8)
     assert as_read(large) is large
+
+
+def test_covered_cuts_lie_about_partly_covered_indices_alone_and_never_nearer_another_index() -> None:
+    # card, x, y, radius, degrees, whole, share uncovered
+    whole: Corner = (0, 100.0, 100.0, 20.0, 0.0, True, 1.0)
+    half: Corner = (1, 300.0, 100.0, 20.0, 30.0, False, 0.5)
+    hidden: Corner = (2, 500.0, 100.0, 20.0, 0.0, False, 0.1)  # too little shows to be read as any card
+    barely: Corner = (3, 700.0, 100.0, 20.0, 0.0, False, 0.9)  # covered under 15 %: left out, as in the guesses
+    cuts = [covered_frames([whole, half, hidden, barely], np.random.default_rng(seed)) for seed in range(20)]
+    # each cut off as a whole index's are, but within NEAR radii (a corner of the jitter's square is further)
+    assert all(0 < len(some) <= COVERED_CUTS for some in cuts) and sum(map(len, cuts)) > 20 * COVERED_CUTS * 0.7
+    for x, y, r, d in (cut for some in cuts for cut in some):
+        assert np.hypot(x - 300, y - 100) < NEAR * 20 and 20 * 0.6 < r < 20 * 1.6 and 10 <= d <= 50
+    # beside another index, a cut nearer that one is left out: it would teach that index as "not an index"
+    neighbour: Corner = (4, 306.0, 100.0, 20.0, 30.0, True, 1.0)
+    near = [cut for seed in range(20) for cut in covered_frames([half, neighbour], np.random.default_rng(seed))]
+    assert 0 < len(near) < sum(map(len, cuts)) * 0.7
+    assert all(np.hypot(x - 300, y - 100) < np.hypot(x - 306, y - 100) for x, y, _, _ in near)
 
 
 def test_the_reader_read_back_from_its_file_reads_as_the_file_does() -> None:

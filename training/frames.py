@@ -23,6 +23,11 @@ FAR = 1.2  # a guess this far from every index (radii) is "not an index"; in bet
 HIDDEN = 0.6  # a guess on an index covered by more than 1 - HIDDEN is "not an index": a rank without its suit
 # With --index-covered: from 15 % covered (a part of an index may read as another card), every such guess kept
 COVERED_HIDDEN = 0.85
+# With --covered-cuts as well: COVERED_CUTS cuts about each index covered by 15-70 %, "not an index" too, where the
+# index network's correction takes a frame (the guesses alone seldom land on a covered index's own frame); such indices
+# are few, one or two a photo, so each gives more cuts than a whole one
+COVERED_SHOWN = 0.3
+COVERED_CUTS = 6
 JITTERED = 2  # cuts around each visible index, off by up to half a radius, 0.45 of log size and 20 degrees
 BACKGROUND_SHARE = 2  # background guesses kept for each labelled on a card
 CHAT_QUALITY = 70  # a photo drawn smaller than the scanner reads is saved again at this quality, as a chat sends it
@@ -91,11 +96,13 @@ def photo_patches(
     boxes: list[tuple[int, int, int, int]],
     covered: bool = False,
     side: int = WORK_SIDE,
+    covered_cuts: bool = False,
 ) -> Labelled:
     """The labelled frames of one synthesised photo (the same for the same seed), drawn ``side`` pixels wide and read
     as the scanner reads it (``as_read``).
     With ``covered``, a guess on an index covered by more than 1 - COVERED_HIDDEN is "not an index" and every such
-    guess is kept, apart from the background's sample (tried, not shipped: docs/scanner.md)."""
+    guess is kept, apart from the background's sample (the network of the scanner's covered-index check learnt so:
+    docs/scanner.md); with ``covered_cuts`` as well, so are the cuts of ``covered_frames``."""
     rng = np.random.default_rng(seed)
     image, placed = photo(rng, faces, boxes, int(rng.integers(8, 33)), size=(side, side * 3 // 4))
     work = prepare(as_read(image))
@@ -117,6 +124,8 @@ def photo_patches(
             fixes.append(correction_to(off, (x, y, r, d)))
     background = [frame for frame, on_covered in not_index if not (covered and on_covered)]
     kept = [frame for frame, on_covered in not_index if covered and on_covered]
+    if covered and covered_cuts:
+        kept += covered_frames(corners, rng)
     order = rng.permutation(len(background))[: max(BACKGROUND_SHARE * len(cards), 20)]
     frames += [background[i] for i in order] + kept
     cards += [BACKGROUND] * (len(order) + len(kept))
@@ -125,11 +134,29 @@ def photo_patches(
     return x, np.array(cards, np.int64), np.array(fixes, np.float32).reshape(-1, 4)
 
 
-def _one(task: tuple[int, int, bool, int]) -> Labelled:
+def covered_frames(corners: list[Corner], rng: np.random.Generator) -> list[Frame]:
+    """COVERED_CUTS cuts about each partly covered index (COVERED_SHOWN to COVERED_HIDDEN of it shows), off as the
+    whole indices' JITTERED are; a cut whose nearest index is another one, or NEAR radii or more from its own, is left
+    out."""
+    out: list[Frame] = []
+    for corner in corners:
+        _, x, y, r, d, _, share = corner
+        if not COVERED_SHOWN <= share < COVERED_HIDDEN:
+            continue
+        for _ in range(COVERED_CUTS):
+            dx, dy = rng.uniform(-0.5, 0.5, size=2) * r
+            cx, cy = x + dx, y + dy
+            near = min(corners, key=lambda c: math.hypot(c[1] - cx, c[2] - cy))
+            if near is corner and math.hypot(dx, dy) < NEAR * r:
+                out.append((cx, cy, r * math.exp(rng.uniform(-0.45, 0.45)), d + rng.uniform(-20, 20)))
+    return out
+
+
+def _one(task: tuple[int, int, bool, int, bool]) -> Labelled:
     from training.train import DESIGNS, faces_of  # the faces, rendered once per process
 
-    seed, design_index, covered, side = task
-    return photo_patches(seed, *faces_of(DESIGNS[design_index]), covered=covered, side=side)
+    seed, design_index, covered, side, covered_cuts = task
+    return photo_patches(seed, *faces_of(DESIGNS[design_index]), covered=covered, side=side, covered_cuts=covered_cuts)
 
 
 def photo_side(seed: int, sides: tuple[int, ...]) -> int:
@@ -139,9 +166,13 @@ def photo_side(seed: int, sides: tuple[int, ...]) -> int:
 
 
 def index_dataset(
-    tasks: list[tuple[int, int]], jobs: int, covered: bool = False, sides: tuple[int, ...] = (WORK_SIDE,)
+    tasks: list[tuple[int, int]],
+    jobs: int,
+    covered: bool = False,
+    sides: tuple[int, ...] = (WORK_SIDE,),
+    covered_cuts: bool = False,
 ) -> Labelled:
     with Pool(jobs) as pool:
-        work = [(seed, design, covered, photo_side(seed, sides)) for seed, design in tasks]
+        work = [(seed, design, covered, photo_side(seed, sides), covered_cuts) for seed, design in tasks]
         parts = pool.map(_one, work, chunksize=8)
     return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))  # type: ignore[return-value]

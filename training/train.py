@@ -271,7 +271,10 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=2e-3, help="the reader's or the index network's highest "
                         "learning rate")
     parser.add_argument("--index-covered", action="store_true", help="the index network's frames on an index covered "
-                        "by more than 15 %% are all kept as \"not an index\" (tried, not shipped: docs/scanner.md)")
+                        "by more than 15 %% are all kept as \"not an index\" (the network of the scanner's "
+                        "covered-index check)")
+    parser.add_argument("--covered-cuts", action="store_true", help="with --index-covered: cuts about each index "
+                        "covered by 15-70 %% kept as \"not an index\" as well, as a whole index's are kept as its card")
     parser.add_argument("--designs", choices=tuple(DRAWN), default="first", help="the trained designs to draw: the "
                         "first nine, which the shipped networks first learnt on; cyrillic, with six of them drawn "
                         "with В Д П; letters, those six alone (the networks that read packs lettered В Д П); or "
@@ -290,6 +293,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.tune and args.stage not in ("reader", "index"):
         parser.error("--tune goes on from one network: give --stage reader or --stage index")
+    if args.covered_cuts and not args.index_covered:
+        parser.error("--covered-cuts goes with --index-covered")
     if args.int8 and args.stage != "reader":
         parser.error("--int8 is for the reader (--stage reader); the index network is always stored so")
     args.photos = args.photos or (INDEX_PHOTOS if args.stage == "index" else 3600)
@@ -309,7 +314,9 @@ def main() -> None:
 
         out = args.out or NETWORKS / INDEX  # in floats; python -m training.quantize stores the scanner's copy
         x, card, fix = loaded(
-            lambda s, n, j: index_dataset(_tasks(s + INDEX_SEED, n, args.designs), j, args.index_covered, sides),
+            lambda s, n, j: index_dataset(
+                _tasks(s + INDEX_SEED, n, args.designs), j, args.index_covered, sides, args.covered_cuts
+            ),
             "frames",
             "on an index",
         )
