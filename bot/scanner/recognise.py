@@ -33,13 +33,14 @@ INDEX = Path(__file__).with_name("index.onnx")  # the index network: which card,
 LETTERS = ("latin", "cyrillic")
 MODEL_VDP = Path(__file__).with_name("model-vdp.onnx")
 INDEX_VDP = Path(__file__).with_name("index-vdp.onnx")
-# the index network carried on with the indices another card covers by more than 15 % as "not an index": a second
-# opinion on each card named (``uncovered``), not a witness of its own (docs/scanner.md, "A card on a covered index")
+# the index network carried on with the indices another card covers by more than 15 % as "not an index", then on with
+# cuts about each such index as well: a second opinion on each card named (``uncovered``), not a witness of its own
+# (docs/scanner.md, "A card on a covered index")
 COVER = Path(__file__).with_name("index-cover.onnx")
 # A card named under confidence 1.0 (to four places) is asked about instead where COVER reads it under COVERED_INDEX
 # at its best index (in its five views), or, named at ink marks alone, under COVERED_INK in each of the three frames
 # guessed from its best mark
-COVERED_INDEX = 0.5
+COVERED_INDEX = 0.3
 COVERED_INK = 0.1
 # Those networks learnt the three letters from six designs in one font: on the held-out designs so lettered they read
 # a jack, queen or king at 0.97-0.995 where the card was another of the three or of another suit (7 cards from 0.99
