@@ -118,7 +118,7 @@ def photo_patches(
     for card, x, y, r, d, whole, _ in corners:
         for _ in range(JITTERED if whole else 0):
             dx, dy = rng.uniform(-0.5, 0.5, size=2) * r
-            off = (x + dx, y + dy, r * math.exp(rng.uniform(-0.45, 0.45)), d + rng.uniform(-20, 20))
+            off = jittered(x + dx, y + dy, r, d, rng)
             frames.append(off)
             cards.append(card)
             fixes.append(correction_to(off, (x, y, r, d)))
@@ -132,6 +132,12 @@ def photo_patches(
     fixes += [np.zeros(4, np.float32)] * (len(order) + len(kept))
     x = frame_patches(work.planes, np.array(frames, np.float64).reshape(-1, 4))
     return x, np.array(cards, np.int64), np.array(fixes, np.float32).reshape(-1, 4)
+
+
+def jittered(x: float, y: float, r: float, d: float, rng: np.random.Generator) -> Frame:
+    """A cut at (x, y) of an index of radius ``r`` turned ``d``, off by up to 0.45 of log size and 20 degrees (the
+    centre, off by up to half a radius, is drawn by the caller first)."""
+    return x, y, r * math.exp(rng.uniform(-0.45, 0.45)), d + rng.uniform(-20, 20)
 
 
 def covered_frames(corners: list[Corner], rng: np.random.Generator) -> list[Frame]:
@@ -148,7 +154,7 @@ def covered_frames(corners: list[Corner], rng: np.random.Generator) -> list[Fram
             cx, cy = x + dx, y + dy
             near = min(corners, key=lambda c: math.hypot(c[1] - cx, c[2] - cy))
             if near is corner and math.hypot(dx, dy) < NEAR * r:
-                out.append((cx, cy, r * math.exp(rng.uniform(-0.45, 0.45)), d + rng.uniform(-20, 20)))
+                out.append(jittered(cx, cy, r, d, rng))
     return out
 
 
