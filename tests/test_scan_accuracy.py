@@ -61,9 +61,14 @@ ROOT = Path(__file__).resolve().parent.parent
 # batch 0 keeps its floor (two cards of photo8 asked about). On 66 held-out sets (43,428 cards at 1024 and 800
 # pixels) the check takes back 10 of 17 invented cards and asks about 14 that were named rightly: an invented card is
 # counted into the score unseen, where a card asked about is answered yes.
+# Re-set, not raised, with the stricter check of a photo enlarged to be read (docs/scanner.md, "The check on an
+# enlarged photo"): these photos are all 800 x 600, so each is enlarged; the eights of spades of photo6 and photo8 and
+# the queen of spades of photo4 are asked about, named 105 -> 103 and, in the noisy trials, 87 -> 85 on the trained
+# batch 0. On 60 held-out sets at 800 pixels (38,257 cards) the check so invents 7 cards against 16 and asks about 135
+# cards it named; photos of 1024 pixels and more are read as before.
 FLOORS = {
-    (True, 0): (105, 0, 2, 1),
-    (False, 0): (87, 0, 2, 14),
+    (True, 0): (103, 0, 2, 1),
+    (False, 0): (85, 0, 2, 14),
     (True, 1): (102, 0, 2, 13),
     (False, 1): (110, 0, 2, 4),
     (True, CYRILLIC): (179, 0, 11, 13),
