@@ -64,6 +64,7 @@ TURN = "turn.onnx"  # the first network, beside the reader
 INDEX = "index.onnx"  # the index network (bot.scanner.frames), beside them
 INDEX_EPOCHS = 4
 INDEX_PHOTOS = 2400  # 1,200 named 0.2-1.4 points fewer cards on the bench's photos (docs/scanner.md)
+HARD_SEED = 9  # --hard: photos drawn apart from the index network's own
 INDEX_SEED = 15  # its photos are drawn apart from the other networks' (seed 16 + 15: photos of seed 31)
 READER_WIDTH = 24  # the shipped reader; 16 read 2 to 3 points fewer cards on the calibration photos
 PATCHES = CACHE / f"patches-{PATCH}-{SPAN}-f{FACES}"  # changes with the cut and the faces: old ones never mixed in
@@ -275,6 +276,9 @@ def main() -> None:
                         "covered-index check)")
     parser.add_argument("--covered-cuts", action="store_true", help="with --index-covered: cuts about each index "
                         "covered by 15-70 %% kept as \"not an index\" as well, as a whole index's are kept as its card")
+    parser.add_argument("--hard", type=int, default=0, help="with --stage index: read this many photos more with the "
+                        "scanner and add the cuts of every card the check of covered indices reads there, labelled "
+                        "from the truth (training.hard)")
     parser.add_argument("--designs", choices=tuple(DRAWN), default="first", help="the trained designs to draw: the "
                         "first nine, which the shipped networks first learnt on; cyrillic, with six of them drawn "
                         "with В Д П; letters, those six alone (the networks that read packs lettered В Д П); or "
@@ -320,6 +324,11 @@ def main() -> None:
             "frames",
             "on an index",
         )
+        if args.hard:
+            from training.hard import hard_dataset
+
+            hard = hard_dataset(_tasks(args.seed + HARD_SEED, args.hard, args.designs), args.jobs, sides)
+            x, card, fix = (np.concatenate([a, b]) for a, b in zip((x, card, fix), hard, strict=True))
         fit_index(x, card, fix, epochs=args.index_epochs, seed=args.seed, threads=args.jobs, out=out,
                   width=args.reader_width, start=args.tune, rate=args.rate)
         shrink(out)

@@ -488,10 +488,29 @@ def uncovered(
     31-57 %, where a rank or a suit alone looks like another card's; COVER learnt such indices as "not an index".
     Each was named under 0.9995: a card read at 1.0 has two sure witnesses or more, and leaving those out checks
     about one card a photo, not twenty."""
+    asked, cuts = check_cuts(named, p, found, turns, frames, q)
+    if not cuts:
+        return set()
+    read = run(COVER, "card", tensor(frame_patches(work.planes, np.concatenate(cuts))))
+    at_index_limit = COVERED_INDEX_ENLARGED if work.scale < 1.0 else COVERED_INDEX
+    covered, start = set(), 0
+    for (card, at_index), cut in zip(asked, cuts, strict=True):
+        reading = check_reading(read[start : start + len(cut)], card, at_index)
+        start += len(cut)
+        if reading < (at_index_limit if at_index else COVERED_INK):
+            covered.add(card)
+    return covered
+
+
+def check_cuts(
+    named: tuple[Found, ...], p: Float, found: Float, turns: npt.NDArray[np.int64], frames: Frames, q: Float
+) -> tuple[list[tuple[int, bool]], list[Frames]]:
+    """The frames ``uncovered`` reads for each card ``named`` under 1.0: (card, read at an index) and its cuts, the
+    best index's five views or the three frames guessed from the best ink mark (training.hard cuts the same)."""
     index_card = q[:, :BACKGROUND].argmax(axis=1) if len(q) else np.zeros(0, np.int64)
     ink_card = p[:, :BACKGROUND].argmax(axis=1)
     cuts: list[Frames] = []
-    asked: list[tuple[int, bool]] = []  # (card, read at an index) for each cut
+    asked: list[tuple[int, bool]] = []
     for f in (f for f in named if f.confidence < 1.0):
         on_index = np.flatnonzero(index_card == f.card)
         if len(on_index):
@@ -505,18 +524,13 @@ def uncovered(
             degrees = turns[mark : mark + 1].astype(np.float64) * 360 / ANGLES
             cuts.append(hypotheses(found[mark : mark + 1, :3], degrees))
             asked.append((f.card, False))
-    if not cuts:
-        return set()
-    read = run(COVER, "card", tensor(frame_patches(work.planes, np.concatenate(cuts))))
-    at_index_limit = COVERED_INDEX_ENLARGED if work.scale < 1.0 else COVERED_INDEX
-    covered, start = set(), 0
-    for (card, at_index), cut in zip(asked, cuts, strict=True):
-        seen = read[start : start + len(cut)]
-        start += len(cut)
-        reading = agreed(seen[:, None])[0, card] if at_index else seen[:, card].max()
-        if reading < (at_index_limit if at_index else COVERED_INK):
-            covered.add(card)
-    return covered
+    return asked, cuts
+
+
+def check_reading(seen: Float, card: int, at_index: bool) -> float:
+    """What the check reads of ``card`` in its cuts (COVER's readings, a row a cut): at an index, the normalised
+    geometric mean of the five views; from the ink, the best of the three guesses."""
+    return float(agreed(seen[:, None])[0, card] if at_index else seen[:, card].max())
 
 
 def with_indices(

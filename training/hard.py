@@ -1,0 +1,190 @@
+"""The check's hard cases: every card the scanner names under confidence 1.0 on synthesised photos, with the cuts the
+check of covered indices reads for it (bot.scanner.recognise.check_cuts), whether the card is in the photo, and each
+cut labelled from the photo's truth as the index network's frames are (training.frames). The check is asked about
+one card a photo, and the cards it must take back are a few in a thousand of those: drawn from many photos, they
+are what the check's network is carried on over (``--stage index --hard``), and what a network for it is measured on
+without reading the photos again.
+
+    python -m training.hard --set held-out --seeds 587,593 --photos 40 [--side 800] --out DIR   # the bench's photos
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from dataclasses import dataclass
+from multiprocessing import Pool
+from pathlib import Path
+
+import numpy as np
+
+from bot.scanner import recognise
+from bot.scanner.frames import correction_to, frame_patches
+from bot.scanner.patches import Work
+from training.designs import DESIGNS, designs_of
+from training.frames import FAR, NEAR, OFF_SIZE, OFF_TURN, Corner, as_read
+from training.synth import Placed, photo
+
+BACKGROUND = 32
+# A cut on an index covered by more than 15 % is "not an index", as the check's network learnt (COVERED_HIDDEN)
+SHOWN = 0.85
+RIGHT, INVENTED, ELSEWHERE = 0, 1, 2  # named and visible; not in the photo; in it with no corner seen
+REPEAT = 3  # each hard cut is shown this many times an epoch: a few in a hundred of the frames
+
+
+@dataclass
+class Checked:
+    """One card the check read: its cuts' patches and frames, each cut's label from the truth and the correction to
+    its index's true frame (BACKGROUND and zeros where it is "not an index"; -1 where neither is sure)."""
+
+    card: int
+    at_index: bool
+    enlarged: bool
+    kind: int  # RIGHT, INVENTED or ELSEWHERE
+    shipped: float  # what the shipped check reads of it (recognise.check_reading)
+    patches: np.ndarray
+    labels: np.ndarray
+    fixes: np.ndarray
+
+
+def truth(placed: list[Placed], scale: float) -> list[Corner]:
+    """The photo's corner indices in work pixels, as training.frames labels them."""
+    return [
+        (p.card, c.x / scale, c.y / scale, c.radius / scale, c.angle, c.visible and c.share >= 0.999, c.share)
+        for p in placed
+        for c in p.corners
+    ]
+
+
+def label(frame: np.ndarray, corners: list[Corner]) -> tuple[int, np.ndarray]:
+    """A cut's card from the truth: the card of a whole index it lies on (with the correction to that index's frame),
+    "not an index" on an index covered by more than 1 - SHOWN or far from every index, -1 in between."""
+    x, y, r, d = (float(v) for v in frame)
+    near = min(corners, key=lambda c: math.hypot(c[1] - x, c[2] - y))
+    apart = math.hypot(near[1] - x, near[2] - y) / near[3]
+    turned = abs((near[4] - d + 180.0) % 360.0 - 180.0)
+    if near[5] and apart < NEAR and abs(math.log(near[3] / r)) < OFF_SIZE and turned < OFF_TURN:
+        return near[0], correction_to((x, y, r, d), near[1:5])
+    if (near[6] < SHOWN and apart < NEAR) or apart > FAR:
+        return BACKGROUND, np.zeros(4, np.float32)
+    return -1, np.zeros(4, np.float32)
+
+
+def read(image: np.ndarray, placed: list[Placed]) -> tuple[set[int], list[Checked]]:
+    """The cards the scanner names in ``image`` before the check, and the cards the check reads."""
+    found: list[Checked] = []
+    shipped = recognise.uncovered
+    visible = {p.card for p in placed if p.seen}
+    present = {p.card for p in placed}
+
+    def recorded(work: Work, named: tuple[recognise.Found, ...], *rest: np.ndarray) -> set[int]:
+        asked, cuts = recognise.check_cuts(named, *rest)
+        corners = truth(placed, work.scale)
+        for (card, at_index), cut in zip(asked, cuts, strict=True):
+            x = frame_patches(work.planes, cut)
+            seen = recognise.run(recognise.COVER, "card", recognise.tensor(x))
+            labelled = [label(frame, corners) for frame in cut]
+            kind = RIGHT if card in visible else INVENTED if card not in present else ELSEWHERE
+            found.append(Checked(card, at_index, work.scale < 1.0, kind, recognise.check_reading(seen, card, at_index),
+                                 x, np.array([c for c, _ in labelled]), np.array([f for _, f in labelled])))
+        return shipped(work, named, *rest)
+
+    recognise.uncovered = recorded  # type: ignore[assignment]
+    try:
+        scan = recognise.scan_image(image)
+    finally:
+        recognise.uncovered = shipped  # type: ignore[assignment]
+    named = {f.card for f in scan.cards} | {c.card for c in found if c.card in {f.card for f in scan.unsure}}
+    return named, found
+
+
+_decks: dict[str, tuple[list[np.ndarray], list[tuple[int, int, int, int]]]] = {}
+
+
+def bench_photo(task: tuple[str, int, int, int, int]) -> tuple[dict[str, int], list[Checked]]:
+    """Photo ``k`` of a bench set (bench/scan.py draws it alike: training.synth.seeded_photos), read: its counts
+    before the check (visible cards, named right, invented) and the cards checked."""
+    from training.train import faces_of
+
+    kind, seed, side, k, _ = task
+    designs = designs_of(kind)
+    rng = np.random.default_rng(seed * 7919 + k)
+    faces, boxes = faces_of(designs[k % len(designs)])
+    image, placed = photo(rng, faces, boxes, int(rng.integers(8, 33)), (side, side * 3 // 4))
+    named, checked = read(as_read(image), placed)
+    visible = {p.card for p in placed if p.seen}
+    present = {p.card for p in placed}
+    counts = {"seen": len(visible), "right": len(named & visible), "invented": len(named - present)}
+    return counts, checked
+
+
+def training_photo(task: tuple[int, int, int]) -> list[Checked]:
+    """A photo drawn as training.frames draws one (its seed, design and side), read: the cards checked."""
+    from training.train import faces_of
+
+    seed, design_index, side = task
+    rng = np.random.default_rng(seed)
+    faces, boxes = faces_of(DESIGNS[design_index])
+    image, placed = photo(rng, faces, boxes, int(rng.integers(8, 33)), size=(side, side * 3 // 4))
+    return read(as_read(image), placed)[1]
+
+
+def hard_dataset(tasks: list[tuple[int, int]], jobs: int, sides: tuple[int, ...]) -> tuple[np.ndarray, ...]:
+    """The labelled cuts of every card the check reads on the photos of ``tasks`` (seed, design), each drawn at one
+    of ``sides`` (training.frames.photo_side), repeated REPEAT times; cuts whose label is not sure are left out."""
+    from training.frames import photo_side
+
+    with Pool(jobs) as pool:
+        parts = pool.map(training_photo, [(s, d, photo_side(s, sides)) for s, d in tasks], chunksize=8)
+    checked = [c for part in parts for c in part]
+    invented = sum(c.kind == INVENTED for c in checked)
+    print(f"{len(tasks)} photos read: {len(checked)} cards checked, {invented} of them invented", flush=True)
+    x = np.concatenate([c.patches for c in checked])
+    card = np.concatenate([c.labels for c in checked])
+    fix = np.concatenate([c.fixes for c in checked])
+    sure = card >= 0
+    return tuple(np.concatenate([a[sure]] * REPEAT) for a in (x, card, fix))
+
+
+def saved(path: Path, checked: list[Checked], **counts: np.ndarray) -> None:
+    """The cards checked, their cuts one after another (``start`` gives each card's first)."""
+    sizes = [len(c.patches) for c in checked]
+    np.savez_compressed(
+        path,
+        card=np.array([c.card for c in checked], np.int64),
+        at_index=np.array([c.at_index for c in checked], bool),
+        enlarged=np.array([c.enlarged for c in checked], bool),
+        kind=np.array([c.kind for c in checked], np.int64),
+        shipped=np.array([c.shipped for c in checked], np.float32),
+        start=np.cumsum([0, *sizes])[:-1].astype(np.int64),
+        patches=np.concatenate([c.patches for c in checked]) if checked else np.zeros((0, 2, 64, 48), np.uint8),
+        labels=np.concatenate([c.labels for c in checked]) if checked else np.zeros(0, np.int64),
+        fixes=np.concatenate([c.fixes for c in checked]) if checked else np.zeros((0, 4), np.float32),
+        **counts,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--set", default="held-out", help="the bench's set of designs (bench/scan.py --only)")
+    parser.add_argument("--seeds", required=True, help="the bench seeds, comma-separated")
+    parser.add_argument("--photos", type=int, default=40)
+    parser.add_argument("--side", type=int, default=1024)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--out", type=Path, required=True, help="a folder: one file a set, SET-SEED-SIDE.npz")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    with Pool(args.jobs) as pool:
+        for seed in (int(s) for s in args.seeds.split(",")):
+            tasks = [(args.set, seed, args.side, k, 0) for k in range(args.photos)]
+            results = pool.map(bench_photo, tasks, chunksize=4)
+            checked = [c for _, cs in results for c in cs]
+            counts = {key: np.array([r[0][key] for r in results]) for key in ("seen", "right", "invented")}
+            path = args.out / f"{args.set}-{seed}-{args.side}.npz"
+            saved(path, checked, **counts)
+            print(f"{path.name}: {int(counts['seen'].sum())} cards, {len(checked)} checked, "
+                  f"{sum(c.kind == INVENTED for c in checked)} of them invented", flush=True)
+
+
+if __name__ == "__main__":
+    main()
