@@ -10,9 +10,10 @@ import cv2
 import numpy as np
 
 from bot.engine.cards import card_str
+from bot.scanner import recognise
 from bot.scanner.frames import correction_to
 from training.frames import FAR, NEAR, OFF_SIZE
-from training.hard import BACKGROUND, INVENTED, RIGHT, SHOWN, label, read
+from training.hard import BACKGROUND, INVENTED, RIGHT, SHOWN, label, measured, read, saved
 from training.synth import Corner, Placed
 
 DATA = Path(__file__).parent / "data" / "scan"
@@ -38,7 +39,9 @@ def test_a_cut_is_the_card_of_the_whole_index_it_lies_on_or_not_an_index_or_left
     assert label(too_large, corners)[0] == -1
 
 
-def test_the_cards_the_check_reads_are_recorded_with_the_shipped_reading_and_whether_they_are_there() -> None:
+def test_the_cards_the_check_reads_are_recorded_with_the_shipped_reading_and_whether_they_are_there(
+    tmp_path: Path,
+) -> None:
     """The held-out photo of tests/test_scan_cover.py on which the check takes back a seven of diamonds; its truth
     here is the cards and one corner far off the photo, so that every cut is "not an index"."""
     present = set(PRESENT.split())
@@ -55,3 +58,12 @@ def test_the_cards_the_check_reads_are_recorded_with_the_shipped_reading_and_whe
     assert seven.patches.shape[1:] == (2, 64, 48)
     others = [c for c in checked if c is not seven]
     assert all(c.kind == RIGHT and c.shipped >= 0.3 for c in others if c.at_index)
+    # recorded, the set is measured again without the photo: the seven is taken back at the shipped thresholds, and
+    # named (invented) where the check asks about nothing; the network read again gives the shipped readings back
+    path = tmp_path / "set.npz"
+    right = len({card_str(c) for c in named} & present)
+    saved(path, checked, seen=np.array([len(present)]), right=np.array([right]), invented=np.array([1]))
+    taken_back = sum(c.kind == RIGHT and c.shipped < 0.3 for c in checked if c.at_index)
+    assert measured(path, None, 0.3, 0.7, 0.1) == (len(present), right - taken_back, 0)
+    assert measured(path, None, 0.0, 0.0, 0.0) == (len(present), right, 1)
+    assert measured(path, recognise.COVER, 0.3, 0.7, 0.1) == measured(path, None, 0.3, 0.7, 0.1)

@@ -6,6 +6,7 @@ are what the check's network is carried on over (``--stage index --hard``), and 
 without reading the photos again.
 
     python -m training.hard --set held-out --seeds 587,593 --photos 40 [--side 800] --out DIR   # the bench's photos
+    python -m training.hard --measure DIR/*.npz [--network NET] [--at 0.3,0.7,0.1]
 """
 
 from __future__ import annotations
@@ -98,15 +99,12 @@ def read(image: np.ndarray, placed: list[Placed]) -> tuple[set[int], list[Checke
     return named, found
 
 
-_decks: dict[str, tuple[list[np.ndarray], list[tuple[int, int, int, int]]]] = {}
-
-
-def bench_photo(task: tuple[str, int, int, int, int]) -> tuple[dict[str, int], list[Checked]]:
+def bench_photo(task: tuple[str, int, int, int]) -> tuple[dict[str, int], list[Checked]]:
     """Photo ``k`` of a bench set (bench/scan.py draws it alike: training.synth.seeded_photos), read: its counts
     before the check (visible cards, named right, invented) and the cards checked."""
     from training.train import faces_of
 
-    kind, seed, side, k, _ = task
+    kind, seed, side, k = task
     designs = designs_of(kind)
     rng = np.random.default_rng(seed * 7919 + k)
     faces, boxes = faces_of(designs[k % len(designs)])
@@ -164,19 +162,55 @@ def saved(path: Path, checked: list[Checked], **counts: np.ndarray) -> None:
     )
 
 
+def measured(path: Path, network: Path | None, at_index: float, enlarged: float, ink: float) -> tuple[int, int, int]:
+    """A recorded set's cards with a visible corner, named correctly and invented, had the check read with
+    ``network`` (the recorded shipped readings if None) at these thresholds (recognise.COVERED_INDEX,
+    COVERED_INDEX_ENLARGED, COVERED_INK)."""
+    with np.load(path) as f:
+        d = {key: f[key] for key in f.files}
+    readings = d["shipped"]
+    if network is not None and len(d["card"]):
+        read = recognise.run(network, "card", recognise.tensor(d["patches"]))
+        ends = [*d["start"][1:].tolist(), len(read)]
+        readings = np.array([
+            recognise.check_reading(read[a:b], int(card), bool(on_index))
+            for card, on_index, a, b in zip(d["card"], d["at_index"], d["start"].tolist(), ends, strict=True)
+        ])  # fmt: skip
+    limit = np.where(d["at_index"], np.where(d["enlarged"], enlarged, at_index), ink)
+    taken = readings < limit
+    right = int(d["right"].sum()) - int((taken & (d["kind"] == RIGHT)).sum())
+    return int(d["seen"].sum()), right, int(d["invented"].sum()) - int((taken & (d["kind"] == INVENTED)).sum())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--set", default="held-out", help="the bench's set of designs (bench/scan.py --only)")
-    parser.add_argument("--seeds", required=True, help="the bench seeds, comma-separated")
+    parser.add_argument("--seeds", help="the bench seeds, comma-separated: record those sets")
+    parser.add_argument("--measure", type=Path, nargs="+", help="recorded sets: the cards named and invented had the "
+                        "check read with --network at --at (recognise's thresholds by default)")
+    parser.add_argument("--network", type=Path, help="with --measure: another network for the check")
+    parser.add_argument("--at", default=f"{recognise.COVERED_INDEX},{recognise.COVERED_INDEX_ENLARGED},"
+                        f"{recognise.COVERED_INK}", help="at an index, at an index on an enlarged photo, from the ink")
     parser.add_argument("--photos", type=int, default=40)
     parser.add_argument("--side", type=int, default=1024)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--out", type=Path, required=True, help="a folder: one file a set, SET-SEED-SIDE.npz")
+    parser.add_argument("--out", type=Path, help="with --seeds, a folder: one file a set, SET-SEED-SIDE.npz")
     args = parser.parse_args()
+    if args.measure:
+        limits = tuple(float(v) for v in args.at.split(","))
+        total = np.zeros(3, np.int64)
+        for path in args.measure:
+            counts = measured(path, args.network, *limits)
+            total += counts
+            print(f"{path.name}: {counts[0]} cards, {counts[1]} named correctly, {counts[2]} invented")
+        print(f"all {len(args.measure)}: {total[0]} cards, {total[1]} named correctly, {total[2]} invented")
+        return
+    if not args.seeds or not args.out:
+        parser.error("give --seeds and --out to record sets, or --measure FILES")
     args.out.mkdir(parents=True, exist_ok=True)
     with Pool(args.jobs) as pool:
         for seed in (int(s) for s in args.seeds.split(",")):
-            tasks = [(args.set, seed, args.side, k, 0) for k in range(args.photos)]
+            tasks = [(args.set, seed, args.side, k) for k in range(args.photos)]
             results = pool.map(bench_photo, tasks, chunksize=4)
             checked = [c for _, cs in results for c in cs]
             counts = {key: np.array([r[0][key] for r in results]) for key in ("seen", "right", "invented")}
