@@ -15,7 +15,7 @@ import numpy as np
 
 from bot.scanner.frames import correction_to, frame_patches, hypotheses
 from bot.scanner.patches import WORK_SIDE, marks, prepare
-from training.synth import photo
+from training.synth import Placed, spread
 
 BACKGROUND = 32
 NEAR, OFF_SIZE, OFF_TURN = 0.6, 0.5, 35.0  # a guess this close to a visible index (radii, log size, degrees) reads it
@@ -55,6 +55,29 @@ def _turns(found: np.ndarray, corners: list[Corner], rng: np.random.Generator) -
     return out
 
 
+def work_corners(placed: list[Placed], scale: float) -> list[Corner]:
+    """The photo's corner indices in work pixels (the photo's divided by ``scale``), each with whether it is wholly
+    visible and how much of it shows."""
+    return [
+        (p.card, c.x / scale, c.y / scale, c.radius / scale, c.angle, c.visible and c.share >= 0.999, c.share)
+        for p in placed
+        for c in p.corners
+    ]
+
+
+def nearest(corners: list[Corner], x: float, y: float) -> tuple[Corner, float]:
+    """The corner index whose centre is nearest (x, y), and how far, in its radii."""
+    near = min(corners, key=lambda c: math.hypot(c[1] - x, c[2] - y))
+    return near, math.hypot(near[1] - x, near[2] - y) / near[3]
+
+
+def reads_whole(near: Corner, apart: float, radius: float, degrees: float) -> bool:
+    """Whether a frame ``apart`` radii from ``near``, of that radius and turn, is a cut of that wholly visible index:
+    NEAR it, within OFF_SIZE of its log size and OFF_TURN of its turn."""
+    turned = abs(_wrap(near[4] - degrees))
+    return near[5] and apart < NEAR and abs(math.log(near[3] / radius)) < OFF_SIZE and turned < OFF_TURN
+
+
 def frame_labels(
     guesses: list[Frame], corners: list[Corner], hidden: float = HIDDEN
 ) -> tuple[list[Frame], list[int], list[np.ndarray], list[tuple[Frame, bool]]]:
@@ -68,9 +91,8 @@ def frame_labels(
     fixes: list[np.ndarray] = []
     not_index: list[tuple[Frame, bool]] = []
     for x, y, r, d in guesses:
-        near = min(corners, key=lambda c: math.hypot(c[1] - x, c[2] - y))
-        apart = math.hypot(near[1] - x, near[2] - y) / near[3]
-        if near[5] and apart < NEAR and abs(math.log(near[3] / r)) < OFF_SIZE and abs(_wrap(near[4] - d)) < OFF_TURN:
+        near, apart = nearest(corners, x, y)
+        if reads_whole(near, apart, r, d):
             on.append((x, y, r, d))
             cards.append(near[0])
             fixes.append(correction_to((x, y, r, d), near[1:5]))
@@ -104,14 +126,9 @@ def photo_patches(
     guess is kept, apart from the background's sample (the network of the scanner's covered-index check learnt so:
     docs/scanner.md); with ``covered_cuts`` as well, so are the cuts of ``covered_frames``."""
     rng = np.random.default_rng(seed)
-    image, placed = photo(rng, faces, boxes, int(rng.integers(8, 33)), size=(side, side * 3 // 4))
+    image, placed = spread(rng, faces, boxes, side)
     work = prepare(as_read(image))
-    s = work.scale
-    corners: list[Corner] = [
-        (p.card, c.x / s, c.y / s, c.radius / s, c.angle, c.visible and c.share >= 0.999, c.share)
-        for p in placed
-        for c in p.corners
-    ]
+    corners = work_corners(placed, work.scale)
     found = marks(work)
     guesses = hypotheses(found, _turns(found, corners, rng)).tolist() if len(found) else []
     frames, cards, fixes, not_index = frame_labels(guesses, corners, COVERED_HIDDEN if covered else HIDDEN)

@@ -12,7 +12,6 @@ without reading the photos again.
 from __future__ import annotations
 
 import argparse
-import math
 from dataclasses import dataclass
 from multiprocessing import Pool
 from pathlib import Path
@@ -23,8 +22,8 @@ from bot.scanner import recognise
 from bot.scanner.frames import correction_to, frame_patches
 from bot.scanner.patches import Work
 from training.designs import DESIGNS, designs_of
-from training.frames import FAR, NEAR, OFF_SIZE, OFF_TURN, Corner, as_read
-from training.synth import Placed, photo
+from training.frames import FAR, NEAR, Corner, as_read, nearest, reads_whole, work_corners
+from training.synth import Placed, bench_seed, spread
 
 BACKGROUND = 32
 # A cut on an index covered by more than 15 % is "not an index", as the check's network learnt (COVERED_HIDDEN)
@@ -48,23 +47,12 @@ class Checked:
     fixes: np.ndarray
 
 
-def truth(placed: list[Placed], scale: float) -> list[Corner]:
-    """The photo's corner indices in work pixels, as training.frames labels them."""
-    return [
-        (p.card, c.x / scale, c.y / scale, c.radius / scale, c.angle, c.visible and c.share >= 0.999, c.share)
-        for p in placed
-        for c in p.corners
-    ]
-
-
 def label(frame: np.ndarray, corners: list[Corner]) -> tuple[int, np.ndarray]:
     """A cut's card from the truth: the card of a whole index it lies on (with the correction to that index's frame),
     "not an index" on an index covered by more than 1 - SHOWN or far from every index, -1 in between."""
     x, y, r, d = (float(v) for v in frame)
-    near = min(corners, key=lambda c: math.hypot(c[1] - x, c[2] - y))
-    apart = math.hypot(near[1] - x, near[2] - y) / near[3]
-    turned = abs((near[4] - d + 180.0) % 360.0 - 180.0)
-    if near[5] and apart < NEAR and abs(math.log(near[3] / r)) < OFF_SIZE and turned < OFF_TURN:
+    near, apart = nearest(corners, x, y)
+    if reads_whole(near, apart, r, d):
         return near[0], correction_to((x, y, r, d), near[1:5])
     if (near[6] < SHOWN and apart < NEAR) or apart > FAR:
         return BACKGROUND, np.zeros(4, np.float32)
@@ -80,7 +68,7 @@ def read(image: np.ndarray, placed: list[Placed]) -> tuple[set[int], list[Checke
 
     def recorded(work: Work, named: tuple[recognise.Found, ...], *rest: np.ndarray) -> set[int]:
         asked, cuts = recognise.check_cuts(named, *rest)
-        corners = truth(placed, work.scale)
+        corners = work_corners(placed, work.scale)
         for (card, at_index), cut in zip(asked, cuts, strict=True):
             x = frame_patches(work.planes, cut)
             seen = recognise.run(recognise.COVER, "card", recognise.tensor(x))
@@ -95,7 +83,8 @@ def read(image: np.ndarray, placed: list[Placed]) -> tuple[set[int], list[Checke
         scan = recognise.scan_image(image)
     finally:
         recognise.uncovered = shipped  # type: ignore[assignment]
-    named = {f.card for f in scan.cards} | {c.card for c in found if c.card in {f.card for f in scan.unsure}}
+    asked = {f.card for f in scan.unsure}
+    named = {f.card for f in scan.cards} | {c.card for c in found if c.card in asked}
     return named, found
 
 
@@ -106,9 +95,8 @@ def bench_photo(task: tuple[str, int, int, int]) -> tuple[dict[str, int], list[C
 
     kind, seed, side, k = task
     designs = designs_of(kind)
-    rng = np.random.default_rng(seed * 7919 + k)
     faces, boxes = faces_of(designs[k % len(designs)])
-    image, placed = photo(rng, faces, boxes, int(rng.integers(8, 33)), (side, side * 3 // 4))
+    image, placed = spread(np.random.default_rng(bench_seed(seed, k)), faces, boxes, side)
     named, checked = read(as_read(image), placed)
     visible = {p.card for p in placed if p.seen}
     present = {p.card for p in placed}
@@ -121,9 +109,8 @@ def training_photo(task: tuple[int, int, int]) -> list[Checked]:
     from training.train import faces_of
 
     seed, design_index, side = task
-    rng = np.random.default_rng(seed)
     faces, boxes = faces_of(DESIGNS[design_index])
-    image, placed = photo(rng, faces, boxes, int(rng.integers(8, 33)), size=(side, side * 3 // 4))
+    image, placed = spread(np.random.default_rng(seed), faces, boxes, side)
     return read(as_read(image), placed)[1]
 
 

@@ -180,6 +180,19 @@ def photo(
     return cv2.imdecode(jpeg, cv2.IMREAD_COLOR), placed
 
 
+def spread(
+    rng: np.random.Generator, faces: list[np.ndarray], boxes: list[Box], side: int = 1024
+) -> tuple[np.ndarray, list[Placed]]:
+    """A photo of 8 to 32 cards of one design, ``side`` pixels on its longer side, drawn from ``rng``: every photo of
+    training and of the bench is drawn so."""
+    return photo(rng, faces, boxes, int(rng.integers(8, 33)), (side, side * 3 // 4))
+
+
+def bench_seed(seed: int, k: int) -> int:
+    """The seed photo ``k`` of a bench set is drawn from (``seeded_photos``)."""
+    return seed * 7919 + k
+
+
 def seeded_photos(
     designs: Sequence[Design], photos: int, seed: int, side: int = 1024
 ) -> Iterator[tuple[Design, np.ndarray, list[Placed]]]:
@@ -189,9 +202,8 @@ def seeded_photos(
     decks = [(design, faces, design_index_boxes(faces)) for design in designs for faces in [render_design(design)]]
 
     def drawn(k: int) -> tuple[Design, np.ndarray, list[Placed]]:
-        rng = np.random.default_rng(seed * 7919 + k)
         design, faces, boxes = decks[k % len(decks)]
-        image, placed = photo(rng, faces, boxes, int(rng.integers(8, 33)), (side, side * 3 // 4))
+        image, placed = spread(np.random.default_rng(bench_seed(seed, k)), faces, boxes, side)
         return design, image, placed
 
     return map(drawn, range(photos))

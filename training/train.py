@@ -53,7 +53,7 @@ from training.designs import (
 )
 from training.frames import as_read, photo_side
 from training.quantize import NETWORKS
-from training.synth import Placed, photo
+from training.synth import Placed, spread
 
 BACKGROUND = 32
 BACKGROUND_SHARE = 2
@@ -136,7 +136,7 @@ def _draw(
     labelled ones (``kind`` as --labels names it)."""
     rng = np.random.default_rng(seed)
     faces, boxes = faces_of(DESIGNS[design_index])
-    image, placed = photo(rng, faces, boxes, int(rng.integers(8, 33)), size=(side, side * 3 // 4))
+    image, placed = spread(rng, faces, boxes, side)
     work = prepare(as_read(image))
     # the shipped networks learnt on the marks of the first two splits: a reader fitted on those of the third as well
     # (glyphs freed from a card's edge, but also pieces of edges beside an index, labelled as its card) read fewer
