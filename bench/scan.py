@@ -3,28 +3,30 @@ on) apart from the trained ones, the designs added since the shipped networks le
 and the held-out designs drawn with the Bulgarian index letters В Д П (training.letters), read as a pack so
 lettered (--letters cyrillic: the reader and index network carried on over such packs).
 
-    python bench/scan.py [--photos 60] [--seed 7] [--side 1024] [--sure 0.99] [--also 0.995,0.999]
-                         [--only held-out|trained|added|cyrillic] [--letters latin|cyrillic]
+    python bench/scan.py [--photos 60] [--seed 7 | --seed 587-887 --jobs 2] [--side 1024] [--sure 0.99]
+                         [--also 0.995,0.999] [--only held-out|trained|added|cyrillic] [--letters latin|cyrillic]
                          [--reader PATH] [--turn PATH] [--index PATH] [--no-index] [--with-reader PATH]
                          [--with-index PATH] [--cover PATH] [--no-cover]
                          [--strict-as-any] [--list] [--worst] [--memory]
 
-For each set: of the cards whose corner can be seen in the photo, how many were named correctly (and surely), how many
-were flagged unsure, how many were missed; how many cards were named that are not in the photo at all (invented); and
-the seconds per photo on one core. --worst times instead the bounded worst case: a 12-megapixel picture of thousands of
-glyphs and lines, of which the scanner examines MAX_MARKS. Needs the training extra and the card packages
-(training/designs.py installs them). --with-reader reads each mark with a second reader as well and takes the geometric
-mean of the two (the patches cut once, read by both), --with-index likewise every frame the index network reads (its
-corrections averaged); --strict-as-any lets the marks of the strict threshold's split vote like any other
-(docs/scanner.md compares readers so). --list names each card invented: its photo, the true card whose index lies
-nearest and how much of that index other cards cover. --memory prints the process's resident memory as it reads the
-photos instead: it must level off, whatever each photo holds. --no-index reads without the index network (each index
-read in its own frame), as the scanner did before it; --no-cover names the cards the check of step 10 would ask about
-(docs/scanner.md, "A card on a covered index"), and --cover reads that check with another network. --side 2048 draws the
-same layouts twice as large: their blur, noise and JPEG blocks, as many pixels, shrink by half when the scanner reduces
-the photo to 1024 pixels, as they do in a phone's photo of 3000-4000 pixels; --side 800 draws them smaller and saves
-them again at JPEG quality 70, as a chat sends a small photo (the committed test photos are so): enlarged to 1024, their
-blur, noise and JPEG blocks grow with them.
+For each set (several sets, --seed 11,13 or --seed 587-887, are pooled after a line each): of the cards whose corner can
+be seen in the photo, how many were named correctly (and surely), how many were flagged unsure, how many were missed;
+how many cards were named that are not in the photo at all (invented); and the seconds per photo on one core; then a
+bound on how often it invents a card (with none invented in one set of 1,000 cards, the rate may still be one card in
+334). --worst times instead the bounded worst case: a 12-megapixel picture of thousands of glyphs and lines, of which
+the scanner examines MAX_MARKS. Needs the training extra and the card packages (training/designs.py installs them).
+--with-reader reads each mark with a second reader as well and takes the geometric mean of the two (the patches cut
+once, read by both), --with-index likewise every frame the index network reads (its corrections averaged);
+--strict-as-any lets the marks of the strict threshold's split vote like any other (docs/scanner.md compares readers
+so). --list names each card invented: its photo, the true card whose index lies nearest and how much of that index other
+cards cover. --memory prints the process's resident memory as it reads the photos instead: it must level off, whatever
+each photo holds. --no-index reads without the index network (each index read in its own frame), as the scanner did
+before it; --no-cover names the cards the check of step 10 would ask about (docs/scanner.md, "A card on a covered
+index"), and --cover reads that check with another network. --side 2048 draws the same layouts twice as large: their
+blur, noise and JPEG blocks, as many pixels, shrink by half when the scanner reduces the photo to 1024 pixels, as they
+do in a phone's photo of 3000-4000 pixels; --side 800 draws them smaller and saves them again at JPEG quality 70, as a
+chat sends a small photo (the committed test photos are so): enlarged to 1024, their blur, noise and JPEG blocks grow
+with them.
 
 The first line says what the figures were read on: the processor, the instruction sets OpenCV finds on it (a feature
 marked ? is not there) and the versions of the packages that read. Another processor reads a few readings at the edge
@@ -46,6 +48,9 @@ import argparse
 import math
 import sys
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
@@ -71,59 +76,157 @@ READ_AS = {"cyrillic": "cyrillic"}  # the letters each set is read with, as its 
 LETTERED = {"latin": "J Q K", "cyrillic": "В Д П"}
 
 
-def run(
-    kind: str,
-    photos: int,
-    seed: int,
-    others: tuple[float, ...] = (),
-    side: int = 1024,
-    letters: str | None = None,
-    listed: bool = False,
-) -> None:
-    letters = letters or READ_AS.get(kind, "latin")
-    designs = designs_of(kind)
-    seen = correct = unsure = invented = wrong_unsure = 0
-    court = [0, 0, 0]  # jacks, queens and kings: visible, named correctly, invented
-    seconds = 0.0
-    at: dict[float, list[int]] = {t: [0, 0] for t in others}  # threshold -> [named correctly, invented]
-    inventions: list[str] = []
-    for photo, (design, image, placed) in enumerate(seeded_photos(designs, photos, seed, side)):
+@dataclass
+class Tally:
+    """What the scanner made of one set of photos, or of several pooled."""
+
+    photos: int = 0
+    seen: int = 0  # cards with a visible corner
+    correct: int = 0
+    unsure: int = 0
+    wrong_unsure: int = 0  # asked about, not in the photo
+    invented: int = 0
+    court: list[int] = field(default_factory=lambda: [0, 0, 0])  # jacks, queens, kings: visible, named, invented
+    seconds: float = 0.0
+    at: dict[float, list[int]] = field(default_factory=dict)  # threshold -> [named correctly, invented]
+    inventions: list[str] = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        for name in ("photos", "seen", "correct", "unsure", "wrong_unsure", "invented", "seconds"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.court = [a + b for a, b in zip(self.court, other.court, strict=True)]
+        for threshold, (named_at, invented_at) in other.at.items():
+            counts = self.at.setdefault(threshold, [0, 0])
+            counts[0] += named_at
+            counts[1] += invented_at
+        self.inventions += other.inventions
+
+
+def tally(task: tuple[str, int, int, tuple[float, ...], int, str]) -> Tally:
+    """One set read: photos 0 to ``photos`` - 1 of ``seed``, of the designs of ``kind``."""
+    kind, photos, seed, others, side, letters = task
+    counted = Tally(photos=photos, at={t: [0, 0] for t in others})
+    for photo, (design, image, placed) in enumerate(seeded_photos(designs_of(kind), photos, seed, side)):
         image = as_read(image)  # a photo smaller than the scanner reads, compressed again as a chat sends it
         start = time.process_time()
         scan = scan_image(image, letters)
-        seconds += time.process_time() - start
+        counted.seconds += time.process_time() - start
         present = {p.card for p in placed}
         visible = {p.card for p in placed if p.seen}
         named = {f.card for f in scan.cards}
         doubtful = {f.card for f in scan.unsure}
-        seen += len(visible)
-        correct += len(named & visible)
-        invented += len(named - present)
-        unsure += len(doubtful & visible)
-        wrong_unsure += len(doubtful - present)
-        court[0] += sum(rank_of(c) in COURT for c in visible)
-        court[1] += sum(rank_of(c) in COURT for c in named & visible)
-        court[2] += sum(rank_of(c) in COURT for c in named - present)
-        inventions += [f"photo {photo} ({design.name}): {card_str(f.card)} at {f.confidence:.4f}, "
-                       f"{nearest_index(placed, f.x, f.y)}" for f in scan.cards if f.card not in present]
-        for threshold, counts in at.items():
+        counted.seen += len(visible)
+        counted.correct += len(named & visible)
+        counted.invented += len(named - present)
+        counted.unsure += len(doubtful & visible)
+        counted.wrong_unsure += len(doubtful - present)
+        counted.court[0] += sum(rank_of(c) in COURT for c in visible)
+        counted.court[1] += sum(rank_of(c) in COURT for c in named & visible)
+        counted.court[2] += sum(rank_of(c) in COURT for c in named - present)
+        counted.inventions += [f"seed {seed} photo {photo} ({design.name}): {card_str(f.card)} at {f.confidence:.4f}, "
+                               f"{nearest_index(placed, f.x, f.y)}" for f in scan.cards if f.card not in present]
+        for threshold, counts in counted.at.items():
             read = {f.card for f in (*scan.cards, *scan.unsure) if f.confidence >= threshold}
             counts[0] += len(read & visible)
             counts[1] += len(read - present)
-    names = ", ".join(d.name for d in designs)
-    print(f"{SETS[kind]} ({names}), read as lettered {LETTERED[letters]}: {photos} photos, {seen} cards with a "
-          "visible corner")
+    return counted
+
+
+def rate_bound(events: int, trials: int, confidence: float = 0.95) -> float:
+    """The rate under which a count of ``events`` in ``trials`` says the true rate lies, with ``confidence`` (the
+    exact Poisson bound: the rate at which ``events`` or fewer would be seen only 1 - ``confidence`` of the time).
+    With none invented in 1,000 cards the rate may still be as high as one in 334: one set cannot show "none"."""
+    if trials <= 0:
+        raise ValueError("no trials")
+
+    def at_most(mean: float) -> float:  # P(Poisson(mean) <= events)
+        term = total = math.exp(-mean)
+        for k in range(1, events + 1):
+            term *= mean / k
+            total += term
+        return total
+
+    low, high = 0.0, float(events + 10 + 10 * math.sqrt(events + 1))
+    for _ in range(100):  # at_most falls as the mean grows
+        mid = (low + high) / 2
+        low, high = (mid, high) if at_most(mid) > 1 - confidence else (low, mid)
+    return high / trials
+
+
+def report(kind: str, letters: str, counted: Tally, listed: bool, sets: int = 1) -> None:
+    names = ", ".join(d.name for d in designs_of(kind))
+    seen, correct, unsure, invented = counted.seen, counted.correct, counted.unsure, counted.invented
+    what = f"{sets} sets, {counted.photos} photos" if sets > 1 else f"{counted.photos} photos"
+    print(f"{SETS[kind]} ({names}), read as lettered {LETTERED[letters]}: {what}, {seen} cards with a visible corner")
     print(f"  named correctly  {correct / seen:7.2%}  ({correct})")
-    print(f"  flagged unsure   {unsure / seen:7.2%}  ({unsure}; plus {wrong_unsure} unsure guesses not in the photo)")
+    print(f"  flagged unsure   {unsure / seen:7.2%}  ({unsure}; plus {counted.wrong_unsure} unsure guesses not in the "
+          "photo)")
     print(f"  missed           {(seen - correct - unsure) / seen:7.2%}  ({seen - correct - unsure})")
     print(f"  invented         {invented}")
     if listed:
-        for line in inventions:
+        for line in counted.inventions:
             print(f"    {line}")
-    print(f"  seconds/photo    {seconds / photos:.3f} (one core)")
+    bound = rate_bound(invented, seen)
+    print(f"  invented rate    under one card in {1 / bound:,.0f} (95 % bound from {invented} in {seen} cards)")
+    print(f"  seconds/photo    {counted.seconds / counted.photos:.3f} (one core)")
+    court = counted.court
     print(f"  jacks, queens and kings: {court[1]} of {court[0]} named correctly, {court[2]} invented")
-    for threshold, (named_at, invented_at) in at.items():
+    for threshold, (named_at, invented_at) in counted.at.items():
         print(f"  named from {threshold}: {named_at / seen:7.2%} correctly, {invented_at} invented")
+
+
+def run(
+    kind: str,
+    photos: int,
+    seeds: list[int],
+    others: tuple[float, ...] = (),
+    side: int = 1024,
+    letters: str | None = None,
+    listed: bool = False,
+    jobs: int = 1,
+) -> None:
+    """Read the sets of ``seeds`` (``jobs`` at a time) and print their figures: each set on a line, then pooled."""
+    letters = letters or READ_AS.get(kind, "latin")
+    tasks = [(kind, photos, seed, others, side, letters) for seed in seeds]
+    if jobs > 1 and len(tasks) > 1:
+        with Pool(jobs) as pool:  # forked after main() set the networks and rules: each reader reads alike
+            sets = pool.imap(tally, tasks)
+            counted = pooled(sets, seeds)
+    else:
+        counted = pooled(map(tally, tasks), seeds)
+    report(kind, letters, counted, listed, len(seeds))
+
+
+def pooled(sets: Iterator[Tally], seeds: list[int]) -> Tally:
+    """The sets' figures added up, each set's printed as it comes when there are several."""
+    counted = Tally()
+    for seed, one in zip(seeds, sets, strict=True):
+        if len(seeds) > 1:
+            print(f"  seed {seed}: {one.seen} cards, {one.correct} named correctly, {one.unsure} unsure, "
+                  f"{one.invented} invented", flush=True)
+        counted.add(one)
+    return counted
+
+
+def seed_list(text: str) -> list[int]:
+    """Seeds as the docs name sets: comma-separated, each a number or A-B, every prime from A to B (the held-out
+    sets measured since seed 211 are drawn with prime seeds)."""
+
+    def prime(n: int) -> bool:
+        return n > 1 and all(n % d for d in range(2, math.isqrt(n) + 1))
+
+    seeds: list[int] = []
+    for part in text.split(","):
+        low, dash, high = part.strip().partition("-")
+        try:
+            some = [n for n in range(int(low), int(high) + 1) if prime(n)] if dash else [int(low)]
+        except ValueError:
+            some = []
+        if not some:
+            raise argparse.ArgumentTypeError(
+                f"no seed in {part.strip()!r}: give e.g. 7, or 11,13, or 587-887 (the primes between)")
+        seeds += some
+    return seeds
 
 
 def nearest_index(placed: list[Placed], x: float, y: float) -> str:
@@ -233,7 +336,10 @@ def worst() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--photos", type=int, default=60)
-    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--seed", type=seed_list, default=[7], help="the set's seed, or several sets pooled: "
+                        "comma-separated, A-B for every prime from A to B (e.g. 587-887, the 48 held-out sets of "
+                        "docs/scanner.md)")
+    parser.add_argument("--jobs", type=int, default=1, help="sets read at once, each on its own core")
     parser.add_argument("--sure", type=float, help="the confidence from which a card is named (the shipped one if not "
                         "given): it trades named cards for invented ones")
     parser.add_argument("--also", default="", help="other thresholds to report, e.g. 0.995,0.999 (read on the same "
@@ -288,12 +394,12 @@ def main() -> None:
         return
     ensure_packages()
     if args.memory:
-        memory(args.photos, args.seed)
+        memory(args.photos, args.seed[0])
         return
     others = tuple(float(t) for t in args.also.split(",") if t)
     for kind in SETS:
         if args.only in (None, kind):
-            run(kind, args.photos, args.seed, others, args.side, args.letters, args.list)
+            run(kind, args.photos, args.seed, others, args.side, args.letters, args.list, args.jobs)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,84 @@
+"""bench/scan.py's pooling of many sets: the seeds it reads as the docs name sets, the figures of several sets added up,
+and the bound it prints on how often the scanner invents a card (checked against the exact Poisson bound's published
+values, computed here by hand)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+def _bench() -> Any:
+    path = Path(__file__).resolve().parent.parent / "bench" / "scan.py"
+    spec = importlib.util.spec_from_file_location("scan_bench", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["scan_bench"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+bench = _bench()
+
+
+def test_seeds_are_read_as_numbers_lists_and_prime_ranges() -> None:
+    assert bench.seed_list("7") == [7]
+    assert bench.seed_list("11, 13,17") == [11, 13, 17]
+    # the 48 held-out sets drawn with the prime seeds from 587 to 887
+    primes = bench.seed_list("587-887")
+    assert len(primes) == 48 and primes[:3] == [587, 593, 599] and primes[-1] == 887
+    assert bench.seed_list("2-12,7") == [2, 3, 5, 7, 11, 7]
+    for wrong in ("x", "", "620-630", "5-", "7,x", "7,620-630"):
+        with pytest.raises(argparse.ArgumentTypeError, match="587-887"):
+            bench.seed_list(wrong)
+
+
+@pytest.mark.parametrize(
+    ("events", "bound"),
+    [
+        (0, -math.log(0.05)),  # e^-m = 0.05
+        (1, 4.7439),  # e^-m (1 + m) = 0.05
+        (9, 15.7052),
+        (20, 29.0620),
+    ],
+)
+def test_the_invented_rate_bound_is_the_exact_one_sided_poisson_bound(events: int, bound: float) -> None:
+    assert bench.rate_bound(events, 10_000) * 10_000 == pytest.approx(bound, abs=1e-3)
+    # at that mean, seeing ``events`` or fewer happens 5 % of the time
+    mean = bench.rate_bound(events, 1)
+    assert sum(math.exp(-mean) * mean**k / math.factorial(k) for k in range(events + 1)) == pytest.approx(0.05, 1e-6)
+
+
+def test_one_set_with_none_invented_does_not_show_none() -> None:
+    # the bench's default held-out set: 1,007 cards, none invented, bounds the rate at one in 336 only
+    assert round(1 / bench.rate_bound(0, 1007)) == 336
+    with pytest.raises(ValueError):
+        bench.rate_bound(0, 0)
+
+
+def test_sets_are_added_up_and_each_is_printed(capsys: pytest.CaptureFixture[str]) -> None:
+    first = bench.Tally(photos=40, seen=600, correct=595, unsure=3, wrong_unsure=4, invented=1,
+                        court=[200, 198, 1], seconds=8.0, at={0.99: [590, 1]}, inventions=["seed 11 photo 3: TD"])
+    second = bench.Tally(photos=40, seen=650, correct=640, unsure=5, wrong_unsure=2, invented=0,
+                         court=[210, 207, 0], seconds=9.0, at={0.99: [633, 0]}, inventions=[])
+    both = bench.pooled(iter([first, second]), [11, 13])
+    assert (both.photos, both.seen, both.correct, both.unsure, both.wrong_unsure, both.invented) == (
+        80, 1250, 1235, 8, 6, 1)
+    assert both.court == [410, 405, 1] and both.seconds == 17.0 and both.at == {0.99: [1223, 1]}
+    assert both.inventions == ["seed 11 photo 3: TD"]
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == ["  seed 11: 600 cards, 595 named correctly, 3 unsure, 1 invented",
+                     "  seed 13: 650 cards, 640 named correctly, 5 unsure, 0 invented"]
+
+    bench.report("held-out", "latin", both, listed=True, sets=2)
+    out = capsys.readouterr().out
+    assert "2 sets, 80 photos, 1250 cards with a visible corner" in out
+    assert "named correctly   98.80%  (1235)" in out
+    assert "    seed 11 photo 3: TD" in out
+    assert f"under one card in {1 / bench.rate_bound(1, 1250):,.0f} (95 % bound from 1 in 1250 cards)" in out
