@@ -145,3 +145,39 @@ def test_the_letters_are_named_alike_everywhere() -> None:
     from bot.scanner import LETTERS
 
     assert scanflow.LETTERS == cli.LETTERS == LETTERS
+
+
+@pytest.mark.parametrize("lang", ["bg", "en", "fr", "hr"])
+async def test_a_count_not_of_whole_tricks_is_pointed_out_once_no_card_is_unsure(tmp_path: Path, lang: str) -> None:
+    from dataclasses import asdict
+
+    from bot.core.scanflow import STORE_KEY, ScanState
+    from bot.i18n import translator
+
+    hint = translator(lang).gettext(
+        "Won cards come in tricks of four, and {n} is not a multiple of four: a card may be missing or misread.", n=13)
+    assert "13" in hint and (lang == "en" or "tricks of four" not in hint), "translated"
+    flow, storage = await flow_on(tmp_path)
+    thirteen = ScanState("0badcafe", "7", lang, cards=list(range(13)), unsure=[31], touched=time.time())
+    await storage.set_form("telegram", STORE_KEY + thirteen.scan_id, asdict(thirteen))
+    assert hint not in flow.draw(thirteen).text, "not while a card is still asked about"
+    answered = await flow.press("7", lang, "sc1:0badcafe:0:n")  # the ace of spades is not there: 13 cards stay
+    assert answered.view is not None and hint in answered.view.text
+    added = await flow.press("7", lang, "sc1:0badcafe:1:a")
+    assert added.view is not None
+    suit = await flow.press("7", lang, "sc1:0badcafe:2:s1")  # diamonds
+    assert suit.view is not None
+    fourteen = await flow.press("7", lang, "sc1:0badcafe:3:c15")  # the ace of diamonds added: 14 cards
+    assert fourteen.view is not None and hint.replace("13", "14") in fourteen.view.text
+    await flow.press("7", lang, "sc1:0badcafe:4:r")
+    await flow.press("7", lang, "sc1:0badcafe:5:s1")
+    removed = await flow.press("7", lang, "sc1:0badcafe:6:c8")  # the seven of diamonds removed: 13 again
+    await flow.press("7", lang, "sc1:0badcafe:7:r")
+    await flow.press("7", lang, "sc1:0badcafe:8:s1")
+    twelve = await flow.press("7", lang, "sc1:0badcafe:9:c9")  # the eight of diamonds removed: 12 cards, three tricks
+    assert removed.view is not None and hint in removed.view.text
+    assert twelve.view is not None and "(12)" in twelve.view.text and hint.replace("13", "12") not in twelve.view.text
+    for n, shown in ((12, False), (16, False), (0, False), (31, True)):
+        state = ScanState("0badcafe", "7", lang, cards=list(range(n)), touched=time.time())
+        assert (hint.replace("13", str(n)) in flow.draw(state).text) is shown, n
+    await storage.close()

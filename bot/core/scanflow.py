@@ -54,6 +54,7 @@ GAMES: Final = ("bulgarian", "bela", "french")
 STEPS: Final = ("cards", "suit", "rank", "contract", "photo", "bid", "last", "done")
 _PAYLOAD: Final = re.compile(r"sc1:(?P<scan>[0-9a-f]{8}):(?P<nonce>[0-9a-z]{1,8}):(?P<action>[0-9a-z]{1,4})")
 LAST_TEN: Final = 10
+TRICK: Final = 4  # cards in a trick of every game scored here: a side's won cards are a multiple of it
 # The letters of a pack's jacks, queens and kings (bot.scanner.LETTERS): "latin" (J Q K, B D K) unless the photo is
 # sent with вдп (in the caption on Telegram, as /score's letters on Discord): many Bulgarian packs print В Д П.
 LETTERS: Final = ("latin", "cyrillic")
@@ -386,6 +387,9 @@ class ScanFlow:
                 rows.append((b(t.gettext("Yes, {card}", card=card), "y"), b(t.gettext("No {card}", card=card), "n")))
             else:
                 lines.append(t.gettext("Check the cards: a misread card is removed, then the right one added."))
+                if len(s.cards) % TRICK:  # a card missed or invented breaks the count, unless another offsets it
+                    lines.append(t.gettext("Won cards come in tricks of four, and {n} is not a multiple of four: a "
+                                           "card may be missing or misread.", n=len(s.cards)))
             lines.append(self._letters_line(s, t))
             fix = [b(t.gettext("+ Add a card"), "a")]
             if s.cards:
