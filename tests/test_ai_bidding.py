@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -28,6 +25,7 @@ from bot.ai.sampling import auction_weights
 from bot.engine import ALL_TRUMPS, CONTRA, DEFAULT_RULES, NO_TRUMPS, PASS, RECONTRA, Deal, observe, parse_card
 from bot.engine.cards import mask_of
 from bot.engine.deal import DONE
+from tests.bench_scripts import bench_script
 
 STYLE = BiddingStyle()
 HEARTS, SPADES = 2, 3
@@ -49,13 +47,7 @@ def opening(first: str, calls: tuple[int, ...] = ()) -> Deal:
 
 
 def fit_script() -> ModuleType:
-    path = Path(__file__).resolve().parent.parent / "bench" / "fit_bidding.py"
-    spec = importlib.util.spec_from_file_location("fit_bidding", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["fit_bidding"] = module
-    spec.loader.exec_module(module)
-    return module
+    return bench_script("fit_bidding")
 
 
 def test_strength_follows_the_contract() -> None:

@@ -16,6 +16,7 @@ from bot.cli.main import main
 from bot.engine import Action, Bid, Observation, Play
 from bot.engine.game import VARIANTS
 from bot.engine.record import replay_record
+from tests.bench_scripts import bench_script
 
 
 def side(label: str, factory: Any) -> Side:
@@ -129,16 +130,7 @@ def test_cli_arena_explains_bad_options(capsys: pytest.CaptureFixture[str]) -> N
 
 
 def _contracts_script() -> Any:
-    import importlib.util
-    import sys
-
-    path = Path(__file__).resolve().parent.parent / "bench" / "contracts.py"
-    spec = importlib.util.spec_from_file_location("contracts_bench", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["contracts_bench"] = module
-    spec.loader.exec_module(module)
-    return module
+    return bench_script("contracts")
 
 
 def test_contracts_from_records_count_every_played_deal_and_no_call_of_medium_against_itself(tmp_path: Path) -> None:
@@ -168,15 +160,7 @@ def test_contracts_from_records_count_every_played_deal_and_no_call_of_medium_ag
 def test_deal_pairs_from_records_are_the_arenas_and_a_run_compared_with_itself_differs_by_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import importlib.util
-    import sys
-
-    path = Path(__file__).resolve().parent.parent / "bench" / "pairs.py"
-    spec = importlib.util.spec_from_file_location("pairs_bench", path)
-    assert spec is not None and spec.loader is not None
-    script = importlib.util.module_from_spec(spec)
-    sys.modules["pairs_bench"] = script
-    spec.loader.exec_module(script)
+    script = bench_script("pairs")
     from bot.ai.easy import EasyAgent
 
     result = run_arena(side("medium", MediumAgent), side("easy", EasyAgent), deals=12, seed="pairs", records=tmp_path)

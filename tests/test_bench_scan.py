@@ -5,26 +5,13 @@ values, computed here by hand)."""
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import math
-import sys
-from pathlib import Path
-from typing import Any
 
 import pytest
 
+from tests.bench_scripts import bench_script
 
-def _bench() -> Any:
-    path = Path(__file__).resolve().parent.parent / "bench" / "scan.py"
-    spec = importlib.util.spec_from_file_location("scan_bench", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["scan_bench"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _bench()
+bench = bench_script("scan")
 
 
 def test_seeds_are_read_as_numbers_lists_and_prime_ranges() -> None:
