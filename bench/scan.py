@@ -13,20 +13,21 @@ For each set (several sets, --seed 11,13 or --seed 587-887, are pooled after a l
 be seen in the photo, how many were named correctly (and surely), how many were flagged unsure, how many were missed;
 how many cards were named that are not in the photo at all (invented); and the seconds per photo on one core; then a
 bound on how often it invents a card (with none invented in one set of 1,000 cards, the rate may still be one card in
-334). --worst times instead the bounded worst case: a 12-megapixel picture of thousands of glyphs and lines, of which
-the scanner examines MAX_MARKS. Needs the training extra and the card packages (training/designs.py installs them).
---with-reader reads each mark with a second reader as well and takes the geometric mean of the two (the patches cut
-once, read by both), --with-index likewise every frame the index network reads (its corrections averaged);
---strict-as-any lets the marks of the strict threshold's split vote like any other (docs/scanner.md compares readers
-so). --list names each card invented: its photo, the true card whose index lies nearest and how much of that index other
-cards cover. --memory prints the process's resident memory as it reads the photos instead: it must level off, whatever
-each photo holds. --no-index reads without the index network (each index read in its own frame), as the scanner did
-before it; --no-cover names the cards the check of step 10 would ask about (docs/scanner.md, "A card on a covered
-index"), and --cover reads that check with another network. --side 2048 draws the same layouts twice as large: their
-blur, noise and JPEG blocks, as many pixels, shrink by half when the scanner reduces the photo to 1024 pixels, as they
-do in a phone's photo of 3000-4000 pixels; --side 800 draws them smaller and saves them again at JPEG quality 70, as a
-chat sends a small photo (the committed test photos are so): enlarged to 1024, their blur, noise and JPEG blocks grow
-with them.
+334). Last, how many photos had a card invented or missed (each unsure card answered rightly), and how many of those a
+count not of whole tricks gives away, as the chat's answer points it out. --worst times instead the bounded worst case:
+a 12-megapixel picture of thousands of glyphs and lines, of which the scanner examines MAX_MARKS. Needs the training
+extra and the card packages (training/designs.py installs them). --with-reader reads each mark with a second reader as
+well and takes the geometric mean of the two (the patches cut once, read by both), --with-index likewise every frame the
+index network reads (its corrections averaged); --strict-as-any lets the marks of the strict threshold's split vote like
+any other (docs/scanner.md compares readers so). --list names each card invented: its photo, the true card whose index
+lies nearest and how much of that index other cards cover. --memory prints the process's resident memory as it reads the
+photos instead: it must level off, whatever each photo holds. --no-index reads without the index network (each index
+read in its own frame), as the scanner did before it; --no-cover names the cards the check of step 10 would ask about
+(docs/scanner.md, "A card on a covered index"), and --cover reads that check with another network. --side 2048 draws the
+same layouts twice as large: their blur, noise and JPEG blocks, as many pixels, shrink by half when the scanner reduces
+the photo to 1024 pixels, as they do in a phone's photo of 3000-4000 pixels; --side 800 draws them smaller and saves
+them again at JPEG quality 70, as a chat sends a small photo (the committed test photos are so): enlarged to 1024, their
+blur, noise and JPEG blocks grow with them.
 
 The first line says what the figures were read on: the processor, the instruction sets OpenCV finds on it (a feature
 marked ? is not there) and the versions of the packages that read. Another processor reads a few readings at the edge
@@ -58,6 +59,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.core.scanflow import TRICK
 from bot.engine.cards import card_str, rank_of
 from bot.scanner import scan_image
 from bot.scanner.recognise import COURT, LETTERS  # COURT: the ranks whose letters differ from pack to pack
@@ -86,13 +88,16 @@ class Tally:
     unsure: int = 0
     wrong_unsure: int = 0  # asked about, not in the photo
     invented: int = 0
+    wrong_photos: int = 0  # photos with a card invented or one with a visible corner neither named nor asked about
+    flagged_photos: int = 0  # of those, the photos whose count is off by other than whole tricks
     court: list[int] = field(default_factory=lambda: [0, 0, 0])  # jacks, queens, kings: visible, named, invented
     seconds: float = 0.0
     at: dict[float, list[int]] = field(default_factory=dict)  # threshold -> [named correctly, invented]
     inventions: list[str] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
-        for name in ("photos", "seen", "correct", "unsure", "wrong_unsure", "invented", "seconds"):
+        for name in ("photos", "seen", "correct", "unsure", "wrong_unsure", "invented", "wrong_photos",
+                     "flagged_photos", "seconds"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.court = [a + b for a, b in zip(self.court, other.court, strict=True)]
         for threshold, (named_at, invented_at) in other.at.items():
@@ -120,6 +125,11 @@ def tally(task: tuple[str, int, int, tuple[float, ...], int, str]) -> Tally:
         counted.invented += len(named - present)
         counted.unsure += len(doubtful & visible)
         counted.wrong_unsure += len(doubtful - present)
+        # a won pile is whole tricks: the answer points out a count off by other than fours (bot.core.scanflow)
+        off = len(named - present) - len(visible - named - doubtful)  # each unsure card answered rightly
+        if named - present or visible - named - doubtful:
+            counted.wrong_photos += 1
+            counted.flagged_photos += off % TRICK != 0
         counted.court[0] += sum(rank_of(c) in COURT for c in visible)
         counted.court[1] += sum(rank_of(c) in COURT for c in named & visible)
         counted.court[2] += sum(rank_of(c) in COURT for c in named - present)
@@ -168,6 +178,8 @@ def report(kind: str, letters: str, counted: Tally, listed: bool, sets: int = 1)
             print(f"    {line}")
     bound = rate_bound(invented, seen)
     print(f"  invented rate    under one card in {1 / bound:,.0f} (95 % bound from {invented} in {seen} cards)")
+    print(f"  photos with a card invented or missed: {counted.wrong_photos}, of which a count not of whole tricks "
+          f"points out {counted.flagged_photos}")
     print(f"  seconds/photo    {counted.seconds / counted.photos:.3f} (one core)")
     court = counted.court
     print(f"  jacks, queens and kings: {court[1]} of {court[0]} named correctly, {court[2]} invented")

@@ -50,13 +50,15 @@ def test_one_set_with_none_invented_does_not_show_none() -> None:
 
 
 def test_sets_are_added_up_and_each_is_printed(capsys: pytest.CaptureFixture[str]) -> None:
-    first = bench.Tally(photos=40, seen=600, correct=595, unsure=3, wrong_unsure=4, invented=1,
-                        court=[200, 198, 1], seconds=8.0, at={0.99: [590, 1]}, inventions=["seed 11 photo 3: TD"])
-    second = bench.Tally(photos=40, seen=650, correct=640, unsure=5, wrong_unsure=2, invented=0,
-                         court=[210, 207, 0], seconds=9.0, at={0.99: [633, 0]}, inventions=[])
+    first = bench.Tally(photos=40, seen=600, correct=595, unsure=3, wrong_unsure=4, invented=1, wrong_photos=3,
+                        flagged_photos=2, court=[200, 198, 1], seconds=8.0, at={0.99: [590, 1]},
+                        inventions=["seed 11 photo 3: TD"])
+    second = bench.Tally(photos=40, seen=650, correct=640, unsure=5, wrong_unsure=2, invented=0, wrong_photos=2,
+                         flagged_photos=2, court=[210, 207, 0], seconds=9.0, at={0.99: [633, 0]}, inventions=[])
     both = bench.pooled(iter([first, second]), [11, 13])
     assert (both.photos, both.seen, both.correct, both.unsure, both.wrong_unsure, both.invented) == (
         80, 1250, 1235, 8, 6, 1)
+    assert (both.wrong_photos, both.flagged_photos) == (5, 4)
     assert both.court == [410, 405, 1] and both.seconds == 17.0 and both.at == {0.99: [1223, 1]}
     assert both.inventions == ["seed 11 photo 3: TD"]
     lines = capsys.readouterr().out.splitlines()
@@ -68,4 +70,5 @@ def test_sets_are_added_up_and_each_is_printed(capsys: pytest.CaptureFixture[str
     assert "2 sets, 80 photos, 1250 cards with a visible corner" in out
     assert "named correctly   98.80%  (1235)" in out
     assert "    seed 11 photo 3: TD" in out
+    assert "photos with a card invented or missed: 5, of which a count not of whole tricks points out 4" in out
     assert f"under one card in {1 / bench.rate_bound(1, 1250):,.0f} (95 % bound from 1 in 1250 cards)" in out
