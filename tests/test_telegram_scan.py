@@ -41,6 +41,10 @@ def cards_line(text: str, head: str) -> set[int]:
     return {parse_card(r.replace("10", "T") + "CDHS"["♣♦♥♠".index(s)]) for r, s in _CARD.findall(line.split(":", 1)[1])}
 
 
+def whole_tricks_hint(text: str) -> bool:
+    return "is not a multiple of four: a card may be missing or misread." in text
+
+
 @pytest.fixture
 async def tg() -> AsyncIterator[FakeTelegram]:
     async with telegram_with(POLICY, (IVAN, JANE), GROUP, "Real cards", {IVAN.user_id}) as server:
@@ -93,6 +97,16 @@ async def test_a_private_photo_is_read_corrected_and_scored(h: Harness, tg: Fake
     await press(h, JANE, answer, card_symbol(added))
     expected = (expected - {removed}) | {added}
     assert cards_line(answer.text, "Cards read") == expected
+    # Won cards are whole tricks: a count that is not is pointed out, added up to whole tricks it is not.
+    assert whole_tricks_hint(answer.text) == (len(expected) % 4 != 0)
+    for _ in range((-len(expected)) % 4 or 4):  # at least one count off whole tricks on the way
+        added = next(c for c in range(32) if c not in expected)
+        await press(h, JANE, answer, "+ Add a card")
+        await press(h, JANE, answer, "♣♦♥♠"[added >> 3])
+        await press(h, JANE, answer, card_symbol(added))
+        expected |= {added}
+        assert whole_tricks_hint(answer.text) == (len(expected) % 4 != 0), len(expected)
+    assert cards_line(answer.text, "Cards read") == expected and len(expected) % 4 == 0
     for label in ("Count the points", "♥ Hearts", "We", "You", "Yes, +10"):
         assert await press(h, JANE, answer, label) in ("", None), label
     points = sum(CARD_POINTS[2][c] for c in expected) + 10
