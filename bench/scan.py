@@ -120,19 +120,20 @@ def tally(task: tuple[str, int, int, tuple[float, ...], int, str]) -> Tally:
         visible = {p.card for p in placed if p.seen}
         named = {f.card for f in scan.cards}
         doubtful = {f.card for f in scan.unsure}
+        invented = named - present
+        lost = visible - named - doubtful  # neither named nor asked about
         counted.seen += len(visible)
         counted.correct += len(named & visible)
-        counted.invented += len(named - present)
+        counted.invented += len(invented)
         counted.unsure += len(doubtful & visible)
         counted.wrong_unsure += len(doubtful - present)
         # a won pile is whole tricks: the answer points out a count off by other than fours (bot.core.scanflow)
-        off = len(named - present) - len(visible - named - doubtful)  # each unsure card answered rightly
-        if named - present or visible - named - doubtful:
+        if invented or lost:
             counted.wrong_photos += 1
-            counted.flagged_photos += off % TRICK != 0
+            counted.flagged_photos += (len(invented) - len(lost)) % TRICK != 0  # each unsure card answered rightly
         counted.court[0] += sum(rank_of(c) in COURT for c in visible)
         counted.court[1] += sum(rank_of(c) in COURT for c in named & visible)
-        counted.court[2] += sum(rank_of(c) in COURT for c in named - present)
+        counted.court[2] += sum(rank_of(c) in COURT for c in invented)
         counted.inventions += [f"seed {seed} photo {photo} ({design.name}): {card_str(f.card)} at {f.confidence:.4f}, "
                                f"{nearest_index(placed, f.x, f.y)}" for f in scan.cards if f.card not in present]
         for threshold, counts in counted.at.items():
