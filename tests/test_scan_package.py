@@ -18,6 +18,7 @@ def test_the_wheel_carries_the_model(tmp_path: Path) -> None:
         models = [archive.getinfo(f"bot/scanner/{name}.onnx") for name in ("turn", "model", "index")]
         vdp = [archive.getinfo(f"bot/scanner/{name}-vdp.onnx") for name in ("model", "index")]
         cover = archive.getinfo("bot/scanner/index-cover.onnx")
+        hard = archive.getinfo("bot/scanner/index-cover-hard.onnx")
     assert "bot/scanner/recognise.py" in names
     # the three networks (the card's turn, its reader, the index read in its frame) are small, as shipped: a few MB
     # at most together
@@ -28,4 +29,6 @@ def test_the_wheel_carries_the_model(tmp_path: Path) -> None:
     assert sum(m.file_size for m in vdp) < 2_000_000
     # and the index network that checks the cards named for covered indices, its dense layers in 8 bits: under 1 MB
     assert 10_000 < cover.file_size < 1_000_000
+    # and the second network of that check, carried on from it over the cards the scanner checks: as small
+    assert 10_000 < hard.file_size < 1_000_000
     assert not any(n.startswith("training/") for n in names)

@@ -62,7 +62,7 @@ def label(frame: np.ndarray, corners: list[Corner]) -> tuple[int, np.ndarray]:
 def read(image: np.ndarray, placed: list[Placed]) -> tuple[set[int], list[Checked]]:
     """The cards the scanner names in ``image`` before the check, and the cards the check reads."""
     found: list[Checked] = []
-    shipped = recognise.uncovered
+    check = recognise.uncovered
     visible = {p.card for p in placed if p.seen}
     present = {p.card for p in placed}
 
@@ -71,18 +71,21 @@ def read(image: np.ndarray, placed: list[Placed]) -> tuple[set[int], list[Checke
         corners = work_corners(placed, work.scale)
         for (card, at_index), cut in zip(asked, cuts, strict=True):
             x = frame_patches(work.planes, cut)
-            seen = recognise.run(recognise.COVER, "card", recognise.tensor(x))
+            shipped = recognise.both_read([
+                recognise.check_reading(recognise.run(network, "card", recognise.tensor(x)), card, at_index)
+                for network in recognise.check_networks(work.scale < 1.0)
+            ])  # fmt: skip
             labelled = [label(frame, corners) for frame in cut]
             kind = RIGHT if card in visible else INVENTED if card not in present else ELSEWHERE
-            found.append(Checked(card, at_index, work.scale < 1.0, kind, recognise.check_reading(seen, card, at_index),
+            found.append(Checked(card, at_index, work.scale < 1.0, kind, shipped,
                                  x, np.array([c for c, _ in labelled]), np.array([f for _, f in labelled])))
-        return shipped(work, named, *rest)
+        return check(work, named, *rest)
 
     recognise.uncovered = recorded  # type: ignore[assignment]
     try:
         scan = recognise.scan_image(image)
     finally:
-        recognise.uncovered = shipped  # type: ignore[assignment]
+        recognise.uncovered = check  # type: ignore[assignment]
     asked = {f.card for f in scan.unsure}
     named = {f.card for f in scan.cards} | {c.card for c in found if c.card in asked}
     return named, found
@@ -149,18 +152,20 @@ def saved(path: Path, checked: list[Checked], **counts: np.ndarray) -> None:
     )
 
 
-def measured(path: Path, network: Path | None, at_index: float, enlarged: float, ink: float) -> tuple[int, int, int]:
+def measured(
+    path: Path, networks: tuple[Path, ...] | None, at_index: float, enlarged: float, ink: float
+) -> tuple[int, int, int]:
     """A recorded set's cards with a visible corner, named correctly and invented, had the check read with
-    ``network`` (the recorded shipped readings if None) at these thresholds (recognise.COVERED_INDEX,
-    COVERED_INDEX_ENLARGED, COVERED_INK)."""
+    ``networks`` (the geometric mean of their readings; the recorded shipped readings if None) at these thresholds
+    (recognise.COVERED_INDEX, COVERED_INDEX_ENLARGED, COVERED_INK)."""
     with np.load(path) as f:
         d = {key: f[key] for key in f.files}
     readings = d["shipped"]
-    if network is not None and len(d["card"]):
-        read = recognise.run(network, "card", recognise.tensor(d["patches"]))
-        ends = [*d["start"][1:].tolist(), len(read)]
+    if networks and len(d["card"]):
+        reads = [recognise.run(network, "card", recognise.tensor(d["patches"])) for network in networks]
+        ends = [*d["start"][1:].tolist(), len(d["patches"])]
         readings = np.array([
-            recognise.check_reading(read[a:b], int(card), bool(on_index))
+            recognise.both_read([recognise.check_reading(read[a:b], int(card), bool(on_index)) for read in reads])
             for card, on_index, a, b in zip(d["card"], d["at_index"], d["start"].tolist(), ends, strict=True)
         ])  # fmt: skip
     limit = np.where(d["at_index"], np.where(d["enlarged"], enlarged, at_index), ink)
@@ -175,7 +180,8 @@ def main() -> None:
     parser.add_argument("--seeds", help="the bench seeds, comma-separated: record those sets")
     parser.add_argument("--measure", type=Path, nargs="+", help="recorded sets: the cards named and invented had the "
                         "check read with --network at --at (recognise's thresholds by default)")
-    parser.add_argument("--network", type=Path, help="with --measure: another network for the check")
+    parser.add_argument("--network", type=Path, action="append", help="with --measure: another network for the "
+                        "check; given twice or more, the check reads the geometric mean of theirs")
     parser.add_argument("--at", default=f"{recognise.COVERED_INDEX},{recognise.COVERED_INDEX_ENLARGED},"
                         f"{recognise.COVERED_INK}", help="at an index, at an index on an enlarged photo, from the ink")
     parser.add_argument("--photos", type=int, default=40)
@@ -187,7 +193,7 @@ def main() -> None:
         limits = tuple(float(v) for v in args.at.split(","))
         total = np.zeros(3, np.int64)
         for path in args.measure:
-            counts = measured(path, args.network, *limits)
+            counts = measured(path, tuple(args.network or ()), *limits)
             total += counts
             print(f"{path.name}: {counts[0]} cards, {counts[1]} named correctly, {counts[2]} invented")
         print(f"all {len(args.measure)}: {total[0]} cards, {total[1]} named correctly, {total[2]} invented")
