@@ -23,7 +23,8 @@ any other (docs/scanner.md compares readers so). --list names each card invented
 lies nearest and how much of that index other cards cover. --memory prints the process's resident memory as it reads the
 photos instead: it must level off, whatever each photo holds. --no-index reads without the index network (each index
 read in its own frame), as the scanner did before it; --no-cover names the cards the check of step 10 would ask about
-(docs/scanner.md, "A card on a covered index"), and --cover reads that check with another network. --side 2048 draws the
+(docs/scanner.md, "A card on a covered index"), and --cover reads that check with another network in place of its
+first (index-cover.onnx; its second, index-cover-hard.onnx, still reads beside it). --side 2048 draws the
 same layouts twice as large: their blur, noise and JPEG blocks, as many pixels, shrink by half when the scanner reduces
 the photo to 1024 pixels, as they do in a phone's photo of 3000-4000 pixels; --side 800 draws them smaller and saves
 them again at JPEG quality 70, as a chat sends a small photo (the committed test photos are so): enlarged to 1024, their
@@ -372,7 +373,8 @@ def main() -> None:
     parser.add_argument("--with-reader", type=Path, help="a second reader, its readings combined with the first's")
     parser.add_argument("--with-index", type=Path, help="a second index network, its readings of every frame combined "
                         "with the first's (lettered J Q K)")
-    parser.add_argument("--cover", type=Path, help="another network for the check of covered indices")
+    parser.add_argument("--cover", type=Path, help="another network in place of the first of the check of covered "
+                        "indices")
     parser.add_argument("--no-cover", action="store_true", help="no check of covered indices")
     parser.add_argument("--strict-as-any", action="store_true",
                         help="the strict threshold's marks vote like any other (no STRICT_VOTE rule)")
