@@ -69,15 +69,13 @@ def read(image: np.ndarray, placed: list[Placed]) -> tuple[set[int], list[Checke
     def recorded(work: Work, named: tuple[recognise.Found, ...], *rest: np.ndarray) -> set[int]:
         asked, cuts = recognise.check_cuts(named, *rest)
         corners = work_corners(placed, work.scale)
-        for (card, at_index), cut in zip(asked, cuts, strict=True):
-            x = frame_patches(work.planes, cut)
-            shipped = recognise.both_read([
-                recognise.check_reading(recognise.run(network, "card", recognise.tensor(x)), card, at_index)
-                for network in recognise.check_networks(work.scale < 1.0)
-            ])  # fmt: skip
+        enlarged = work.scale < 1.0
+        patches = [frame_patches(work.planes, cut) for cut in cuts]
+        readings = recognise.check_readings(np.concatenate(patches), asked, cuts, enlarged) if cuts else []
+        for (card, at_index), cut, x, shipped in zip(asked, cuts, patches, readings, strict=True):
             labelled = [label(frame, corners) for frame in cut]
             kind = RIGHT if card in visible else INVENTED if card not in present else ELSEWHERE
-            found.append(Checked(card, at_index, work.scale < 1.0, kind, shipped,
+            found.append(Checked(card, at_index, enlarged, kind, shipped,
                                  x, np.array([c for c, _ in labelled]), np.array([f for _, f in labelled])))
         return check(work, named, *rest)
 

@@ -496,16 +496,28 @@ def uncovered(
     asked, cuts = check_cuts(named, p, found, turns, frames, q)
     if not cuts:
         return set()
-    x = tensor(frame_patches(work.planes, np.concatenate(cuts)))
-    reads = [run(network, "card", x) for network in check_networks(work.scale < 1.0)]
-    at_index_limit = COVERED_INDEX_ENLARGED if work.scale < 1.0 else COVERED_INDEX
-    covered, start = set(), 0
+    enlarged = work.scale < 1.0
+    readings = check_readings(frame_patches(work.planes, np.concatenate(cuts)), asked, cuts, enlarged)
+    at_index_limit = COVERED_INDEX_ENLARGED if enlarged else COVERED_INDEX
+    return {
+        card
+        for (card, at_index), reading in zip(asked, readings, strict=True)
+        if reading < (at_index_limit if at_index else COVERED_INK)
+    }
+
+
+def check_readings(
+    patches: npt.NDArray[np.uint8], asked: list[tuple[int, bool]], cuts: list[Frames], enlarged: bool
+) -> list[float]:
+    """The check's reading of each card ``asked`` about (``check_cuts``), from the ``patches`` of all its ``cuts``
+    one after another: each network of ``check_networks`` reads them all in one call."""
+    x = tensor(patches)
+    reads = [run(network, "card", x) for network in check_networks(enlarged)]
+    readings, start = [], 0
     for (card, at_index), cut in zip(asked, cuts, strict=True):
-        reading = both_read([check_reading(read[start : start + len(cut)], card, at_index) for read in reads])
+        readings.append(both_read([check_reading(read[start : start + len(cut)], card, at_index) for read in reads]))
         start += len(cut)
-        if reading < (at_index_limit if at_index else COVERED_INK):
-            covered.add(card)
-    return covered
+    return readings
 
 
 def check_networks(enlarged: bool) -> tuple[Path, ...]:
