@@ -94,6 +94,11 @@ INDEX_SPLIT = 5
 TYPICAL_FROM = 3
 TYPICAL_AWAY = 1.0
 WHOLE_INSIDE = 0.5
+# A card read in its frames (at INDEX_VOTE or more) only where the frame's centre lies outside the photo is asked
+# about, not named, however its ink reads it (``cut_off``): at least half of that index is cut off by the photo's edge,
+# and what is left of it can be another card's (a ten of diamonds named at 1.0 from the half of an eight of
+# diamonds' index left in a held-out photo). Measured in docs/scanner.md, "An index the photo's edge cuts in half".
+CUT_INSIDE = 0.0
 # An index votes from INDEX_VOTE (several weak frames of one patch of ink invented cards from 0.6); a card read in
 # frames alone, at no ink mark, is reported from INDEX_ALONE: under it, such cards were mostly not in the photo. Lowered
 # from 0.9 with the index read in several views (VIEWS), which read a true index lower where one view is poor: on 18
@@ -390,10 +395,10 @@ def at_typical_size(
     return joined(frames, q, again[whole], r[whole], found, p)
 
 
-def inside(frames: Frames, high: int, wide: int) -> npt.NDArray[np.bool_]:
-    """For each frame, whether its centre lies WHOLE_INSIDE of its radius or more inside a photo ``high`` x ``wide``
+def inside(frames: Frames, high: int, wide: int, within: float = WHOLE_INSIDE) -> npt.NDArray[np.bool_]:
+    """For each frame, whether its centre lies ``within`` its radius or more inside a photo ``high`` x ``wide``
     (else the photo's edge cuts its index)."""
-    x, y, margin = frames[:, 0], frames[:, 1], WHOLE_INSIDE * frames[:, 2]
+    x, y, margin = frames[:, 0], frames[:, 1], within * frames[:, 2]
     return np.asarray((x >= margin) & (x <= wide - 1 - margin) & (y >= margin) & (y <= high - 1 - margin), bool)
 
 
@@ -473,13 +478,33 @@ def scan_image(image: npt.NDArray[np.uint8], letters: str = "latin") -> Scan:
     p = borne_out(p, candidates, guessed, found[candidates, 3])
     court_sure = COURT_SURE_VDP if letters == "cyrillic" else 0.0
     named, unsure = decide(*with_indices(p, found, turns, frames, q), scale=work.scale, court_sure=court_sure)
+    named, unsure = asked_about(named, unsure, cut_off(frames, q, work.planes.shape[0], work.planes.shape[1]))
     if letters == "latin":  # COVER learnt the designs INDEX learnt, none lettered В Д П
-        covered = uncovered(work, named, p, found, turns, frames, q)
-        named, unsure = (
-            tuple(f for f in named if f.card not in covered),
-            tuple(sorted(unsure + tuple(f for f in named if f.card in covered), key=lambda f: f.card)),
-        )
+        named, unsure = asked_about(named, unsure, uncovered(work, named, p, found, turns, frames, q))
     return Scan(width, height, named, unsure)
+
+
+def asked_about(
+    named: tuple[Found, ...], unsure: tuple[Found, ...], doubtful: set[int]
+) -> tuple[tuple[Found, ...], tuple[Found, ...]]:
+    """The cards named and unsure once the ``doubtful`` ones named are moved to unsure (in card order)."""
+    if not doubtful:
+        return named, unsure
+    return (
+        tuple(f for f in named if f.card not in doubtful),
+        tuple(sorted(unsure + tuple(f for f in named if f.card in doubtful), key=lambda f: f.card)),
+    )
+
+
+def cut_off(frames: Frames, q: Float, high: int, wide: int) -> set[int]:
+    """The cards read in their ``frames`` (``q``) at INDEX_VOTE or more only where the frame's centre lies outside a
+    photo ``high`` x ``wide`` (CUT_INSIDE): the photo's edge cuts such an index in half or more."""
+    if len(q) == 0:
+        return set()
+    card = q[:, :BACKGROUND].argmax(axis=1)
+    voting = q[np.arange(len(q)), card] >= INDEX_VOTE
+    whole = inside(frames, high, wide, CUT_INSIDE)
+    return set(card[voting & ~whole].tolist()) - set(card[voting & whole].tolist())
 
 
 def uncovered(
