@@ -42,9 +42,10 @@ def test_a_card_read_on_an_index_the_photos_edge_cuts_in_half_is_asked_about(mon
     assert [f.x < 0 for f in alone.cards if card_str(f.card) == "TD"] == [True]
 
 
-def readings(*cards: tuple[str, float]) -> np.ndarray:
-    q = np.full((len(cards), BACKGROUND + 1), 0.0, np.float32)
-    for row, (card, reading) in enumerate(cards):
+def readings(*frames: tuple[str, float]) -> np.ndarray:
+    """Each frame's reading (frames x 33): its card at the reading, "not an index" at the rest."""
+    q = np.full((len(frames), BACKGROUND + 1), 0.0, np.float32)
+    for row, (card, reading) in enumerate(frames):
         q[row, parse_card(card)] = reading
         q[row, BACKGROUND] = 1.0 - reading
     return q
