@@ -178,6 +178,32 @@ def test_a_mark_on_an_index_read_surely_as_another_card_names_its_own_card_unsur
     assert names(decide(*with_indices(*king, *indices(("TH", 0.995, on_it, 14))))) == ([], ["TH", "KH"])
 
 
+def test_a_card_read_only_at_glyphs_of_an_index_read_surely_as_its_rank_in_another_suit_is_asked_about() -> None:
+    """A held-out ace of clubs (seed 971, photo 15) was named at 0.958 from two marks on the index of an ace of spades
+    read in its frame at 0.9999: each a glyph of that index whose suit the reader took for clubs, and two of them no
+    more a witness than one."""
+    from bot.scanner.recognise import ON_FRAME, resuited, with_indices
+
+    p, found, turns = readings(("AC", 0.88, 12), ("AC", 0.64, 12))
+    found[1, 0] = 5.0  # both marks on the ace of spades' index, centred between them
+    assert SURE <= 1 - 0.12 * 0.36
+    assert names(decide(*with_indices(p, found, turns, *indices()))) == (["AC"], [])
+    spades = indices(("AS", 0.9999, 2.5, 14))
+    assert ON_FRAME * 14 > 5.0 - 2.5
+    assert resuited(p, found, *spades).tolist() == [True, True]
+    assert names(decide(*with_indices(p, found, turns, *spades))) == (["AS"], ["AC"])
+    # a third mark of the ace of clubs away from that index is a witness of its own: the three name it
+    p3, found3, turns3 = readings(("AC", 0.88, 12), ("AC", 0.64, 12), ("AC", 0.7, 12))
+    found3[1, 0] = 5.0
+    assert resuited(p3, found3, *spades).tolist() == [True, True, False]
+    assert names(decide(*with_indices(p3, found3, turns3, *spades))) == (["AC", "AS"], [])
+    # on an index read as another rank (the king of clubs) the two marks are doubted, not glyphs of their rank: as
+    # before, the ink's two readings name the ace (a true ace of diamonds of seed 89 was so read on a king's frame)
+    kings = indices(("KC", 0.9999, 2.5, 14))
+    assert resuited(p, found, *kings).tolist() == [False, False]
+    assert "AC" in names(decide(*with_indices(p, found, turns, *kings)))[0]
+
+
 def test_a_mark_whose_card_no_frame_guessed_from_it_bears_out_does_not_vote() -> None:
     from bot.scanner.recognise import BORNE_OUT, borne_out
 

@@ -589,12 +589,13 @@ def check_reading(seen: Float, card: int, at_index: bool) -> float:
 
 def with_indices(
     p: Float, found: Float, turns: npt.NDArray[np.int64], frames: Frames, q: Float
-) -> tuple[Float, Float, npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+) -> tuple[Float, Float, npt.NDArray[np.int64], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
     """The marks' readings with each index read in its frame as one more mark (``decide``'s input): for each card
     only its best index. Two frames that read one card are most often two views of the same ink (a rank, and the rank
     with a piece of its suit), not two witnesses: on the calibration photos their votes multiplied named cards that
-    were not there. Last, which marks an index read in its frame contradicts (``contradicted``)."""
-    doubted = contradicted(p, found, frames, q)
+    were not there. Last, which marks an index read in its frame contradicts (``contradicted``), and which of them
+    are glyphs of an index read as a card of their own rank (``resuited``)."""
+    doubted, glyphs = contradicted(p, found, frames, q), resuited(p, found, frames, q)
     if len(q):
         card = q[:, :BACKGROUND].argmax(axis=1)
         reading = q[np.arange(len(q)), card]
@@ -604,7 +605,7 @@ def with_indices(
         inner = nested(frames, q)
         frames, q = frames[~inner], q[~inner]
     if len(frames) == 0:
-        return p, found, turns, doubted
+        return p, found, turns, doubted, glyphs
     as_marks = np.column_stack(
         [frames[:, 0], frames[:, 1], frames[:, 2] / RADIUS_PER_MARK, np.full(len(frames), INDEX_SPLIT)]
     ).astype(np.float32)
@@ -612,7 +613,8 @@ def with_indices(
         found = np.column_stack([found, np.ones(len(found), np.float32)])
     index_turns = np.round(frames[:, 3] * ANGLES / 360).astype(np.int64) % ANGLES
     doubted = np.concatenate([doubted, contested(frames, q) | gainsaid(p, found, frames, q)])
-    return np.vstack([p, q]), np.vstack([found, as_marks]), np.concatenate([turns, index_turns]), doubted
+    glyphs = np.concatenate([glyphs, np.zeros(len(frames), bool)])
+    return np.vstack([p, q]), np.vstack([found, as_marks]), np.concatenate([turns, index_turns]), doubted, glyphs
 
 
 def nested(frames: Frames, q: Float) -> npt.NDArray[np.bool_]:
@@ -656,18 +658,34 @@ def on_frames(found: Float, frames: Frames) -> npt.NDArray[np.bool_]:
     return np.asarray(apart < ON_FRAME * frames[None, :, 2], bool)
 
 
-def contradicted(p: Float, found: Float, frames: Frames, q: Float) -> npt.NDArray[np.bool_]:
-    """For each mark, whether it lies within ON_FRAME radii of the centre of an index read in its frame at CONTRADICT
-    or more as a card other than the mark's: one glyph is not two cards' indices, and the whole index read in its
-    frame is the better witness."""
+def under_sure_index(found: Float, frames: Frames, q: Float) -> npt.NDArray[np.int64]:
+    """For each mark, the card of the index read in its frame at CONTRADICT or more whose centre lies nearest it,
+    if within ON_FRAME of that index's radius; -1 where there is none."""
     sure = q[:, :BACKGROUND].max(axis=1) >= CONTRADICT if len(q) else np.zeros(0, bool)
     if len(found) == 0 or not sure.any():
-        return np.zeros(len(found), bool)
+        return np.full(len(found), -1, np.int64)
     centres, card = frames[sure], q[sure, :BACKGROUND].argmax(axis=1)
     apart = np.hypot(found[:, None, 0] - centres[None, :, 0], found[:, None, 1] - centres[None, :, 1]) / centres[:, 2]
     nearest = apart.argmin(axis=1)
     on = apart[np.arange(len(found)), nearest] < ON_FRAME
-    return np.asarray(on & (card[nearest] != p[:, :BACKGROUND].argmax(axis=1)), bool)
+    return np.where(on, card[nearest], -1).astype(np.int64)
+
+
+def contradicted(p: Float, found: Float, frames: Frames, q: Float) -> npt.NDArray[np.bool_]:
+    """For each mark, whether it lies within ON_FRAME radii of the centre of an index read in its frame at CONTRADICT
+    or more as a card other than the mark's: one glyph is not two cards' indices, and the whole index read in its
+    frame is the better witness."""
+    under = under_sure_index(found, frames, q)
+    return np.asarray((under >= 0) & (under != p[:, :BACKGROUND].argmax(axis=1)), bool)
+
+
+def resuited(p: Float, found: Float, frames: Frames, q: Float) -> npt.NDArray[np.bool_]:
+    """For each mark, whether it is ``contradicted`` by an index read as a card of the mark's own rank: a glyph of
+    that index whose suit the reader took for another. A card read at such marks alone, however many, is at most
+    unsure (``decide``): a held-out ace of clubs was named at 0.958 from two of them on the index of an ace of spades
+    read at 0.9999."""
+    under, card = under_sure_index(found, frames, q), p[:, :BACKGROUND].argmax(axis=1)
+    return np.asarray((under >= 0) & (under != card) & ((under & 7) == (card & 7)), bool)  # bot.engine.cards.rank_of
 
 
 def decide(
@@ -675,15 +693,19 @@ def decide(
     found: Float,
     turns: npt.NDArray[np.int64],
     doubted: npt.NDArray[np.bool_] | None = None,
+    glyphs: npt.NDArray[np.bool_] | None = None,
     scale: float = 1.0,
     court_sure: float = 0.0,
 ) -> tuple[tuple[Found, ...], tuple[Found, ...]]:
     """The cards named and the cards unsure, in card order, from each mark's readings ``p`` (marks x 33), the marks
     (x, y, size and, if given, the split of the ink that found each), the turn each was read at and, if given, which
-    marks are doubted (a card read at one such mark alone is at most unsure). A jack, queen or king is named only
-    from ``court_sure`` (COURT_SURE_VDP in a pack lettered В Д П)."""
+    marks are doubted (a card read at one such mark alone is at most unsure) and which are glyphs of an index read
+    surely as a card of their rank (``resuited``: a card read at such marks alone, however many, is at most unsure).
+    A jack, queen or king is named only from ``court_sure`` (COURT_SURE_VDP in a pack lettered В Д П)."""
     if doubted is None:
         doubted = np.zeros(len(found), bool)
+    if glyphs is None:
+        glyphs = np.zeros(len(found), bool)
     strong = p[:, :BACKGROUND].max(axis=1) >= STRONG
     if strong.sum() >= 3:
         typical = float(np.median(found[strong, 2]))
@@ -699,6 +721,7 @@ def decide(
     # once straight runs of ink are cleared is as often a stroke of a picture as a glyph (on 18 measured sets, 11,469
     # cards, the cards read at one such mark alone were 7 invented and 1 named)
     trusted: set[int] = set()
+    witnessed: set[int] = set()  # the cards read at a mark that is no glyph of another card's index of their rank
     inked: set[int] = set()  # the cards read at an ink mark, not only at an index read in its frame
     split = found[:, 3] if found.shape[1] > 3 else np.zeros(len(found), np.float32)
     strict = split == STRICT_SPLIT
@@ -713,6 +736,8 @@ def decide(
         seen[card] = seen.get(card, 0) + 1
         if not (strict[mark] or cleared[mark] or doubted[mark]):
             trusted.add(card)
+        if not glyphs[mark]:
+            witnessed.add(card)
         if not index[mark]:
             inked.add(card)
         if card not in best or reading > best[card].confidence:
@@ -728,6 +753,7 @@ def decide(
         for f in ordered
         if f.confidence >= (SURE if seen[f.card] > 1 else SURE_ALONE if f.card in inked else INDEX_SURE_ALONE)
         and (seen[f.card] > 1 or f.card in trusted)
+        and f.card in witnessed
     }
     named |= {f.card for f in ordered if f.card not in named and borne_by_both(p, found, split, doubted, f.card)}
     named -= {f.card for f in ordered if rank_of(f.card) in COURT and f.confidence < court_sure}
