@@ -182,7 +182,7 @@ def test_a_card_read_only_at_glyphs_of_an_index_read_surely_as_its_rank_in_anoth
     """A held-out ace of clubs (seed 971, photo 15) was named at 0.958 from two marks on the index of an ace of spades
     read in its frame at 0.9999: each a glyph of that index whose suit the reader took for clubs, and two of them no
     more a witness than one."""
-    from bot.scanner.recognise import ON_FRAME, resuited, with_indices
+    from bot.scanner.recognise import ON_FRAME, misread_suit, with_indices
 
     p, found, turns = readings(("AC", 0.88, 12), ("AC", 0.64, 12))
     found[1, 0] = 5.0  # both marks on the ace of spades' index, centred between them
@@ -190,17 +190,17 @@ def test_a_card_read_only_at_glyphs_of_an_index_read_surely_as_its_rank_in_anoth
     assert names(decide(*with_indices(p, found, turns, *indices()))) == (["AC"], [])
     spades = indices(("AS", 0.9999, 2.5, 14))
     assert ON_FRAME * 14 > 5.0 - 2.5
-    assert resuited(p, found, *spades).tolist() == [True, True]
+    assert misread_suit(p, found, *spades).tolist() == [True, True]
     assert names(decide(*with_indices(p, found, turns, *spades))) == (["AS"], ["AC"])
     # a third mark of the ace of clubs away from that index is a witness of its own: the three name it
     p3, found3, turns3 = readings(("AC", 0.88, 12), ("AC", 0.64, 12), ("AC", 0.7, 12))
     found3[1, 0] = 5.0
-    assert resuited(p3, found3, *spades).tolist() == [True, True, False]
+    assert misread_suit(p3, found3, *spades).tolist() == [True, True, False]
     assert names(decide(*with_indices(p3, found3, turns3, *spades))) == (["AC", "AS"], [])
     # on an index read as another rank (the king of clubs) the two marks are doubted, not glyphs of their rank: as
     # before, the ink's two readings name the ace (a true ace of diamonds of seed 89 was so read on a king's frame)
     kings = indices(("KC", 0.9999, 2.5, 14))
-    assert resuited(p, found, *kings).tolist() == [False, False]
+    assert misread_suit(p, found, *kings).tolist() == [False, False]
     assert "AC" in names(decide(*with_indices(p, found, turns, *kings)))[0]
 
 

@@ -594,8 +594,8 @@ def with_indices(
     only its best index. Two frames that read one card are most often two views of the same ink (a rank, and the rank
     with a piece of its suit), not two witnesses: on the calibration photos their votes multiplied named cards that
     were not there. Last, which marks an index read in its frame contradicts (``contradicted``), and which of them
-    are glyphs of an index read as a card of their own rank (``resuited``)."""
-    doubted, glyphs = contradicted(p, found, frames, q), resuited(p, found, frames, q)
+    are glyphs of an index read as a card of their own rank (``misread_suit``)."""
+    doubted, misread = contradicted(p, found, frames, q), misread_suit(p, found, frames, q)
     if len(q):
         card = q[:, :BACKGROUND].argmax(axis=1)
         reading = q[np.arange(len(q)), card]
@@ -605,7 +605,7 @@ def with_indices(
         inner = nested(frames, q)
         frames, q = frames[~inner], q[~inner]
     if len(frames) == 0:
-        return p, found, turns, doubted, glyphs
+        return p, found, turns, doubted, misread
     as_marks = np.column_stack(
         [frames[:, 0], frames[:, 1], frames[:, 2] / RADIUS_PER_MARK, np.full(len(frames), INDEX_SPLIT)]
     ).astype(np.float32)
@@ -613,8 +613,8 @@ def with_indices(
         found = np.column_stack([found, np.ones(len(found), np.float32)])
     index_turns = np.round(frames[:, 3] * ANGLES / 360).astype(np.int64) % ANGLES
     doubted = np.concatenate([doubted, contested(frames, q) | gainsaid(p, found, frames, q)])
-    glyphs = np.concatenate([glyphs, np.zeros(len(frames), bool)])
-    return np.vstack([p, q]), np.vstack([found, as_marks]), np.concatenate([turns, index_turns]), doubted, glyphs
+    misread = np.concatenate([misread, np.zeros(len(frames), bool)])
+    return np.vstack([p, q]), np.vstack([found, as_marks]), np.concatenate([turns, index_turns]), doubted, misread
 
 
 def nested(frames: Frames, q: Float) -> npt.NDArray[np.bool_]:
@@ -679,7 +679,7 @@ def contradicted(p: Float, found: Float, frames: Frames, q: Float) -> npt.NDArra
     return np.asarray((under >= 0) & (under != p[:, :BACKGROUND].argmax(axis=1)), bool)
 
 
-def resuited(p: Float, found: Float, frames: Frames, q: Float) -> npt.NDArray[np.bool_]:
+def misread_suit(p: Float, found: Float, frames: Frames, q: Float) -> npt.NDArray[np.bool_]:
     """For each mark, whether it is ``contradicted`` by an index read as a card of the mark's own rank: a glyph of
     that index whose suit the reader took for another. A card read at such marks alone, however many, is at most
     unsure (``decide``): a held-out ace of clubs was named at 0.958 from two of them on the index of an ace of spades
@@ -693,19 +693,19 @@ def decide(
     found: Float,
     turns: npt.NDArray[np.int64],
     doubted: npt.NDArray[np.bool_] | None = None,
-    glyphs: npt.NDArray[np.bool_] | None = None,
+    misread: npt.NDArray[np.bool_] | None = None,
     scale: float = 1.0,
     court_sure: float = 0.0,
 ) -> tuple[tuple[Found, ...], tuple[Found, ...]]:
     """The cards named and the cards unsure, in card order, from each mark's readings ``p`` (marks x 33), the marks
     (x, y, size and, if given, the split of the ink that found each), the turn each was read at and, if given, which
     marks are doubted (a card read at one such mark alone is at most unsure) and which are glyphs of an index read
-    surely as a card of their rank (``resuited``: a card read at such marks alone, however many, is at most unsure).
+    surely as a card of their rank (``misread_suit``: a card read at such marks alone, however many, is at most unsure).
     A jack, queen or king is named only from ``court_sure`` (COURT_SURE_VDP in a pack lettered В Д П)."""
     if doubted is None:
         doubted = np.zeros(len(found), bool)
-    if glyphs is None:
-        glyphs = np.zeros(len(found), bool)
+    if misread is None:
+        misread = np.zeros(len(found), bool)
     strong = p[:, :BACKGROUND].max(axis=1) >= STRONG
     if strong.sum() >= 3:
         typical = float(np.median(found[strong, 2]))
@@ -736,7 +736,7 @@ def decide(
         seen[card] = seen.get(card, 0) + 1
         if not (strict[mark] or cleared[mark] or doubted[mark]):
             trusted.add(card)
-        if not glyphs[mark]:
+        if not misread[mark]:
             witnessed.add(card)
         if not index[mark]:
             inked.add(card)
