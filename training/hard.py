@@ -71,7 +71,8 @@ def read(image: np.ndarray, placed: list[Placed]) -> tuple[set[int], list[Checke
         corners = work_corners(placed, work.scale)
         enlarged = work.scale < 1.0
         patches = [frame_patches(work.planes, cut) for cut in cuts]
-        readings = recognise.check_readings(np.concatenate(patches), asked, cuts, enlarged) if cuts else []
+        sizes, networks = [len(cut) for cut in cuts], recognise.check_networks(enlarged)
+        readings = recognise.check_readings(np.concatenate(patches), asked, sizes, networks) if cuts else []
         for (card, at_index), cut, x, shipped in zip(asked, cuts, patches, readings, strict=True):
             labelled = [label(frame, corners) for frame in cut]
             kind = RIGHT if card in visible else INVENTED if card not in present else ELSEWHERE
@@ -160,12 +161,9 @@ def measured(
         d = {key: f[key] for key in f.files}
     readings = d["shipped"]
     if networks and len(d["card"]):
-        reads = [recognise.run(network, "card", recognise.tensor(d["patches"])) for network in networks]
-        ends = [*d["start"][1:].tolist(), len(d["patches"])]
-        readings = np.array([
-            recognise.both_read([recognise.check_reading(read[a:b], int(card), bool(on_index)) for read in reads])
-            for card, on_index, a, b in zip(d["card"], d["at_index"], d["start"].tolist(), ends, strict=True)
-        ])  # fmt: skip
+        asked = [(int(card), bool(on_index)) for card, on_index in zip(d["card"], d["at_index"], strict=True)]
+        sizes = np.diff([*d["start"].tolist(), len(d["patches"])]).tolist()
+        readings = np.array(recognise.check_readings(d["patches"], asked, sizes, networks))
     limit = np.where(d["at_index"], np.where(d["enlarged"], enlarged, at_index), ink)
     taken = readings < limit
     right = int(d["right"].sum()) - int((taken & (d["kind"] == RIGHT)).sum())

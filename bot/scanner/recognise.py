@@ -522,7 +522,8 @@ def uncovered(
     if not cuts:
         return set()
     enlarged = work.scale < 1.0
-    readings = check_readings(frame_patches(work.planes, np.concatenate(cuts)), asked, cuts, enlarged)
+    patches = frame_patches(work.planes, np.concatenate(cuts))
+    readings = check_readings(patches, asked, [len(cut) for cut in cuts], check_networks(enlarged))
     at_index_limit = COVERED_INDEX_ENLARGED if enlarged else COVERED_INDEX
     return {
         card
@@ -532,16 +533,17 @@ def uncovered(
 
 
 def check_readings(
-    patches: npt.NDArray[np.uint8], asked: list[tuple[int, bool]], cuts: list[Frames], enlarged: bool
+    patches: npt.NDArray[np.uint8], asked: list[tuple[int, bool]], cuts: list[int], networks: tuple[Path, ...]
 ) -> list[float]:
-    """The check's reading of each card ``asked`` about (``check_cuts``), from the ``patches`` of all its ``cuts``
-    one after another: each network of ``check_networks`` reads them all in one call."""
+    """The check's reading of each card ``asked`` about (``check_cuts``), from the ``patches`` of its ``cuts`` (how
+    many each card has, one card's after another's): each of the ``networks`` (``check_networks``) reads them all in
+    one call, and a card's reading is the geometric mean of theirs (``both_read``)."""
     x = tensor(patches)
-    reads = [run(network, "card", x) for network in check_networks(enlarged)]
+    reads = [run(network, "card", x) for network in networks]
     readings, start = [], 0
-    for (card, at_index), cut in zip(asked, cuts, strict=True):
-        readings.append(both_read([check_reading(read[start : start + len(cut)], card, at_index) for read in reads]))
-        start += len(cut)
+    for (card, at_index), count in zip(asked, cuts, strict=True):
+        readings.append(both_read([check_reading(read[start : start + count], card, at_index) for read in reads]))
+        start += count
     return readings
 
 
