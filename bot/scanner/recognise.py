@@ -172,6 +172,8 @@ UNSURE = 0.6
 # partly covers, read a seven of clubs at 1.0.
 STRICT_VOTE = 0.9
 BACKGROUND = 32
+# Each card's rank, as the engine numbers them: the networks' columns are the cards in that order.
+RANK = np.array([rank_of(card) for card in range(BACKGROUND)], np.int64)
 # The networks read a photo's patches in batches of at most READ_BATCH: with a bounded batch onnxruntime's memory
 # levels off, where a call per photo (a new number of marks each time, up to hundreds) grew the process by hundreds of
 # megabytes a photo, to gigabytes (`python bench/scan.py --memory`). The last batch is read as it is: a network reads
@@ -649,7 +651,7 @@ def gainsaid(p: Float, found: Float, frames: Frames, q: Float) -> npt.NDArray[np
     if len(found) == 0 or len(frames) == 0:
         return np.zeros(len(frames), bool)
     card, ink_card = q[:, :BACKGROUND].argmax(axis=1), p[:, :BACKGROUND].argmax(axis=1)
-    other_rank = (ink_card[:, None] & 7) != (card[None, :] & 7)  # bot.engine.cards.rank_of
+    other_rank = RANK[ink_card][:, None] != RANK[card][None, :]
     strong = (p[:, :BACKGROUND].max(axis=1) >= GAINSAY)[:, None]
     return np.asarray((on_frames(found, frames) & other_rank & strong).any(axis=0), bool)
 
@@ -687,7 +689,7 @@ def misread_suit(p: Float, found: Float, frames: Frames, q: Float) -> npt.NDArra
     unsure (``decide``): a held-out ace of clubs was named at 0.958 from two of them on the index of an ace of spades
     read at 0.9999."""
     under, card = under_sure_index(found, frames, q), p[:, :BACKGROUND].argmax(axis=1)
-    return np.asarray((under >= 0) & (under != card) & ((under & 7) == (card & 7)), bool)  # bot.engine.cards.rank_of
+    return np.asarray((under >= 0) & (under != card) & (RANK[np.maximum(under, 0)] == RANK[card]), bool)
 
 
 def decide(
