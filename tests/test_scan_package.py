@@ -19,6 +19,7 @@ def test_the_wheel_carries_the_model(tmp_path: Path) -> None:
         vdp = [archive.getinfo(f"bot/scanner/{name}-vdp.onnx") for name in ("model", "index")]
         cover = archive.getinfo("bot/scanner/index-cover.onnx")
         hard = archive.getinfo("bot/scanner/index-cover-hard.onnx")
+        third = archive.getinfo("bot/scanner/index-cover-all.onnx")
     assert "bot/scanner/recognise.py" in names
     # the three networks (the card's turn, its reader, the index read in its frame) are small, as shipped: a few MB
     # at most together
@@ -31,4 +32,6 @@ def test_the_wheel_carries_the_model(tmp_path: Path) -> None:
     assert 10_000 < cover.file_size < 1_000_000
     # and the second network of that check, carried on from it over the cards the scanner checks: as small
     assert 10_000 < hard.file_size < 1_000_000
+    # and its third, carried on from the second over all eighteen trained designs: as small
+    assert 10_000 < third.file_size < 1_000_000
     assert not any(n.startswith("training/") for n in names)
