@@ -1,7 +1,8 @@
 """Card scanner accuracy and speed on synthetic photos of 8-32 spread cards, the held-out designs (never trained
-on) apart from the trained ones, the designs added since the shipped networks learnt (never seen by them either),
-and the held-out designs drawn with the Bulgarian index letters В Д П (training.letters), read as a pack so
-lettered (--letters cyrillic: the reader and index network carried on over such packs).
+on) apart from the trained ones, the designs added since the shipped networks learnt (seen by none of them but the
+third network of the check of covered indices), and the held-out designs drawn with the Bulgarian index letters
+В Д П (training.letters), read as a pack so lettered (--letters cyrillic: the reader and index network carried on over
+such packs).
 
     python bench/scan.py [--photos 60] [--seed 7 | --seed 587-887 --jobs 2] [--side 1024] [--sure 0.99]
                          [--also 0.995,0.999] [--only held-out|trained|added|cyrillic] [--letters latin|cyrillic]
@@ -24,11 +25,11 @@ lies nearest and how much of that index other cards cover. --memory prints the p
 photos instead: it must level off, whatever each photo holds. --no-index reads without the index network (each index
 read in its own frame), as the scanner did before it; --no-cover names the cards the check of step 10 would ask about
 (docs/scanner.md, "A card on a covered index"), and --cover reads that check with another network in place of its
-first (index-cover.onnx; its second, index-cover-hard.onnx, still reads beside it). --side 2048 draws the
-same layouts twice as large: their blur, noise and JPEG blocks, as many pixels, shrink by half when the scanner reduces
-the photo to 1024 pixels, as they do in a phone's photo of 3000-4000 pixels; --side 800 draws them smaller and saves
-them again at JPEG quality 70, as a chat sends a small photo (the committed test photos are so): enlarged to 1024, their
-blur, noise and JPEG blocks grow with them.
+first (index-cover.onnx; its second and third, index-cover-hard.onnx and index-cover-all.onnx, still read beside
+it). --side 2048 draws the same layouts twice as large: their blur, noise and JPEG blocks, as many pixels, shrink by
+half when the scanner reduces the photo to 1024 pixels, as they do in a phone's photo of 3000-4000 pixels; --side 800
+draws them smaller and saves them again at JPEG quality 70, as a chat sends a small photo (the committed test photos
+are so): enlarged to 1024, their blur, noise and JPEG blocks grow with them.
 
 The first line says what the figures were read on: the processor, the instruction sets OpenCV finds on it (a feature
 marked ? is not there) and the versions of the packages that read. Another processor reads a few readings at the edge
@@ -72,7 +73,7 @@ from training.synth import Placed, nearest_corner, seeded_photos
 SETS = {  # the sets of designs the bench reports apart
     "held-out": "held-out designs",
     "trained": "trained designs",
-    "added": "designs added since the shipped networks learnt, never seen by them",
+    "added": "designs added since the shipped networks learnt, seen by the check's third network alone",
     "cyrillic": "held-out designs drawn with the Bulgarian letters В Д П",
 }
 READ_AS = {"cyrillic": "cyrillic"}  # the letters each set is read with, as its pack would be asked for (else latin)
