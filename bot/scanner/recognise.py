@@ -561,7 +561,7 @@ def check_networks(enlarged: bool) -> tuple[Path, ...]:
 
 
 def mean_read(readings: list[float]) -> float:
-    """The check's reading of a card from each network's: their geometric mean, low where either reads it low."""
+    """The check's reading of a card from each network's: their geometric mean, low where any one reads it low."""
     return float(np.exp(np.mean(np.log(np.maximum(readings, 1e-9)))))
 
 
