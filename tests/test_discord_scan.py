@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 
 from bot.calculator.score import score
+from bot.engine.cards import card_symbol
 from bot.engine.play import CARD_POINTS
 from bot.scanner import scan_bytes
 from tests.discord_fakes import (
@@ -92,6 +93,21 @@ async def test_a_file_too_large_or_not_an_image_is_refused_unread(fake: FakeDisc
     empty = await fake.command(vera, channel, "score", photo=fake.upload(blank, "table.png", "image/png"))
     shown = message_text(await answered(fake, empty))
     assert "No cards found" in shown or "няма намерени карти" in shown
+    await running.stop()
+
+
+async def test_a_heic_attachment_is_read_as_the_jpeg_it_was_made_from(fake: FakeDiscord, tmp_path: Path) -> None:
+    heic = (Path(__file__).resolve().parent / "data" / "scan" / "photo1.heic").read_bytes()
+    running = await start_bot(fake, tmp_path / "belote.sqlite3")
+    ana = FakeUser(fake.next_id(), "Ana", "en-US")
+    record = await fake.command(ana, fake.add_channel(), "score",
+                                photo=fake.upload(heic, "IMG_0412.HEIC", None))  # no type: known by its name
+    shown = message_text(await answered(fake, record))
+    read = scan_bytes(PHOTO)
+    assert read.cards and fake.downloads
+    [line] = [line for line in shown.splitlines() if f"({len(read.cards)}):" in line]  # "Cards read (15): ..."
+    assert line.split(":", 1)[1].split() == [card_symbol(f.card) for f in read.cards]
+    assert f"{' '.join(card_symbol(f.card) + '?' for f in read.unsure)}" in shown and read.unsure
     await running.stop()
 
 

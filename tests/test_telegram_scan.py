@@ -186,6 +186,19 @@ async def test_a_pack_lettered_vdp_is_read_as_such_when_the_caption_says_so(
     assert "Разчетено като тесте с букви В Д П." in answer.text
 
 
+async def test_a_phone_photo_sent_as_a_heic_file_is_read(h: Harness, tg: FakeTelegram) -> None:
+    """A photo sent as a file keeps the phone's own format, HEIC on most phones, and often comes with no image type:
+    known by its name, read as the JPEG it was made from."""
+    heic = (DATA / "photo1.heic").read_bytes()
+    tg.send_document(JANE.user_id, JANE.user_id, heic, "application/octet-stream", "IMG_0412.HEIC")
+    await h.settle()
+    answer = newest(tg, JANE.user_id)
+    read = scan_bytes(PHOTO)
+    assert cards_line(answer.text, "Cards read") == {f.card for f in read.cards} and read.cards
+    assert cards_line(answer.text, "Unsure") == {f.card for f in read.unsure} and read.unsure
+    assert f"Is {card_symbol(read.unsure[0].card)} in the photo?" in answer.text  # asked in turn
+
+
 async def test_no_cards_too_large_and_not_a_photo_get_clear_answers(h: Harness, tg: FakeTelegram) -> None:
     blank = cv2.imencode(".jpg", np.full((600, 800, 3), 200, np.uint8))[1].tobytes()
     tg.send_photo(JANE.user_id, JANE.user_id, sized(blank))

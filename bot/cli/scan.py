@@ -36,7 +36,7 @@ def register(subparsers: Any) -> None:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("photo", help="the photo (JPEG, PNG or WebP), or - for standard input")
+    parser.add_argument("photo", help="the photo (JPEG, PNG, WebP or HEIC), or - for standard input")
     parser.add_argument("--contract", help=f"count the points under this contract: {' | '.join(CONTRACTS)}")
     parser.add_argument(
         "--variant", default="bulgarian", help="bulgarian (default), bela or french (suit contracts only)"

@@ -158,6 +158,18 @@ def _cards_line(cards: list[int]) -> str:
     return " ".join(card_symbol(c) for c in sorted(cards)) or "—"
 
 
+# what a file sent as a photo may be named when its sender's app announces no image type (a HEIC file often comes as
+# application/octet-stream): the formats the scanner decodes
+_PHOTO_SUFFIXES: Final = (".jpg", ".jpeg", ".jpe", ".png", ".webp", ".heic", ".heif", ".avif", ".bmp", ".tif", ".tiff")
+
+
+def is_photo_file(mime_type: str | None, file_name: str | None) -> bool:
+    """Whether a file is offered as a picture: an image type announced, or else an image's name."""
+    if mime_type and mime_type.startswith("image/"):
+        return True
+    return (file_name or "").lower().endswith(_PHOTO_SUFFIXES)
+
+
 def letters_in(words: str) -> str:
     """The letters a photo's words (its caption, what came with ``/score``) say the pack has: "cyrillic" when they
     name В Д П (вдп, ВДП, в д п, в.д.п., or vdp), else "latin"."""
@@ -232,7 +244,7 @@ class ScanFlow:
                              n=MAX_PHOTO_PIXELS // 1_000_000)
         if reason == "bytes":
             return t.gettext("The photo is too large; send one of up to {limit} MB.", limit=MAX_PHOTO_BYTES // 2**20)
-        return t.gettext("This file cannot be read as a photo; send a photo of the cards (JPEG, PNG or WebP).")
+        return t.gettext("This file cannot be read as a photo; send a photo of the cards (JPEG, PNG, WebP or HEIC).")
 
     # --- presses ---
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import Final
 
 import cv2
 import numpy as np
@@ -288,17 +289,20 @@ def decode(
 ) -> npt.NDArray[np.uint8]:
     """The photo's pixels (BGR), or ScanError saying what is wrong with the bytes. With ``work_side``, a large
     picture is decoded at a half, a quarter or an eighth of its size, still at least ``work_side`` pixels on its
-    longer side (the scanner reads at WORK_SIDE): less memory and time for a chat's photo."""
+    longer side (the scanner reads at WORK_SIDE): less memory and time for a chat's photo. The formats OpenCV reads
+    (JPEG, PNG, WebP, ...) are decoded by it, HEIC (a phone's photo sent as a file) by libheif."""
     if len(data) > max_bytes:
         raise ScanError(f"the file is {len(data) / 2**20:.1f} MB; photos up to {max_bytes // 2**20} MB are read",
                         "bytes")
     if not data:
-        raise ScanError("the file is empty; give a photo (JPEG, PNG or WebP)", "empty")
+        raise ScanError("the file is empty; give a photo (JPEG, PNG, WebP or HEIC)", "empty")
     raw = np.frombuffer(data, np.uint8)
     # the size from the header first, so a small file that claims a huge picture is refused before decoding
     header = cv2.imdecode(raw, cv2.IMREAD_REDUCED_GRAYSCALE_8)
+    if header is None and _is_heif(data):
+        return _decode_heif(data, max_pixels, work_side)
     if header is None:
-        raise ScanError("this is not an image that can be read; give a photo (JPEG, PNG or WebP)", "format")
+        raise ScanError("this is not an image that can be read; give a photo (JPEG, PNG, WebP or HEIC)", "format")
     if header.shape[0] * header.shape[1] * 64 > max_pixels:
         raise ScanError(f"the picture is too large; up to {max_pixels // 1_000_000} megapixels are read", "pixels")
     flags = cv2.IMREAD_COLOR
@@ -311,7 +315,44 @@ def decode(
                 break
     image = cv2.imdecode(raw, flags)
     if image is None:
-        raise ScanError("the image is damaged and cannot be read; give a photo (JPEG, PNG or WebP)", "damaged")
+        raise ScanError("the image is damaged and cannot be read; give a photo (JPEG, PNG, WebP or HEIC)", "damaged")
+    return np.asarray(image, np.uint8)
+
+
+def _is_heif(data: bytes) -> bool:
+    """An ISO base media file whose brand is one of HEIF's (ISO/IEC 23008-12): ``ftyp`` at byte 4."""
+    return data[4:8] == b"ftyp" and data[8:12] in _HEIF_BRANDS
+
+
+_HEIF_BRANDS: Final = frozenset((b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"mif1", b"msf1"))
+
+
+def _decode_heif(data: bytes, max_pixels: int, work_side: int | None) -> npt.NDArray[np.uint8]:
+    """A HEIC photo's pixels (BGR), bounded as ``decode`` bounds the others: the size is read from the file's header
+    before anything is decoded, and a large picture is reduced to a half, a quarter or an eighth as theirs is."""
+    import pillow_heif  # only for this format: most photos never load it
+
+    pillow_heif.options.DECODE_THREADS = 1  # a photo is read on one core, as the networks are (the lane's bound)
+    try:
+        heif = pillow_heif.open_heif(data, convert_hdr_to_8bit=True, bgr_mode=True)
+    except (ValueError, RuntimeError, OSError) as exc:
+        raise ScanError("this is not an image that can be read; give a photo (JPEG, PNG, WebP or HEIC)",
+                        "format") from exc
+    width, height = heif.size
+    if width * height > max_pixels:
+        raise ScanError(f"the picture is too large; up to {max_pixels // 1_000_000} megapixels are read", "pixels")
+    try:
+        image = np.asarray(heif)
+    except (ValueError, RuntimeError, OSError) as exc:
+        raise ScanError("the image is damaged and cannot be read; give a photo (JPEG, PNG, WebP or HEIC)",
+                        "damaged") from exc
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    image = np.ascontiguousarray(image[:, :, :3], np.uint8)  # an alpha plane, if any, is left out
+    if work_side is not None:
+        factor = next((f for f in (8, 4, 2) if max(width, height) // f >= work_side), 1)
+        if factor > 1:
+            image = cv2.resize(image, (width // factor, height // factor), interpolation=cv2.INTER_AREA)
     return np.asarray(image, np.uint8)
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.core.messages import DISCORD
-from bot.core.scanflow import ScanFlow, ScanView
+from bot.core.scanflow import ScanFlow, ScanView, is_photo_file
 from bot.i18n import translator
 
 from .text import CONTENT_LIMIT, LABEL_LIMIT, clip, markup
@@ -71,9 +71,9 @@ class PhotoScans:
     ) -> None:
         mine, public = await self._languages(interaction)
         refusal = self.flow.too_large(photo.size, mine)
-        if refusal is None and not (photo.content_type or "").startswith("image/"):
+        if refusal is None and not is_photo_file(photo.content_type, photo.filename):
             refusal = translator(mine).gettext(
-                "This file cannot be read as a photo; send a photo of the cards (JPEG, PNG or WebP).")
+                "This file cannot be read as a photo; send a photo of the cards (JPEG, PNG, WebP or HEIC).")
         if refusal is not None:  # told before anything is downloaded, to the sender alone
             await interaction.response.send_message(clip(markup(refusal), CONTENT_LIMIT), ephemeral=True)
             return

@@ -17,7 +17,7 @@ from telegram.error import TelegramError
 from telegram.ext import BaseHandler, CallbackQueryHandler, ContextTypes, MessageHandler, filters
 
 from bot.core.messages import TELEGRAM
-from bot.core.scanflow import MAX_PHOTO_BYTES, PATTERN, ScanFlow, ScanView, letters_in
+from bot.core.scanflow import MAX_PHOTO_BYTES, PATTERN, ScanFlow, ScanView, is_photo_file, letters_in
 from bot.i18n import translator
 
 from .outbox import Post
@@ -46,7 +46,7 @@ def _has_image(message: Message | None) -> bool:
     if message is None:
         return False
     document = message.document
-    return bool(message.photo) or (document is not None and (document.mime_type or "").startswith("image/"))
+    return bool(message.photo) or (document is not None and is_photo_file(document.mime_type, document.file_name))
 
 
 class _ReplyToPhoto(filters.MessageFilter):
