@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import struct
+import subprocess
+import sys
 from pathlib import Path
 
 import cv2
@@ -16,7 +18,8 @@ from bot.scanner import MAX_PIXELS, ScanError, decode, scan_bytes
 from bot.scanner.patches import WORK_SIDE
 from tests.test_scan_cli import refused, run
 
-DATA = Path(__file__).resolve().parent / "data" / "scan"
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data" / "scan"
 HEIC = DATA / "photo1.heic"  # photo1.jpg saved as HEIC at quality 90 (tests/data/scan/README)
 
 
@@ -77,3 +80,13 @@ def test_a_heic_whose_size_lies_or_that_is_cut_off_is_refused(tmp_path: Path) ->
     with pytest.raises(ScanError) as raised:
         decode(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(64))
     assert raised.value.reason == "format"
+
+
+def test_the_decode_bench_times_both_formats_at_the_sizes_the_scanner_reads() -> None:
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "photo_decode.py"), "--side", "2100", "--repeat", "1"],
+                          capture_output=True, check=True, timeout=120)
+    lines = done.stdout.decode().splitlines()
+    assert "2100 x 1575 pixels (3.3 megapixels), one core" in lines[0]
+    for name in ("jpeg", "heic"):
+        [line] = [line for line in lines if line.strip().startswith(f"{name}:")]
+        assert "chat " in line and "(1050 x 788)" in line and "command line " in line and "(2100 x 1575)" in line

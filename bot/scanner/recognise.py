@@ -352,7 +352,8 @@ def _decode_heif(data: bytes, max_pixels: int, work_side: int | None) -> npt.NDA
     if work_side is not None:
         factor = next((f for f in (8, 4, 2) if max(width, height) // f >= work_side), 1)
         if factor > 1:
-            image = cv2.resize(image, (width // factor, height // factor), interpolation=cv2.INTER_AREA)
+            size = (-(-width // factor), -(-height // factor))  # rounded up, as libjpeg's reduced decode rounds
+            image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
     return np.asarray(image, np.uint8)
 
 
