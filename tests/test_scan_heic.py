@@ -82,6 +82,18 @@ def test_a_heic_whose_size_lies_or_that_is_cut_off_is_refused(tmp_path: Path) ->
     assert raised.value.reason == "format"
 
 
+def test_a_heif_brand_among_the_compatible_ones_is_enough() -> None:
+    """ISO/IEC 14496-12 4.3: the major brand may be any other, so long as a compatible brand is one the reader
+    knows; some phones write their own first."""
+    data = HEIC.read_bytes()
+    assert data[8:12] == b"heic" and b"mif1heic" in data[16:28]
+    own_brand = data[:8] + b"MiHE" + data[12:]
+    assert decode(own_brand).shape == decode(data).shape == (600, 800, 3)
+    with pytest.raises(ScanError) as raised:  # the brands of HEIF, the bytes of nothing: libheif's refusal
+        decode(b"\x00\x00\x00\x18ftypMiHE\x00\x00\x00\x00MiHEmif1" + bytes(64))
+    assert raised.value.reason == "format" and "HEIC" in str(raised.value)
+
+
 def test_the_decode_bench_times_both_formats_at_the_sizes_the_scanner_reads() -> None:
     done = subprocess.run([sys.executable, str(ROOT / "bench" / "photo_decode.py"), "--side", "2100", "--repeat", "1"],
                           capture_output=True, check=True, timeout=120)
