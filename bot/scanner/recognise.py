@@ -319,6 +319,9 @@ def decode(
     return np.asarray(image, np.uint8)
 
 
+_HEIF_BRANDS: Final = frozenset((b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"mif1", b"msf1"))
+
+
 def _is_heif(data: bytes) -> bool:
     """An ISO base media file (ISO/IEC 14496-12: its first box ``ftyp``) whose major brand or one of whose compatible
     brands is one of HEIF's (ISO/IEC 23008-12): some phones write ``mif1`` first, others ``heic``."""
@@ -327,9 +330,6 @@ def _is_heif(data: bytes) -> bool:
     end = min(int.from_bytes(data[:4], "big"), len(data), 256)  # the box's size; a real ftyp lists a few brands
     brands = [data[8:12]] + [data[at : at + 4] for at in range(16, end - 3, 4)]  # after the minor version
     return any(brand in _HEIF_BRANDS for brand in brands)
-
-
-_HEIF_BRANDS: Final = frozenset((b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"mif1", b"msf1"))
 
 
 def _decode_heif(data: bytes, max_pixels: int, work_side: int | None) -> npt.NDArray[np.uint8]:
