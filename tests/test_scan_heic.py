@@ -94,6 +94,14 @@ def test_a_heif_brand_among_the_compatible_ones_is_enough() -> None:
     assert raised.value.reason == "format" and "HEIC" in str(raised.value)
 
 
+def test_without_the_heic_extra_a_heic_photo_is_refused_saying_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pillow_heif", None)  # installed without belote-bot[heic]: the import fails
+    with pytest.raises(ScanError) as raised:
+        decode(HEIC.read_bytes())
+    assert raised.value.reason == "heic" and "belote-bot[heic]" in str(raised.value)
+    assert decode((DATA / "photo1.jpg").read_bytes()).shape == (600, 800, 3)  # the other formats need nothing more
+
+
 def test_the_decode_bench_times_both_formats_at_the_sizes_the_scanner_reads() -> None:
     done = subprocess.run([sys.executable, str(ROOT / "bench" / "photo_decode.py"), "--side", "2100", "--repeat", "1"],
                           capture_output=True, check=True, timeout=120)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -197,6 +198,17 @@ async def test_a_phone_photo_sent_as_a_heic_file_is_read(h: Harness, tg: FakeTel
     assert cards_line(answer.text, "Cards read") == {f.card for f in read.cards} and read.cards
     assert cards_line(answer.text, "Unsure") == {f.card for f in read.unsure} and read.unsure
     assert f"Is {card_symbol(read.unsure[0].card)} in the photo?" in answer.text  # asked in turn
+
+
+async def test_without_the_heic_extra_a_heic_file_gets_what_to_send_instead(
+    h: Harness, tg: FakeTelegram, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "pillow_heif", None)  # as on a server installed without belote-bot[heic]
+    tg.send_document(JANE.user_id, JANE.user_id, (DATA / "photo1.heic").read_bytes(), "image/heic", "IMG_0412.HEIC")
+    await h.settle()
+    answer = newest(tg, JANE.user_id)
+    assert answer.text == ("HEIC photos are not read on this server: send the photo as a photo rather than as a file, "
+                           "or as JPEG.") and not answer.buttons()
 
 
 async def test_no_cards_too_large_and_not_a_photo_get_clear_answers(h: Harness, tg: FakeTelegram) -> None:

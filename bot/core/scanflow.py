@@ -244,6 +244,9 @@ class ScanFlow:
                              n=MAX_PHOTO_PIXELS // 1_000_000)
         if reason == "bytes":
             return t.gettext("The photo is too large; send one of up to {limit} MB.", limit=MAX_PHOTO_BYTES // 2**20)
+        if reason == "heic":
+            return t.gettext("HEIC photos are not read on this server: send the photo as a photo rather than as a "
+                             "file, or as JPEG.")
         return t.gettext("This file cannot be read as a photo; send a photo of the cards (JPEG, PNG, WebP or HEIC).")
 
     # --- presses ---

@@ -190,7 +190,7 @@ READ_BATCH = 64
 
 class ScanError(ValueError):
     """The input cannot be read as a photo (the message says why, in one line; ``reason`` names the case for a
-    translated answer: "bytes", "empty", "format", "pixels" or "damaged")."""
+    translated answer: "bytes", "empty", "format", "pixels", "damaged" or "heic": HEIC without the heic extra)."""
 
     def __init__(self, message: str, reason: str) -> None:
         super().__init__(message)
@@ -335,7 +335,11 @@ def _is_heif(data: bytes) -> bool:
 def _decode_heif(data: bytes, max_pixels: int, work_side: int | None) -> npt.NDArray[np.uint8]:
     """A HEIC photo's pixels (BGR), bounded as ``decode`` bounds the others: the size is read from the file's header
     before anything is decoded, and a large picture is reduced to a half, a quarter or an eighth as theirs is."""
-    import pillow_heif  # only for this format: most photos never load it
+    try:
+        import pillow_heif  # the heic extra, only for this format: most photos never load it
+    except ImportError as exc:
+        raise ScanError("HEIC photos are not read here (install belote-bot[heic]); give the photo as JPEG, PNG or "
+                        "WebP", "heic") from exc
 
     pillow_heif.options.DECODE_THREADS = 1  # a photo is read on one core, as the networks are (the lane's bound)
     try:
