@@ -37,9 +37,9 @@ PHOTO = ROOT / "tests" / "data" / "scan" / "photo1.jpg"
 
 def phone_photo(side: int) -> np.ndarray:
     image = cv2.imread(str(PHOTO))
-    height = side * image.shape[0] // image.shape[1] if image.shape[1] >= image.shape[0] else side
-    width = side if image.shape[1] >= image.shape[0] else side * image.shape[1] // image.shape[0]
-    return cv2.resize(image, (width, height), interpolation=cv2.INTER_CUBIC)
+    scale = side / max(image.shape[:2])
+    size = (round(image.shape[1] * scale), round(image.shape[0] * scale))
+    return cv2.resize(image, size, interpolation=cv2.INTER_CUBIC)
 
 
 def encoded(image: np.ndarray) -> dict[str, bytes]:

@@ -295,28 +295,33 @@ def decode(
         raise ScanError(f"the file is {len(data) / 2**20:.1f} MB; photos up to {max_bytes // 2**20} MB are read",
                         "bytes")
     if not data:
-        raise ScanError("the file is empty; give a photo (JPEG, PNG, WebP or HEIC)", "empty")
+        raise ScanError(f"the file is empty; {_GIVE}", "empty")
     raw = np.frombuffer(data, np.uint8)
     # the size from the header first, so a small file that claims a huge picture is refused before decoding
     header = cv2.imdecode(raw, cv2.IMREAD_REDUCED_GRAYSCALE_8)
     if header is None and _is_heif(data):
         return _decode_heif(data, max_pixels, work_side)
     if header is None:
-        raise ScanError("this is not an image that can be read; give a photo (JPEG, PNG, WebP or HEIC)", "format")
+        raise ScanError(f"this is not an image that can be read; {_GIVE}", "format")
     if header.shape[0] * header.shape[1] * 64 > max_pixels:
         raise ScanError(f"the picture is too large; up to {max_pixels // 1_000_000} megapixels are read", "pixels")
-    flags = cv2.IMREAD_COLOR
-    if work_side is not None:
-        longer = 8 * max(header.shape[:2])
-        for factor, reduced in ((8, cv2.IMREAD_REDUCED_COLOR_8), (4, cv2.IMREAD_REDUCED_COLOR_4),
-                                (2, cv2.IMREAD_REDUCED_COLOR_2)):  # fmt: skip
-            if longer // factor >= work_side:
-                flags = reduced
-                break
+    flags = {8: cv2.IMREAD_REDUCED_COLOR_8, 4: cv2.IMREAD_REDUCED_COLOR_4, 2: cv2.IMREAD_REDUCED_COLOR_2,
+             1: cv2.IMREAD_COLOR}[_reduction(8 * max(header.shape[:2]), work_side)]
     image = cv2.imdecode(raw, flags)
     if image is None:
-        raise ScanError("the image is damaged and cannot be read; give a photo (JPEG, PNG, WebP or HEIC)", "damaged")
+        raise ScanError(f"the image is damaged and cannot be read; {_GIVE}", "damaged")
     return np.asarray(image, np.uint8)
+
+
+_GIVE: Final = "give a photo (JPEG, PNG, WebP or HEIC)"
+
+
+def _reduction(longer: int, work_side: int | None) -> int:
+    """By how much a picture whose longer side is ``longer`` pixels is reduced as it is decoded: 8, 4 or 2, the most
+    that leaves it at least ``work_side``; 1 (the whole picture) when none does or no ``work_side`` is given."""
+    if work_side is None:
+        return 1
+    return next((factor for factor in (8, 4, 2) if longer // factor >= work_side), 1)
 
 
 _HEIF_BRANDS: Final = frozenset((b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"mif1", b"msf1"))
@@ -345,24 +350,21 @@ def _decode_heif(data: bytes, max_pixels: int, work_side: int | None) -> npt.NDA
     try:
         heif = pillow_heif.open_heif(data, convert_hdr_to_8bit=True, bgr_mode=True)
     except (ValueError, RuntimeError, OSError) as exc:
-        raise ScanError("this is not an image that can be read; give a photo (JPEG, PNG, WebP or HEIC)",
-                        "format") from exc
+        raise ScanError(f"this is not an image that can be read; {_GIVE}", "format") from exc
     width, height = heif.size
     if width * height > max_pixels:
         raise ScanError(f"the picture is too large; up to {max_pixels // 1_000_000} megapixels are read", "pixels")
     try:
         image = np.asarray(heif)
     except (ValueError, RuntimeError, OSError) as exc:
-        raise ScanError("the image is damaged and cannot be read; give a photo (JPEG, PNG, WebP or HEIC)",
-                        "damaged") from exc
+        raise ScanError(f"the image is damaged and cannot be read; {_GIVE}", "damaged") from exc
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     image = np.ascontiguousarray(image[:, :, :3], np.uint8)  # an alpha plane, if any, is left out
-    if work_side is not None:
-        factor = next((f for f in (8, 4, 2) if max(width, height) // f >= work_side), 1)
-        if factor > 1:
-            size = (-(-width // factor), -(-height // factor))  # rounded up, as libjpeg's reduced decode rounds
-            image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    factor = _reduction(max(width, height), work_side)
+    if factor > 1:
+        size = (-(-width // factor), -(-height // factor))  # rounded up, as libjpeg's reduced decode rounds
+        image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
     return np.asarray(image, np.uint8)
 
 
