@@ -82,7 +82,7 @@ def read(image: np.ndarray, placed: list[Placed]) -> tuple[set[int], list[Checke
 
     recognise.uncovered = recorded  # type: ignore[assignment]
     try:
-        scan = recognise.scan_image(image)
+        scan = recognise.scan_once(image)
     finally:
         recognise.uncovered = check  # type: ignore[assignment]
     asked = {f.card for f in scan.unsure}

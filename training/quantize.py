@@ -89,7 +89,7 @@ def calibration_patches(sources: dict[str, Path], photos: int, seed: int) -> dic
     of the trained designs, all read with those networks."""
     with floats_recorded(sources) as batches:
         for _design, image, _placed in seeded_photos(designs_of("trained"), photos, seed):
-            recognise.scan_image(as_read(image), "latin")
+            recognise.scan_once(as_read(image), "latin")
     return {attribute: np.concatenate(parts) for attribute, parts in batches.items()}
 
 

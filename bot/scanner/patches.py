@@ -54,14 +54,21 @@ class Work:
         return np.ascontiguousarray(self.planes[:, :, 0])
 
 
-def prepare(image: Bytes) -> Work:
+def prepare(image: Bytes, side: int = WORK_SIDE) -> Work:
+    """The picture's planes at ``side`` pixels (longer side), and the photo's pixels per plane pixel."""
+    image, factor = scaled(image, side)
+    return Work(planes_of(image), 1.0 / factor)
+
+
+def scaled(image: Bytes, side: int = WORK_SIDE) -> tuple[Bytes, float]:
+    """The picture at ``side`` pixels (longer side), and by how much it was scaled."""
     h, w = image.shape[:2]
     # a small picture is enlarged too: the marks then have the sizes the networks learnt on
-    factor = WORK_SIDE / max(h, w)
+    factor = side / max(h, w)
     if factor != 1.0:
         how = cv2.INTER_AREA if factor < 1.0 else cv2.INTER_LINEAR
         image = np.asarray(cv2.resize(image, (round(w * factor), round(h * factor)), interpolation=how), np.uint8)
-    return Work(planes_of(image), 1.0 / factor)
+    return image, factor
 
 
 def planes_of(image: Bytes) -> Bytes:
