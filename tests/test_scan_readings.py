@@ -119,3 +119,16 @@ def test_a_photo_read_alike_twice_is_not_turned(monkeypatch: pytest.MonkeyPatch)
     scan_image(image)
     assert turns == [1]
 
+
+
+def test_a_pack_lettered_v_d_p_is_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its own networks invented no card read once, and read three times named fewer (docs/scanner.md)."""
+    image = decode((DATA / "readings-kde-standard.webp").read_bytes())
+    reads: list[str] = []
+    real = recognise.read_work
+    monkeypatch.setattr(recognise, "read_work", lambda work, letters: reads.append(letters) or real(work, letters))
+    assert scan_image(image, "cyrillic") == scan_once(image, "cyrillic")
+    assert reads == ["cyrillic", "cyrillic"]  # once for each of the two calls
+    reads.clear()
+    scan_image(image)
+    assert reads == ["latin"] * 3  # this photo's first two readings differ
