@@ -117,6 +117,25 @@ async def test_a_private_photo_is_read_corrected_and_scored(h: Harness, tg: Fake
     assert not answer.buttons(), "the scored answer has nothing left to press"
 
 
+async def test_a_card_one_reading_of_the_photo_alone_names_is_asked_about(h: Harness, tg: FakeTelegram) -> None:
+    """A held-out photo on which the first reading names a king of clubs that is not there, on a king of spades'
+    index (docs/scanner.md, "Three readings"): the other readings do not, so the king is asked about, not counted."""
+    data = (DATA / "readings-second-kde-standard.webp").read_bytes()
+    king = parse_card("KC")
+    tg.send_photo(JANE.user_id, JANE.user_id, sized(data))
+    await h.settle()
+    answer = newest(tg, JANE.user_id)
+    read = cards_line(answer.text, "Cards read")
+    assert king not in read and parse_card("KS") in read
+    jack = parse_card("JC")  # in the photo, its corner hidden: asked about first
+    assert cards_line(answer.text, "Unsure") == {jack, king}
+    await press(h, JANE, answer, f"Yes, {card_symbol(jack)}")
+    assert f"Is {card_symbol(king)} in the photo?" in answer.text
+    await press(h, JANE, answer, f"No {card_symbol(king)}")
+    assert cards_line(answer.text, "Cards read") == read | {jack}
+    assert f"Is {card_symbol(king)} in the photo?" not in answer.text
+
+
 async def test_only_the_sender_presses_and_a_double_tap_acts_once(h: Harness, tg: FakeTelegram) -> None:
     tg.send_photo(IVAN.user_id, GROUP, sized(PHOTO), caption="/score")
     await h.settle()

@@ -1,7 +1,8 @@
 """Read the cards of a photo: decode it within bounds, read the turn of every mark, then its card with the mark
 turned upright (two small networks, one onnxruntime call each per photo), and keep each card's best reading. A card
 read below SURE is reported as unsure, never counted; one below UNSURE is not reported. A pack has each card once,
-so the readings of one card at several places are one card.
+so the readings of one card at several places are one card. The photo is read so two or three times, on other
+pixels each time, and a card is named only where two readings name it.
 """
 
 from __future__ import annotations
@@ -238,7 +239,7 @@ class Scan:
     width: int
     height: int
     cards: tuple[Found, ...]  # read surely, in card order
-    unsure: tuple[Found, ...]  # read below SURE: shown to the player, not counted
+    unsure: tuple[Found, ...]  # read below SURE, or named by one reading alone: shown to the player, not counted
 
 
 def networks(letters: str) -> tuple[Path, Path]:
