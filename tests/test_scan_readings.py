@@ -10,7 +10,7 @@ import pytest
 
 from bot.engine.cards import card_str, parse_card
 from bot.scanner import decode, recognise, scan_image
-from bot.scanner.patches import prepare
+from bot.scanner.patches import prepare, scaled
 from bot.scanner.recognise import Found, read_turned, read_work, scan_once, turned, two_of_three
 
 DATA = Path(__file__).resolve().parent / "data" / "scan"
@@ -62,7 +62,8 @@ def test_the_turned_photo_maps_back_to_the_photo() -> None:
 def test_the_turned_reading_places_cards_where_the_first_does() -> None:
     image = decode((DATA / "photo0.jpg").read_bytes())
     first = {f.card: f for f in read_work(prepare(image), "latin")[0]}
-    again = {f.card: f for f in read_turned(image, "latin")[0]}
+    at_work, factor = scaled(image)
+    again = {f.card: f for f in read_turned(at_work, 1.0 / factor, "latin")[0]}
     both = set(first) & set(again)
     assert len(both) >= 20
     apart = {c: float(np.hypot(first[c].x - again[c].x, first[c].y - again[c].y)) for c in both}

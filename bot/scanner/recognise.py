@@ -556,13 +556,14 @@ def scan_image(image: npt.NDArray[np.uint8], letters: str = "latin") -> Scan:
     lettered В Д П is read once: its own networks invented no card on the bench's photos read once, and read three
     times they named fewer, in twice the time."""
     height, width = image.shape[:2]
-    first = read_work(prepare(image), letters)
+    at_work, factor = scaled(image)  # scaled once: the first reading and the turned one read it
+    first = read_work(Work(planes_of(at_work), 1.0 / factor), letters)
     if letters != "latin":
         return Scan(width, height, *first)
     second = read_work(prepare(image, AGREE_SIDE if max(height, width) >= WORK_SIDE else AGREE_SIDE_ENLARGED), letters)
     readings = [first, second]
     if {f.card for f in first[0]} != {f.card for f in second[0]}:  # else the third cannot change what is named
-        readings.append(read_turned(image, letters))
+        readings.append(read_turned(at_work, 1.0 / factor, letters))
     return Scan(width, height, *two_of_three(readings))
 
 
@@ -609,11 +610,10 @@ def turned(image: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.uint8], Float]:
     return np.asarray(picture, np.uint8), np.asarray(cv2.invertAffineTransform(turn), np.float32)
 
 
-def read_turned(image: npt.NDArray[np.uint8], letters: str) -> Reading:
-    """The photo at the working size, ``turned``, read, its cards placed back in the photo."""
-    image, factor = scaled(image)
-    picture, back = turned(image)
-    scale = 1.0 / factor
+def read_turned(at_work: npt.NDArray[np.uint8], scale: float, letters: str) -> Reading:
+    """The photo at the working size (``scale`` of the photo's pixels to each of its own), ``turned``, read, its
+    cards placed back in the photo."""
+    picture, back = turned(at_work)
     step = 360.0 / ANGLES
 
     def placed(f: Found) -> Found:
