@@ -106,6 +106,42 @@ def test_a_card_one_reading_invents_is_asked_about(file: str) -> None:
     assert shown <= named  # every card whose corner shows is named still
 
 
+def test_a_card_the_first_reading_asks_about_is_named_only_where_two_others_are_sure() -> None:
+    first = (found("7C", 1.0),), (found("JD", 0.944), found("KS", 0.9))
+    second = (found("7C", 1.0), found("JD", 0.953), found("KS", 0.99)), ()
+    third = (found("JD", 0.909), found("KS", 0.96)), ()
+    named, unsure = two_of_three([first, second, third])
+    # the king of spades: the two others name it at SURE or more; the jack of diamonds: one of them under SURE
+    assert names(named) == ["7C", "KS"] and names(unsure) == ["JD"]
+    # a card the first reading names needs one other reading, at any confidence it names it
+    assert names(two_of_three([((found("JD", 0.96),), ()), ((found("JD", 0.91),), ())])[0]) == ["JD"]
+
+
+# the cards in the photo, and those whose corner shows
+THIRD_LATTMANN = (
+    "7C 7D 7H 7S 8D 8H 8S 9C 9D 9H 9S AC AD AH JH JS KC KD KS QC QD QH QS TC TD TH",
+    "7C 7D 7H 7S 8D 8H 9D 9H 9S AC AD AH JH JS KC KD KS QC QD QH QS TC TH",
+)
+
+
+def test_a_held_out_photo_whose_third_reading_is_unsure_asks_about_the_card() -> None:
+    """The bench's held-out photo 40 of seed 7 (lattmann), saved as lossless WebP: the first reading asks about a
+    jack of diamonds the photo lacks, the 896-pixel reading names it at SURE, the turned one under SURE."""
+    image = decode((DATA / "readings-third-lattmann.webp").read_bytes())
+    present, shown = (set(cards.split()) for cards in THIRD_LATTMANN)
+    at_work, factor = scaled(image)
+    once = scan_once(image)
+    assert "JD" in names(once.unsure) and "JD" not in names(once.cards)
+    second = {card_str(f.card): f.confidence for f in read_work(prepare(image, recognise.AGREE_SIDE), "latin")[0]}
+    third = {card_str(f.card): f.confidence for f in read_turned(at_work, 1.0 / factor, "latin")[0]}
+    assert second["JD"] >= recognise.SURE > third["JD"]
+    scan = scan_image(image)
+    named = set(names(scan.cards))
+    assert named <= present, f"invented: {sorted(named - present)}"
+    assert "JD" in names(scan.unsure)
+    assert shown <= named
+
+
 def test_a_photo_read_alike_twice_is_not_turned(monkeypatch: pytest.MonkeyPatch) -> None:
     """Where the first two readings name the same cards, the third cannot change what is named: it is not read."""
     image = decode((DATA / "photo0.jpg").read_bytes())

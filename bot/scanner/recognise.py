@@ -552,9 +552,9 @@ def read_upright(work: Work, found: Float) -> tuple[Float, npt.NDArray[np.int64]
 def scan_image(image: npt.NDArray[np.uint8], letters: str = "latin") -> Scan:
     """The cards of a photo of a pack whose jacks, queens and kings are lettered ``letters`` (one of LETTERS): read
     at the working size and at AGREE_SIDE (AGREE_SIDE_ENLARGED for a photo under the working size), and where those two
-    name other cards, turned by AGREE_TURN too; a card is named where two readings name it (``two_of_three``). A pack
-    lettered В Д П is read once: its own networks invented no card on the bench's photos read once, and read three
-    times they named fewer, in twice the time."""
+    name other cards, turned by AGREE_TURN too; a card is named where two readings name it, a card the first does not
+    name where two others name it surely (``two_of_three``). A pack lettered В Д П is read once: its own networks
+    invented no card on the bench's photos read once, and read three times they named fewer, in twice the time."""
     height, width = image.shape[:2]
     at_work, factor = scaled(image)  # scaled once: the first reading and the turned one read it
     first = read_work(Work(planes_of(at_work), 1.0 / factor), letters)
@@ -627,19 +627,29 @@ def read_turned(at_work: npt.NDArray[np.uint8], scale: float, letters: str) -> R
 
 
 def two_of_three(readings: list[Reading]) -> Reading:
-    """The cards named where two of the ``readings`` name them, and unsure: the others the first reading reads or any
-    names. Each card as the first reading that names it gives it (else the first that reads it): its confidence
-    that reading's, so a card unsure may keep a high one."""
+    """The cards named where two of the ``readings`` name them (a card the first reading does not name, where two
+    others name it at SURE or more each), and unsure: the others the first reading reads or any names. Each card as
+    the first reading that names it gives it (else the first that reads it): its confidence that reading's, so a card
+    unsure may keep a high one."""
     votes: dict[int, int] = {}
+    sure: dict[int, int] = {}  # the readings that name each card at SURE or more
     given: dict[int, Found] = {}
     for named, _ in readings:
         for f in named:
             votes[f.card] = votes.get(f.card, 0) + 1
+            sure[f.card] = sure.get(f.card, 0) + (f.confidence >= SURE)
             given.setdefault(f.card, f)
     for f in readings[0][1]:
         given.setdefault(f.card, f)
+    first = {f.card for f in readings[0][0]}
+
+    def is_named(card: int) -> bool:
+        # a card the first reading does not name rests on the others alone: a reading named at a lower confidence
+        # (borne out by an index and an ink mark, ``borne_by_both``) is not enough to overrule it
+        return votes.get(card, 0) >= 2 and (card in first or sure.get(card, 0) >= 2)
+
     ordered = sorted(given.values(), key=lambda f: f.card)
-    return tuple(f for f in ordered if votes.get(f.card, 0) >= 2), tuple(f for f in ordered if votes.get(f.card, 0) < 2)
+    return tuple(f for f in ordered if is_named(f.card)), tuple(f for f in ordered if not is_named(f.card))
 
 
 def asked_about(
