@@ -7,6 +7,7 @@ pixels each time, and a card is named only where two readings name it.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -97,10 +98,11 @@ PRUNE = 0.99
 PLAIN = 0.999
 # The photo is read twice, at the working size and at AGREE_SIDE, and where those two readings name other cards, a
 # third time, turned by AGREE_TURN (half a step of the turn network): every mark falls on other pixels, so a reading
-# that rests on an accident of the pixels is seldom made twice. A card is named where two readings name it, asked
-# about where one names it or the first reads it. On 96 held-out sets at 1024 pixels (62,677 cards; chosen on the
-# first 34) it invents 2 cards against 4, names 8 more and misses 60 fewer; on 27 sets at 800 pixels it invents none
-# against 4 and names 16 more; a photo takes about twice as long (docs/scanner.md, "Three readings").
+# that rests on an accident of the pixels is seldom made twice. A card is named where two readings name it (one the
+# first does not name, where both others name it at SURE), asked about where one names it or the first reads it. On
+# 96 held-out sets at 1024 pixels (62,677 cards; chosen on the first 34) it invents 2 cards against 4, names 2 more and
+# misses 60 fewer; on 27 sets at 800 pixels it invents none against 4 and names 7 more; a photo takes about twice as
+# long (docs/scanner.md, "Three readings" and "A card the first reading does not name: two others sure").
 AGREE_SIDE = 896
 AGREE_TURN = 11.25
 # A photo under the working size is enlarged to be read, its glyphs blurred by it: read smaller still, its smallest
@@ -239,7 +241,7 @@ class Scan:
     width: int
     height: int
     cards: tuple[Found, ...]  # read surely, in card order
-    unsure: tuple[Found, ...]  # read below SURE, or named by one reading alone: shown to the player, not counted
+    unsure: tuple[Found, ...]  # read below SURE, or not named by two readings: shown to the player, not counted
 
 
 def networks(letters: str) -> tuple[Path, Path]:
@@ -631,25 +633,19 @@ def two_of_three(readings: list[Reading]) -> Reading:
     others name it at SURE or more each), and unsure: the others the first reading reads or any names. Each card as
     the first reading that names it gives it (else the first that reads it): its confidence that reading's, so a card
     unsure may keep a high one."""
-    votes: dict[int, int] = {}
-    sure: dict[int, int] = {}  # the readings that name each card at SURE or more
+    votes = Counter(f.card for named, _ in readings for f in named)
+    sure = Counter(f.card for named, _ in readings for f in named if f.confidence >= SURE)
     given: dict[int, Found] = {}
-    for named, _ in readings:
-        for f in named:
-            votes[f.card] = votes.get(f.card, 0) + 1
-            sure[f.card] = sure.get(f.card, 0) + (f.confidence >= SURE)
-            given.setdefault(f.card, f)
+    for f in (f for named, _ in readings for f in named):
+        given.setdefault(f.card, f)
     for f in readings[0][1]:
         given.setdefault(f.card, f)
     first = {f.card for f in readings[0][0]}
-
-    def is_named(card: int) -> bool:
-        # a card the first reading does not name rests on the others alone: a reading named at a lower confidence
-        # (borne out by an index and an ink mark, ``borne_by_both``) is not enough to overrule it
-        return votes.get(card, 0) >= 2 and (card in first or sure.get(card, 0) >= 2)
-
+    # a card the first reading does not name rests on the others alone: one of them naming it under SURE (borne out
+    # by an index and an ink mark, ``borne_by_both``) is not enough to overrule it
+    named = {card for card in given if votes[card] >= 2 and (card in first or sure[card] >= 2)}
     ordered = sorted(given.values(), key=lambda f: f.card)
-    return tuple(f for f in ordered if is_named(f.card)), tuple(f for f in ordered if not is_named(f.card))
+    return tuple(f for f in ordered if f.card in named), tuple(f for f in ordered if f.card not in named)
 
 
 def asked_about(
