@@ -64,7 +64,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.core.scanflow import TRICK
 from bot.engine.cards import card_str, rank_of
 from bot.scanner import scan_image
-from bot.scanner.recognise import COURT, LETTERS  # COURT: the ranks whose letters differ from pack to pack
+from bot.scanner.recognise import COURT, LETTERS, Found  # COURT: the ranks whose letters differ from pack to pack
 from tools.older_core import CORES
 from training.designs import DESIGNS, designs_of, ensure_packages
 from training.frames import as_read
@@ -108,40 +108,48 @@ class Tally:
             counts[1] += invented_at
         self.inventions += other.inventions
 
+    def photo(self, present: set[int], visible: set[int], named: tuple[Found, ...], unsure: tuple[Found, ...],
+              where: str, placed: list[Placed] | None = None) -> None:
+        """Count one photo's answer: ``present`` its cards, ``visible`` those with a corner to be seen, ``where`` the
+        photo as an invented card is listed (with the true index nearest it, where its ``placed`` cards are known)."""
+        self.photos += 1
+        cards = {f.card for f in named}
+        doubtful = {f.card for f in unsure}
+        invented = cards - present
+        lost = visible - cards - doubtful  # neither named nor asked about
+        self.seen += len(visible)
+        self.correct += len(cards & visible)
+        self.invented += len(invented)
+        self.unsure += len(doubtful & visible)
+        self.wrong_unsure += len(doubtful - present)
+        # a won pile is whole tricks: the answer points out a count off by other than fours (bot.core.scanflow)
+        if invented or lost:
+            self.wrong_photos += 1
+            self.flagged_photos += (len(invented) - len(lost)) % TRICK != 0  # each unsure card answered rightly
+        self.court[0] += sum(rank_of(c) in COURT for c in visible)
+        self.court[1] += sum(rank_of(c) in COURT for c in cards & visible)
+        self.court[2] += sum(rank_of(c) in COURT for c in invented)
+        for f in named:
+            if f.card not in present:
+                near = f", {nearest_index(placed, f.x, f.y)}" if placed else ""
+                self.inventions.append(f"{where}: {card_str(f.card)} at {f.confidence:.4f}{near}")
+        for threshold, counts in self.at.items():
+            read = {f.card for f in (*named, *unsure) if f.confidence >= threshold}
+            counts[0] += len(read & visible)
+            counts[1] += len(read - present)
+
 
 def tally(task: tuple[str, int, int, tuple[float, ...], int, str]) -> Tally:
     """One set read: photos 0 to ``photos`` - 1 of ``seed``, of the designs of ``kind``."""
     kind, photos, seed, others, side, letters = task
-    counted = Tally(photos=photos, at={t: [0, 0] for t in others})
+    counted = Tally(at={t: [0, 0] for t in others})
     for photo, (design, image, placed) in enumerate(seeded_photos(designs_of(kind), photos, seed, side)):
         image = as_read(image)  # a photo smaller than the scanner reads, compressed again as a chat sends it
         start = time.process_time()
         scan = scan_image(image, letters)
         counted.seconds += time.process_time() - start
-        present = {p.card for p in placed}
-        visible = {p.card for p in placed if p.seen}
-        named = {f.card for f in scan.cards}
-        doubtful = {f.card for f in scan.unsure}
-        invented = named - present
-        lost = visible - named - doubtful  # neither named nor asked about
-        counted.seen += len(visible)
-        counted.correct += len(named & visible)
-        counted.invented += len(invented)
-        counted.unsure += len(doubtful & visible)
-        counted.wrong_unsure += len(doubtful - present)
-        # a won pile is whole tricks: the answer points out a count off by other than fours (bot.core.scanflow)
-        if invented or lost:
-            counted.wrong_photos += 1
-            counted.flagged_photos += (len(invented) - len(lost)) % TRICK != 0  # each unsure card answered rightly
-        counted.court[0] += sum(rank_of(c) in COURT for c in visible)
-        counted.court[1] += sum(rank_of(c) in COURT for c in named & visible)
-        counted.court[2] += sum(rank_of(c) in COURT for c in invented)
-        counted.inventions += [f"seed {seed} photo {photo} ({design.name}): {card_str(f.card)} at {f.confidence:.4f}, "
-                               f"{nearest_index(placed, f.x, f.y)}" for f in scan.cards if f.card not in present]
-        for threshold, counts in counted.at.items():
-            read = {f.card for f in (*scan.cards, *scan.unsure) if f.confidence >= threshold}
-            counts[0] += len(read & visible)
-            counts[1] += len(read - present)
+        counted.photo({p.card for p in placed}, {p.card for p in placed if p.seen}, scan.cards, scan.unsure,
+                      f"seed {seed} photo {photo} ({design.name})", placed)
     return counted
 
 
@@ -166,7 +174,7 @@ def rate_bound(events: int, trials: int, confidence: float = 0.95) -> float:
     return high / trials
 
 
-def report(kind: str, letters: str, counted: Tally, listed: bool, sets: int = 1) -> None:
+def report(kind: str, letters: str, counted: Tally, listed: bool, sets: int = 1, timed: bool = True) -> None:
     names = ", ".join(d.name for d in designs_of(kind))
     seen, correct, unsure, invented = counted.seen, counted.correct, counted.unsure, counted.invented
     what = f"{sets} sets, {counted.photos} photos" if sets > 1 else f"{counted.photos} photos"
@@ -183,7 +191,8 @@ def report(kind: str, letters: str, counted: Tally, listed: bool, sets: int = 1)
     print(f"  invented rate    under one card in {1 / bound:,.0f} (95 % bound from {invented} in {seen} cards)")
     print(f"  photos with a card invented or missed: {counted.wrong_photos}, of which a count not of whole tricks "
           f"points out {counted.flagged_photos}")
-    print(f"  seconds/photo    {counted.seconds / counted.photos:.3f} (one core)")
+    if timed:  # not where recorded readings are counted
+        print(f"  seconds/photo    {counted.seconds / counted.photos:.3f} (one core)")
     court = counted.court
     print(f"  jacks, queens and kings: {court[1]} of {court[0]} named correctly, {court[2]} invented")
     for threshold, (named_at, invented_at) in counted.at.items():

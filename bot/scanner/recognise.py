@@ -244,6 +244,9 @@ class Scan:
     unsure: tuple[Found, ...]  # read below SURE, or not named by two readings: shown to the player, not counted
 
 
+Reading = tuple[tuple[Found, ...], tuple[Found, ...]]  # the cards named and the cards unsure, in card order
+
+
 def networks(letters: str) -> tuple[Path, Path]:
     """The reader and the index network for a pack lettered ``letters`` (one of LETTERS)."""
     if letters == "latin":
@@ -552,21 +555,41 @@ def read_upright(work: Work, found: Float) -> tuple[Float, npt.NDArray[np.int64]
 
 
 def scan_image(image: npt.NDArray[np.uint8], letters: str = "latin") -> Scan:
-    """The cards of a photo of a pack whose jacks, queens and kings are lettered ``letters`` (one of LETTERS): read
-    at the working size and at AGREE_SIDE (AGREE_SIDE_ENLARGED for a photo under the working size), and where those two
-    name other cards, turned by AGREE_TURN too; a card is named where two readings name it, a card the first does not
-    name where two others name it surely (``two_of_three``). A pack lettered В Д П is read once: its own networks
-    invented no card on the bench's photos read once, and read three times they named fewer, in twice the time."""
+    """The cards of a photo of a pack whose jacks, queens and kings are lettered ``letters`` (one of LETTERS): the
+    ``answer`` of its ``readings``."""
+    height, width = image.shape[:2]
+    return Scan(width, height, *answer(readings(image, letters)))
+
+
+def readings(image: npt.NDArray[np.uint8], letters: str = "latin", every: bool = False) -> list[Reading]:
+    """The photo read at the working size and at AGREE_SIDE (AGREE_SIDE_ENLARGED for a photo under the working size),
+    and where those two name other cards (or ``every`` time, to be recorded), turned by AGREE_TURN too. A pack lettered
+    В Д П is read once: its own networks invented no card on the bench's photos read once, and read three times they
+    named fewer, in twice the time."""
     height, width = image.shape[:2]
     at_work, factor = scaled(image)  # scaled once: the first reading and the turned one read it
     first = read_work(Work(planes_of(at_work), 1.0 / factor), letters)
     if letters != "latin":
-        return Scan(width, height, *first)
+        return [first]
     second = read_work(prepare(image, AGREE_SIDE if max(height, width) >= WORK_SIDE else AGREE_SIDE_ENLARGED), letters)
-    readings = [first, second]
-    if {f.card for f in first[0]} != {f.card for f in second[0]}:  # else the third cannot change what is named
-        readings.append(read_turned(at_work, 1.0 / factor, letters))
-    return Scan(width, height, *two_of_three(readings))
+    if not every and not needs_third(first, second):
+        return [first, second]
+    return [first, second, read_turned(at_work, 1.0 / factor, letters)]
+
+
+def needs_third(first: Reading, second: Reading) -> bool:
+    """Whether a third reading can change what two name: only where they name other cards."""
+    return {f.card for f in first[0]} != {f.card for f in second[0]}
+
+
+def answer(found: list[Reading]) -> Reading:
+    """What a photo's ``readings`` name and ask about: one reading as it is; two or three, ``two_of_three``. A third
+    read where the first two name the same cards (``readings(every=True)``) is left out, as the scanner skips it."""
+    if len(found) == 1:
+        return found[0]
+    if len(found) == 3 and not needs_third(found[0], found[1]):
+        found = found[:2]
+    return two_of_three(found)
 
 
 def scan_once(image: npt.NDArray[np.uint8], letters: str = "latin") -> Scan:
@@ -574,9 +597,6 @@ def scan_once(image: npt.NDArray[np.uint8], letters: str = "latin") -> Scan:
     tools measure and record it so)."""
     height, width = image.shape[:2]
     return Scan(width, height, *read_work(prepare(image), letters))
-
-
-Reading = tuple[tuple[Found, ...], tuple[Found, ...]]  # the cards named and the cards unsure, in card order
 
 
 def read_work(work: Work, letters: str) -> Reading:

@@ -1,0 +1,222 @@
+"""Every reading of every photo, recorded once, so that rules combining them are counted on the same readings.
+
+    python bench/readings.py record OUT.jsonl [--seed 1597-2339] [--photos 40] [--side 1024] [--only held-out]
+                                              [--jobs 2]
+    python bench/readings.py count IN.jsonl [IN.jsonl ...] [--list]
+
+The scanner reads a photo two or three times (bot.scanner.recognise.readings: at the working size, at AGREE_SIDE, and
+turned where those two name other cards) and names a card where two readings name it (``answer``). ``record`` reads
+each photo of the sets all three ways, the third even where the first two agree, and writes one JSON line a photo
+with its truth; ``count`` puts each photo's readings through the scanner's own ``answer`` and prints the bench's
+figures (bench/scan.py), which are the bench's own for the same sets: a change to ``answer`` or ``two_of_three`` is
+measured by counting again, in seconds, where reading the photos again takes an hour. Recording needs the training
+extra and the card packages, as bench/scan.py does.
+
+One line a photo (``belote-readings/1``); cards as the engine writes them (``7C``, ``TD``, ``AS``; any spelling
+``bot.engine.cards.parse_card`` reads is read):
+
+    {"format": "belote-readings/1", "seed": 1597, "photo": 0, "side": 1024, "kind": "held-out",
+     "design": "lattmann", "letters": "latin",
+     "present": ["7C", "KD"],        # the cards in the photo
+     "visible": ["7C"],              # those with a corner to be seen (the others count as neither named nor missed)
+     "readings": [                   # one to three, in the scanner's order: first, second, turned
+       {"named": [["7C", 1.0, 312.5, 140.0, 90.0]],   # card, confidence, x, y, angle as bot.scanner.Found has them
+        "unsure": [["KD", 0.81, 402.0, 133.5, 270.0]]},
+       ...]}
+
+``kind`` and ``letters`` may be left out (``held-out``, ``latin``); ``seed``, ``photo`` and ``design`` only label a
+card invented. A line that is not such an object stops the count with its line number and what was wrong.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")  # one core, as the bot reads a photo
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable, Iterator
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.scan import READ_AS, SETS, Tally, report, seed_list
+from bot.engine.cards import card_str, parse_card
+from bot.scanner.recognise import Found, Reading, answer, readings
+from training.designs import designs_of, ensure_packages
+from training.frames import as_read
+from training.synth import seeded_photos
+
+FORMAT = "belote-readings/1"
+
+
+class BadLine(ValueError):
+    """A recorded line the count cannot read: where, and what was wrong."""
+
+
+def encoded(reading: Reading) -> dict[str, list[list[Any]]]:
+    def one(f: Found) -> list[Any]:
+        return [card_str(f.card), f.confidence, f.x, f.y, f.angle]  # as read: a rule's edge is kept exact
+
+    return {"named": [one(f) for f in reading[0]], "unsure": [one(f) for f in reading[1]]}
+
+
+def record_set(task: tuple[str, int, int, int]) -> list[str]:
+    """The JSON lines of one set: photos 0 to ``photos`` - 1 of ``seed``, of the designs of ``kind``."""
+    kind, photos, seed, side = task
+    letters = READ_AS.get(kind, "latin")
+    lines = []
+    for photo, (design, image, placed) in enumerate(seeded_photos(designs_of(kind), photos, seed, side)):
+        read = readings(as_read(image), letters, every=True)
+        lines.append(json.dumps({
+            "format": FORMAT, "seed": seed, "photo": photo, "side": side, "kind": kind, "design": design.name,
+            "letters": letters, "present": sorted(card_str(p.card) for p in placed),
+            "visible": sorted(card_str(p.card) for p in placed if p.seen),
+            "readings": [encoded(r) for r in read],
+        }, ensure_ascii=False))
+    return lines
+
+
+def record(out: Path, kind: str, photos: int, seeds: list[int], side: int, jobs: int) -> None:
+    ensure_packages()
+    tasks = [(kind, photos, seed, side) for seed in seeds]
+    with out.open("w", encoding="utf-8") as f:
+        if jobs > 1 and len(tasks) > 1:
+            with Pool(jobs) as pool:
+                for seed, lines in zip(seeds, pool.imap(record_set, tasks), strict=True):
+                    f.write("".join(line + "\n" for line in lines))
+                    f.flush()
+                    print(f"  seed {seed}: {len(lines)} photos", flush=True)
+        else:
+            for seed, task in zip(seeds, tasks, strict=True):
+                f.write("".join(line + "\n" for line in record_set(task)))
+                print(f"  seed {seed}: {photos} photos", flush=True)
+
+
+def card(value: Any, what: str) -> int:
+    if not isinstance(value, str):
+        raise BadLine(f"{what}: a card is a string such as \"7C\" or \"TD\", not {value!r}")
+    try:
+        return parse_card(value)
+    except ValueError as error:
+        raise BadLine(f"{what}: {error}") from None
+
+
+def number(value: Any, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise BadLine(f"{what}: a number, not {value!r}")
+    return float(value)
+
+
+def found_list(value: Any, what: str) -> tuple[Found, ...]:
+    if not isinstance(value, list):
+        raise BadLine(f"{what}: a list of [card, confidence, x, y, angle], not {value!r}")
+    cards = []
+    for k, item in enumerate(value):
+        if not isinstance(item, list) or len(item) != 5:
+            raise BadLine(f"{what}[{k}]: [card, confidence, x, y, angle], not {item!r}")
+        confidence = number(item[1], f"{what}[{k}] confidence")
+        if not 0.0 <= confidence <= 1.0:
+            raise BadLine(f"{what}[{k}]: a confidence from 0 to 1, not {confidence}")
+        cards.append(Found(card(item[0], f"{what}[{k}]"), confidence, number(item[2], f"{what}[{k}] x"),
+                           number(item[3], f"{what}[{k}] y"), number(item[4], f"{what}[{k}] angle")))
+    return tuple(sorted(cards, key=lambda f: f.card))  # a reading lists its cards in card order
+
+
+def card_set(row: dict[str, Any], key: str) -> set[int]:
+    value = row.get(key)
+    if not isinstance(value, list):
+        raise BadLine(f"{key!r}: a list of cards, not {value!r}")
+    return {card(c, key) for c in value}
+
+
+def photo_of(line: str) -> tuple[str, set[int], set[int], list[Reading], str]:
+    """One recorded line: the kind of designs, the cards present and visible, the readings, the photo's label."""
+    try:
+        row = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise BadLine(f"not JSON ({error.msg} at column {error.colno})") from None
+    if not isinstance(row, dict):
+        raise BadLine(f"a JSON object a photo, not {type(row).__name__}")
+    if row.get("format", FORMAT) != FORMAT:
+        raise BadLine(f"format {row['format']!r}; this count reads {FORMAT!r}")
+    kind = row.get("kind", "held-out")
+    if kind not in SETS:
+        raise BadLine(f"kind {kind!r}; one of {', '.join(SETS)}")
+    present, visible = card_set(row, "present"), card_set(row, "visible")
+    if not visible <= present:
+        raise BadLine(f"visible cards not present: {' '.join(card_str(c) for c in sorted(visible - present))}")
+    read = row.get("readings")
+    if not isinstance(read, list) or not 1 <= len(read) <= 3:
+        raise BadLine(f"'readings': a list of one to three readings, not {read!r}")
+    found: list[Reading] = []
+    for k, reading in enumerate(read):
+        if not isinstance(reading, dict):
+            raise BadLine(f"readings[{k}]: an object with 'named' and 'unsure', not {reading!r}")
+        found.append((found_list(reading.get("named", []), f"readings[{k}].named"),
+                      found_list(reading.get("unsure", []), f"readings[{k}].unsure")))
+    if row.get("letters", "latin") == "latin" and len(found) == 1:
+        raise BadLine("one reading of a pack lettered J Q K: the scanner reads such a photo two or three times")
+    where = f"seed {row.get('seed', '?')} photo {row.get('photo', '?')} ({row.get('design', '?')})"
+    return kind, present, visible, found, where
+
+
+def count(lines: Iterable[tuple[str, str]]) -> dict[str, Tally]:
+    """Each photo's readings put through ``answer`` and counted, by kind of designs; ``lines`` are (where, line)."""
+    tallies: dict[str, Tally] = {}
+    for where_line, line in lines:
+        if not line.strip():
+            continue
+        try:
+            kind, present, visible, found, where = photo_of(line)
+        except BadLine as error:
+            raise BadLine(f"{where_line}: {error}") from None
+        named, unsure = answer(found)
+        tallies.setdefault(kind, Tally()).photo(present, visible, named, unsure, where)
+    return tallies
+
+
+def lines_of(paths: list[Path]) -> Iterator[tuple[str, str]]:
+    for path in paths:
+        with path.open(encoding="utf-8") as f:
+            for number_, line in enumerate(f, 1):
+                yield f"{path.name} line {number_}", line
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    verbs = parser.add_subparsers(dest="verb", required=True)
+    rec = verbs.add_parser("record", help="read photos every way and write their readings")
+    rec.add_argument("out", type=Path)
+    rec.add_argument("--seed", type=seed_list, default=[7])
+    rec.add_argument("--photos", type=int, default=60)
+    rec.add_argument("--side", type=int, default=1024)
+    rec.add_argument("--only", choices=tuple(k for k in SETS if k != "cyrillic"), default="held-out",
+                     help="the designs (a pack lettered В Д П is read once: nothing to combine)")
+    rec.add_argument("--jobs", type=int, default=1, help="sets read at once, each on its own core")
+    cnt = verbs.add_parser("count", help="the figures of recorded readings, as the scanner combines them")
+    cnt.add_argument("files", type=Path, nargs="+")
+    cnt.add_argument("--list", action="store_true", help="name each card invented")
+    args = parser.parse_args(argv)
+    if args.verb == "record":
+        record(args.out, args.only, args.photos, args.seed, args.side, args.jobs)
+        return 0
+    try:
+        tallies = count(lines_of(args.files))
+    except (BadLine, OSError) as error:
+        print(f"readings: {error}", file=sys.stderr)
+        return 2
+    if not tallies:
+        print("readings: no photo recorded in " + ", ".join(str(p) for p in args.files), file=sys.stderr)
+        return 2
+    for kind, counted in tallies.items():
+        report(kind, READ_AS.get(kind, "latin"), counted, args.list, timed=False)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

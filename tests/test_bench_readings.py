@@ -1,0 +1,154 @@
+"""bench/readings.py: recorded readings of photos, counted as the scanner combines them. The lines below are written by
+hand from the format its docstring gives, not by its writer; a photo's recorded readings count as the scanner
+answers that photo."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.engine.cards import parse_card
+from bot.scanner import decode, scan_image
+from bot.scanner.recognise import readings
+from tests.bench_scripts import bench_script
+from tests.test_scan_readings import INVENTED_ONCE
+
+bench = bench_script("readings")
+scan_bench = bench_script("scan")
+DATA = Path(__file__).resolve().parent / "data" / "scan"
+
+HAND_WRITTEN = [
+    # the first two name other cards: the third counts. The king of spades is named by the second and third, both
+    # sure; the jack of diamonds by the second alone surely, so it is asked about (and absent); the queen of diamonds
+    # the first asks about. The ten of hearts lies under other cards, its corner hidden: counted as nothing.
+    {"seed": 3, "photo": 0, "design": "kde-standard",
+     "present": ["7C", "AH", "KS", "QD", "10H"], "visible": ["7C", "AH", "KS", "QD"],
+     "readings": [
+         {"named": [["7C", 1.0, 10, 20, 0], ["AH", 0.99, 30, 20, 0]],
+          "unsure": [["KS", 0.9, 50, 20, 0], ["QD", 0.5, 70, 20, 0]]},
+         {"named": [["7C", 1.0, 11, 20, 0], ["AH", 1.0, 31, 20, 0], ["KS", 0.99, 51, 20, 0], ["JD", 0.98, 90, 9, 0]]},
+         {"named": [["KS", 0.96, 52, 20, 0], ["JD", 0.9, 91, 9, 0]], "unsure": []},
+     ]},
+    # the first two agree: a third recorded all the same is not what the scanner reads, and its ace is no question
+    {"format": "belote-readings/1", "seed": 3, "photo": 1, "kind": "held-out", "letters": "latin",
+     "present": ["8S", "9S", "KD"], "visible": ["8S", "9S", "KD"],
+     "readings": [
+         {"named": [["9S", 1.0, 5, 5, 90], ["8♠", 0.97, 9, 5, 90]], "unsure": [["KD", 0.7, 40, 40, 90]]},
+         {"named": [["8S", 1.0, 9, 5, 90], ["9S", 1.0, 5, 5, 90]], "unsure": []},
+         {"named": [["8S", 1.0, 9, 5, 90], ["AD", 1.0, 60, 60, 90]], "unsure": []},
+     ]},
+    # two readings name an eight of hearts the photo lacks: invented
+    {"seed": 3, "photo": 2, "design": "lattmann", "present": ["7H"], "visible": ["7H"],
+     "readings": [{"named": [["7H", 1.0, 1, 1, 0], ["8H", 1.0, 1, 30, 0]]},
+                  {"named": [["7h", 1.0, 1, 1, 0], ["8h", 0.999, 1, 31, 0]]}]},
+]
+
+
+def counted(rows: list[dict[str, object]]) -> dict[str, object]:
+    lines = [(f"hand line {k}", json.dumps(row, ensure_ascii=False)) for k, row in enumerate(rows, 1)]
+    return bench.count(lines)
+
+
+def test_hand_written_readings_are_counted_as_the_scanner_combines_them() -> None:
+    tallies = counted(HAND_WRITTEN)
+    assert set(tallies) == {"held-out"}
+    t = tallies["held-out"]
+    assert (t.photos, t.seen, t.correct, t.unsure, t.wrong_unsure, t.invented) == (3, 8, 6, 2, 1, 1)
+    assert (t.wrong_photos, t.flagged_photos) == (1, 1)  # one card too many: not whole tricks, pointed out
+    assert t.inventions == ["seed 3 photo 2 (lattmann): 8H at 1.0000"]
+    # jacks, queens and kings: the king of spades, the queen of diamonds (asked about) and the king of diamonds
+    assert t.court == [3, 1, 0]
+
+
+def test_a_recorded_third_reading_counts_only_where_the_scanner_reads_one() -> None:
+    rows = [dict(HAND_WRITTEN[1])]
+    two = counted([{**rows[0], "readings": rows[0]["readings"][:2]}])["held-out"]  # type: ignore[index]
+    three = counted(rows)["held-out"]
+    assert (three.correct, three.unsure, three.wrong_unsure) == (2, 1, 0)
+    assert (two.correct, two.unsure, two.wrong_unsure) == (2, 1, 0)
+    # where the first two differ (the second without the nine), the third's cards count: its ace is asked about, and
+    # the nine, which the first reading alone names
+    differ = json.loads(json.dumps(rows[0]))
+    differ["readings"][1]["named"] = [["8S", 1.0, 9, 5, 90]]
+    t = counted([differ])["held-out"]
+    assert (t.correct, t.unsure, t.wrong_unsure) == (1, 2, 1)
+
+
+def truth_of(file: str) -> tuple[list[str], list[str]]:
+    """The cards in a committed photo and those whose corner shows."""
+    if file in INVENTED_ONCE:
+        return INVENTED_ONCE[file][1].split(), INVENTED_ONCE[file][2].split()
+    (row,) = [row for row in json.loads((DATA / "truth.json").read_text()) if row["file"] == file]
+    return row["present"], row["visible"]
+
+
+@pytest.mark.parametrize("file", ["readings-kde-standard.webp", "photo0.jpg"])
+def test_a_photo_recorded_counts_as_the_scanner_answers_it(file: str) -> None:
+    """The photo's three readings written as ``record`` writes them, read back and counted: the same figures as the
+    scanner's own answer (the first photo's first two readings differ, photo0's agree)."""
+    image = decode((DATA / file).read_bytes())
+    present, visible = truth_of(file)
+    every = readings(image, "latin", every=True)
+    assert len(every) == 3
+    line = json.dumps({"present": present, "visible": visible, "readings": [bench.encoded(r) for r in every]})
+    recorded = bench.count([("recorded", line)])["held-out"]
+    scan = scan_image(image)
+    direct = scan_bench.Tally()
+    direct.photo({parse_card(c) for c in present}, {parse_card(c) for c in visible}, scan.cards, scan.unsure, "?")
+    fields = ("photos", "seen", "correct", "unsure", "wrong_unsure", "invented", "wrong_photos", "court")
+    assert [getattr(recorded, f) for f in fields] == [getattr(direct, f) for f in fields]
+    assert recorded.correct >= 20 and recorded.invented == 0
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("{not json", "not JSON"),
+        ("[1, 2]", "a JSON object a photo"),
+        ('{"format": "belote-readings/9", "present": [], "visible": [], "readings": [{}, {}]}', "belote-readings/1"),
+        ('{"kind": "mixed", "present": [], "visible": [], "readings": [{}, {}]}', "one of held-out"),
+        ('{"visible": [], "readings": [{}, {}]}', "'present': a list of cards"),
+        ('{"present": ["7X"], "visible": [], "readings": [{}, {}]}', "rank is one of 7 8 9"),
+        ('{"present": [7], "visible": [], "readings": [{}, {}]}', 'a card is a string such as "7C"'),
+        ('{"present": ["7C"], "visible": ["7C", "8C"], "readings": [{}, {}]}', "visible cards not present: 8C"),
+        ('{"present": [], "visible": [], "readings": []}', "one to three readings"),
+        ('{"present": [], "visible": [], "readings": [{}]}', "one reading of a pack lettered J Q K"),
+        ('{"present": [], "visible": [], "readings": [{"named": [["7C", 1.2, 0, 0, 0]]}, {}]}',
+         "a confidence from 0 to 1, not 1.2"),
+        ('{"present": [], "visible": [], "readings": [{}, {"unsure": [["7C", 0.5, 0, 0]]}]}',
+         "readings[1].unsure[0]: [card, confidence, x, y, angle]"),
+        ('{"present": [], "visible": [], "readings": [{}, {"named": [["7C", "high", 0, 0, 0]]}]}',
+         "readings[1].named[0] confidence: a number"),
+    ],
+)
+def test_a_bad_line_says_where_and_what_was_wrong(line: str, said: str) -> None:
+    good = json.dumps(HAND_WRITTEN[2])
+    with pytest.raises(bench.BadLine) as error:
+        bench.count([("x.jsonl line 1", good), ("x.jsonl line 2", line)])
+    assert str(error.value).startswith("x.jsonl line 2: ")
+    assert said in str(error.value)
+
+
+def test_the_command_counts_files_and_refuses_bad_ones(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    recorded = tmp_path / "r.jsonl"
+    recorded.write_text("\n".join(json.dumps(row, ensure_ascii=False) for row in HAND_WRITTEN) + "\n\n",
+                        encoding="utf-8")
+    assert bench.main(["count", str(recorded), "--list"]) == 0
+    out = capsys.readouterr().out
+    assert "held-out designs (lattmann, kde-standard), read as lettered J Q K: 3 photos, 8 cards" in out
+    assert "named correctly   75.00%  (6)" in out and "invented         1" in out
+    assert "    seed 3 photo 2 (lattmann): 8H at 1.0000" in out
+    assert "seconds/photo" not in out  # nothing was timed
+
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n")
+    assert bench.main(["count", str(empty)]) == 2
+    assert "no photo recorded in" in capsys.readouterr().err
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps(HAND_WRITTEN[0]) + "\n{}\n")
+    assert bench.main(["count", str(recorded), str(bad)]) == 2
+    assert capsys.readouterr().err.startswith("readings: bad.jsonl line 2: ")
+    assert bench.main(["count", str(tmp_path / "missing.jsonl")]) == 2
+    assert "missing.jsonl" in capsys.readouterr().err
