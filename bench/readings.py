@@ -38,6 +38,7 @@ import argparse
 import json
 import sys
 from collections.abc import Iterable, Iterator
+from contextlib import nullcontext
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
@@ -84,17 +85,13 @@ def record_set(task: tuple[str, int, int, int]) -> list[str]:
 def record(out: Path, kind: str, photos: int, seeds: list[int], side: int, jobs: int) -> None:
     ensure_packages()
     tasks = [(kind, photos, seed, side) for seed in seeds]
-    with out.open("w", encoding="utf-8") as f:
-        if jobs > 1 and len(tasks) > 1:
-            with Pool(jobs) as pool:
-                for seed, lines in zip(seeds, pool.imap(record_set, tasks), strict=True):
-                    f.write("".join(line + "\n" for line in lines))
-                    f.flush()
-                    print(f"  seed {seed}: {len(lines)} photos", flush=True)
-        else:
-            for seed, task in zip(seeds, tasks, strict=True):
-                f.write("".join(line + "\n" for line in record_set(task)))
-                print(f"  seed {seed}: {photos} photos", flush=True)
+    pool = Pool(jobs) if jobs > 1 and len(tasks) > 1 else None
+    with out.open("w", encoding="utf-8") as f, pool or nullcontext():
+        sets = pool.imap(record_set, tasks) if pool else map(record_set, tasks)
+        for seed, lines in zip(seeds, sets, strict=True):
+            f.write("".join(line + "\n" for line in lines))
+            f.flush()  # a long run's sets are kept as they come
+            print(f"  seed {seed}: {len(lines)} photos", flush=True)
 
 
 def card(value: Any, what: str) -> int:
