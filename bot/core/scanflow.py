@@ -4,7 +4,9 @@ The photo is read off the event loop (``ScanLane``: one worker thread, a short q
 lists the cards read surely and asks about each unsure one (never guessed silently); buttons add a missed card
 (suit, then rank), remove a misread one, then ask the game and contract, whose cards the photo shows, which side
 bid and whether that side took the last trick. The calculator (``bot.calculator``) scores the deal from that one
-side's points, the other side's following from the deal's total.
+side's points, the other side's following from the deal's total. In a game of three or two (formats §7.1) the photo
+is one player's; a keypad asks for the points of the other players the calculator cannot work out, and a 24-card
+game's 7s and 8s, which its pack does not hold, are shown apart and not counted.
 
 Buttons follow the scheme of the tables' payloads (``bot.core.payload``): ``sc1:<scan>:<nonce>:<action>``, the
 nonce being the scan's version when its message was drawn. Only the person who sent the photo may press; a press
@@ -27,7 +29,10 @@ from typing import Any, Final, TypeVar
 
 from pydantic import TypeAdapter, ValidationError
 
+from bot.calculator.small_request import FIXED_TOTAL
+from bot.calculator.small_score import default_names
 from bot.engine.cards import card_symbol, make_card, suit_of
+from bot.engine.game import VARIANTS
 from bot.engine.play import CARD_POINTS
 from bot.i18n import Translator, translator
 from bot.storage.base import Storage
@@ -50,8 +55,15 @@ WAITING: Final = 4  # photos queued behind the one being read; more get "busy, s
 KEPT_SECONDS: Final = 24 * 3600
 STORE_KEY: Final = "scan:"
 CONTRACTS: Final = ("clubs", "diamonds", "hearts", "spades", "no-trumps", "all-trumps")
-GAMES: Final = ("bulgarian", "bela", "french")
-STEPS: Final = ("cards", "suit", "rank", "contract", "photo", "bid", "last", "done")
+# Every game of the family; a button names a game by its place here, so a new one goes at the end.
+GAMES: Final = ("bulgarian", "bela", "french", "bela-3", "bela-2", "bela-open", "bulgarian-3", "bulgarian-2")
+TEAM_GAMES: Final = GAMES[:3]  # on the contract step itself; the games of three and two are one press away
+# The cards a deal puts into tricks (formats §7.1, tricks × seats): a photo of them all, with the last ten, is of the
+# side that took every trick (a bela-3 caller's two discards are his besides).
+IN_PLAY: Final = {"bulgarian": 32, "bela": 32, "french": 32, "bela-3": 30, "bela-2": 20, "bela-open": 32,
+                  "bulgarian-3": 24, "bulgarian-2": 16}
+STEPS: Final = ("cards", "suit", "rank", "contract", "game", "photo", "bid", "last", "points", "done")
+MAX_TYPED: Final = 3  # digits on the keypad: no player takes more than 258 card points
 _PAYLOAD: Final = re.compile(r"sc1:(?P<scan>[0-9a-f]{8}):(?P<nonce>[0-9a-z]{1,8}):(?P<action>[0-9a-z]{1,4})")
 LAST_TEN: Final = 10
 TRICK: Final = 4  # cards in a trick of every game scored here: a side's won cards are a multiple of it
@@ -142,6 +154,8 @@ class ScanState:
     note: str = ""
     touched: float = 0.0
     letters: str = "latin"  # the pack's court letters the photo was read with (stored before them: latin)
+    others: dict[str, int] = field(default_factory=dict)  # the other players' points typed on the keypad, by seat
+    typed: str = ""  # the digits typed so far for the next of them
 
 
 _STORED: Final = TypeAdapter(ScanState)
@@ -152,6 +166,11 @@ def decode_payload(text: str) -> tuple[str, int, str] | None:
     if match is None:
         return None
     return match["scan"], int(match["nonce"], 36), match["action"]
+
+
+def _contracts(game: str) -> int:
+    """How many of CONTRACTS the game has: the Bulgarian games all six, the others the four suits."""
+    return len(CONTRACTS) if game.startswith("bulgarian") else 4
 
 
 def _cards_line(cards: list[int]) -> str:
@@ -300,11 +319,12 @@ class ScanFlow:
         number = int(arg) if arg.isdecimal() and arg.isascii() and len(arg) <= 2 else None
         s.note = ""
         if action == "b":
-            back = {"suit": "cards", "rank": "suit", "contract": "cards", "photo": "contract", "bid": "photo",
-                    "last": "bid"}
+            back = {"suit": "cards", "rank": "suit", "contract": "cards", "game": "contract", "photo": "contract",
+                    "bid": "photo", "last": "bid", "points": "last"}
             if s.step not in back:
                 return None
             s.step = back[s.step]
+            s.others, s.typed = {}, ""
         elif s.step == "cards" and action in ("y", "n") and s.unsure:
             card = s.unsure.pop(0)
             if action == "y":
@@ -326,39 +346,97 @@ class ScanFlow:
             else:
                 return None
             s.step = "cards"
-        elif s.step == "contract" and kind == "g" and number is not None and number < len(GAMES):
-            s.game = GAMES[number]
-            if s.game != "bulgarian" and s.contract > 3:
-                s.contract = 0
-        elif s.step == "contract" and kind == "k" and number is not None and number < (6 if s.game == "bulgarian"
-                                                                                      else 4):
+        elif s.step == "contract" and action == "m":
+            s.step = "game"
+        elif s.step in ("contract", "game") and kind == "g" and number is not None and number < len(GAMES):
+            if (GAMES[number] in TEAM_GAMES) != (s.step == "contract"):
+                return None  # each step offers its own games
+            self._choose(s, GAMES[number])
+            s.step = "contract"
+        elif s.step == "contract" and kind == "k" and number is not None and number < _contracts(s.game):
             s.contract, s.step = number, "photo"
-        elif s.step in ("photo", "bid") and kind == "t" and arg in ("a", "b"):
+        elif s.step in ("photo", "bid") and kind == "t" and arg.upper() in VARIANTS[s.game].sides:
             if s.step == "photo":
                 s.photo, s.step = arg.upper(), "bid"
             else:
                 s.bid, s.step = arg.upper(), "last"
         elif s.step == "last" and kind == "l" and arg in ("0", "1"):
-            s.last_ten, s.step = arg == "1", "done"
+            s.last_ten = arg == "1"
+            s.others, s.typed = {}, ""
+            s.step = "points" if self.asking(s) else "done"
+        elif s.step == "points" and kind == "d" and len(arg) == 1 and arg.isdecimal() and arg.isascii():
+            if len(s.typed) < MAX_TYPED:  # a key past the last digit is a slip, not an error
+                s.typed = (s.typed + arg).lstrip("0") or "0"
+        elif s.step == "points" and action == "e":
+            s.typed = s.typed[:-1]
+        elif s.step == "points" and action == "o":  # nothing typed is the 0 the keypad shows
+            s.others[self.asking(s)[0]] = int(s.typed or "0")
+            s.typed = ""
+            if not self.asking(s):
+                s.step = "done"
         else:
             return None
         return ""
 
+    @staticmethod
+    def _choose(s: ScanState, game: str) -> None:
+        """Switch the scan to ``game``, keeping what still fits it."""
+        s.game = game
+        if s.contract >= _contracts(game):
+            s.contract = 0
+        sides = VARIANTS[game].sides
+        s.photo = s.photo if s.photo in sides else sides[0]
+        s.bid = s.bid if s.bid in sides else sides[0]
+
     # --- the answer ---
 
+    @staticmethod
+    def counted(s: ScanState) -> list[int]:
+        """The cards of the photo that the game's pack holds (a 24-card game has no 7s or 8s)."""
+        pack = VARIANTS[s.game].pack
+        return [c for c in s.cards if pack >> c & 1]
+
     def points(self, s: ScanState) -> int:
-        return sum(CARD_POINTS[s.contract][c] for c in s.cards)
+        return sum(CARD_POINTS[s.contract][c] for c in self.counted(s))
+
+    def valat(self, s: ScanState, last_ten: bool) -> str | None:
+        """The photo's side when it shows every trick of the deal."""
+        return s.photo if last_ten and len(self.counted(s)) >= IN_PLAY[s.game] else None
+
+    def asking(self, s: ScanState) -> list[str]:
+        """The players whose points the keypad still asks for: in a game of three or two, those the calculator
+        cannot work out from the photo's (formats §7.5)."""
+        row = VARIANTS[s.game]
+        if row.seats == 4:
+            return []
+        fixed = s.game in FIXED_TOTAL  # every card in play: the last player's points are the rest
+        valat = self.valat(s, s.last_ten)
+        if valat is not None:  # the others took nothing, but a bela-3 caller keeps his two discards
+            needed = [s.bid] if s.game == "bela-3" and s.bid != valat else []
+        else:
+            others = [k for k in row.sides if k != s.photo]
+            needed = others[:-1] if fixed else others
+        return [k for k in needed if k not in s.others]
 
     def request(self, s: ScanState, last_ten: bool) -> dict[str, Any]:
-        """The calculator's request (formats §5, or §7.5 for Bela and French) for what the photo showed."""
+        """The calculator's request (formats §5, or §7.5 for the other games) for what the photo showed."""
         points = self.points(s) + (LAST_TEN if last_ten else 0)
-        valat = s.photo if len(s.cards) == 32 and last_ten else None  # every trick in the photo
+        valat = self.valat(s, last_ten)  # every trick in the photo
         if s.game == "bulgarian":
             data: dict[str, Any] = {"contract": CONTRACTS[s.contract], "declarer": s.bid, "valat": valat}
         else:
             data = {"variant": s.game, "contract": CONTRACTS[s.contract], "declarer": s.bid, "valat": valat}
-        if valat is None:
-            data["points"] = {s.photo: points}
+        if VARIANTS[s.game].seats == 4:
+            if valat is None:
+                data["points"] = {s.photo: points}
+            return data
+        if not s.game.startswith("bulgarian"):
+            del data["contract"]  # a Bela game's request carries no contract (formats §7.5)
+        given = dict(s.others)
+        if valat is None or s.game not in FIXED_TOTAL:  # else the sweeper's points are the rest of the deal
+            given[s.photo] = points
+        if given:
+            data["points"] = {k: given[k] for k in sorted(given)}
         return data
 
     def _score(self, s: ScanState) -> ScanView:
@@ -369,12 +447,15 @@ class ScanFlow:
         last_ten = s.last_ten
         try:
             answer = score(self.request(s, last_ten))
-        except CalculatorError as err:
-            s.step = "last"
+        except CalculatorError as err:  # the points typed do not fit the photo's: type them again
+            s.others, s.typed = {}, ""
+            s.step = "points" if self.asking(s) else "last"
             s.note = "\n".join(err.render(s.lang))
             return self.draw(s)
-        head = [
-            t.gettext("Cards in the photo ({n}): {cards}", n=len(s.cards), cards=_cards_line(s.cards)),
+        counted = self.counted(s)
+        head = [t.gettext("Cards in the photo ({n}): {cards}", n=len(counted), cards=_cards_line(counted))]
+        head += self._outside_lines(s, t)
+        head += [
             t.gettext("Card points: {points}", points=self.points(s))
             + (" + " + t.gettext("last ten") + f" {LAST_TEN}" if last_ten else ""),
             t.gettext("Declarations and contra are not in a photo: to count them, type the deal with /score."),
@@ -382,11 +463,19 @@ class ScanFlow:
         ]
         return ScanView("\n".join(head) + answer.render(s.lang))
 
+    def _outside_lines(self, s: ScanState, t: Translator) -> list[str]:
+        """The cards read that the game's pack does not hold: a 24-card game's 7s and 8s, misread or of another
+        pack, shown rather than dropped unseen."""
+        outside = [c for c in s.cards if c not in self.counted(s)]
+        if not outside:
+            return []
+        return [t.gettext("Not in a 24-card pack, not counted: {cards}", cards=_cards_line(outside))]
+
     # --- drawing ---
 
     def draw(self, s: ScanState) -> ScanView:
         t = translator(s.lang)
-        teams = {"A": t.gettext("We"), "B": t.gettext("You")}
+        sides = self.side_names(s)
 
         def b(label: str, action: str) -> Button:
             return Button(label, f"{PREFIX}:{s.scan_id}:{to_base36(s.version)}:{action}")
@@ -402,7 +491,9 @@ class ScanFlow:
                 rows.append((b(t.gettext("Yes, {card}", card=card), "y"), b(t.gettext("No {card}", card=card), "n")))
             else:
                 lines.append(t.gettext("Check the cards: a misread card is removed, then the right one added."))
-                if len(s.cards) % TRICK:  # a card missed or invented breaks the count, unless another offsets it
+                # a card missed or invented breaks the count, unless another offsets it (in a game of four: a
+                # bela-3 caller's discards and the 24-card packs make the others' counts less telling)
+                if VARIANTS[s.game].seats == 4 and len(s.cards) % TRICK:
                     lines.append(t.gettext("Won cards come in tricks of four, and {n} is not a multiple of four: a "
                                            "card may be missing or misread.", n=len(s.cards)))
             lines.append(self._letters_line(s, t))
@@ -425,33 +516,73 @@ class ScanFlow:
             rows.append((b(t.gettext("Back"), "b"),))
         elif s.step == "contract":
             lines.append(t.gettext("Which game, and what was the contract?"))
-            rows.append(tuple(b(("● " if g == s.game else "") + names.game_name(g, t), f"g{i}")
-                              for i, g in enumerate(GAMES)))
-            count = 6 if s.game == "bulgarian" else 4
+            rows.append(tuple(b(("● " if g == s.game else "") + names.game_name(g, t), f"g{GAMES.index(g)}")
+                              for g in TEAM_GAMES))
+            count = _contracts(s.game)
             rows.append(tuple(b(names.call_name(k, t), f"k{k}") for k in range(min(count, 3))))
             rows.append(tuple(b(names.call_name(k, t), f"k{k}") for k in range(3, count)))
+            small = ("● " + names.game_label(s.game, t)) if s.game not in TEAM_GAMES else t.gettext("Three or two "
+                                                                                                     "players…")
+            rows.append((b(t.gettext("Back"), "b"), b(small, "m")))
+        elif s.step == "game":
+            lines.append(t.gettext("Which game of three or two players?"))
+            small_games = [g for g in GAMES if g not in TEAM_GAMES]
+            for part in (small_games[:3], small_games[3:]):
+                rows.append(tuple(b(("● " if g == s.game else "") + names.game_label(g, t), f"g{GAMES.index(g)}")
+                                  for g in part))
             rows.append((b(t.gettext("Back"), "b"),))
         else:
             lines.append(t.gettext("Contract: {contract}", contract=self._contract_label(s, t)))
-            if s.step in ("bid", "last"):
-                lines.append(t.gettext("The photo shows the won cards of: {team}", team=teams[s.photo]))
-            if s.step == "last":
-                lines.append(t.gettext("The contract was bid by: {team}", team=teams[s.bid]))
-            question = {
-                "photo": t.gettext("Whose won cards are in the photo?"),
-                "bid": t.gettext("Which side bid the contract?"),
-                "last": t.gettext("Did {team} take the last trick (the last ten)?", team=teams[s.photo]),
-            }[s.step]
-            lines.append(question)
-            if s.step == "last":
-                rows.append((b(t.gettext("Yes, +10"), "l1"), b(t.gettext("No"), "l0")))
+            lines += self._outside_lines(s, t)
+            if s.step != "photo":
+                lines.append(t.gettext("The photo shows the won cards of: {team}", team=sides[s.photo]))
+            if s.step in ("last", "points"):
+                lines.append(t.gettext("The contract was bid by: {team}", team=sides[s.bid]))
+            if s.step == "points":
+                lines += [t.gettext("{player} took {points} points.", player=sides[k], points=p)
+                          for k, p in s.others.items()]
+                lines.append(self._keypad_question(s, sides, t))
+                rows.append(tuple(b(str(d), f"d{d}") for d in (1, 2, 3, 4, 5)))
+                rows.append(tuple(b(str(d), f"d{d}") for d in (6, 7, 8, 9, 0)))
+                rows.append((b("⌫", "e"), b(t.gettext("OK"), "o")))
             else:
-                rows.append((b(teams["A"], "ta"), b(teams["B"], "tb")))
+                question = {
+                    "photo": t.gettext("Whose won cards are in the photo?"),
+                    "bid": t.gettext("Which side bid the contract?") if VARIANTS[s.game].seats == 4
+                    else t.gettext("Which player called?"),
+                    "last": t.gettext("Did {team} take the last trick (the last ten)?", team=sides[s.photo]),
+                }[s.step]
+                lines.append(question)
+                if s.step == "last":
+                    rows.append((b(t.gettext("Yes, +10"), "l1"), b(t.gettext("No"), "l0")))
+                else:
+                    rows.append(tuple(b(sides[k], f"t{k.lower()}") for k in VARIANTS[s.game].sides))
             rows.append((b(t.gettext("Back"), "b"),))
         if s.note:
             lines.append(s.note)
         rows.append((b(t.gettext("Close"), "x"),))
         return ScanView("\n".join(lines), tuple(row for row in rows if row))
+
+    def _keypad_question(self, s: ScanState, sides: dict[str, str], t: Translator) -> str:
+        """The keypad's question, worded as the /score form's (formats §7.5: what each point count includes)."""
+        typing, digits = self.asking(s)[0], (s.typed or "0") + "▌"
+        if self.valat(s, s.last_ten) is not None:  # another took every trick: the caller kept his discards
+            return t.gettext("How many card points are in the two cards {player} discarded? {digits}",
+                             player=sides[typing], digits=digits)
+        if s.game.startswith("bulgarian"):
+            return t.gettext("How many card points did {player} take, the last ten included? {digits}",
+                             player=sides[typing], digits=digits)
+        return t.gettext("How many card points did {player} take, the last trick included? {digits}",
+                         player=sides[typing], digits=digits)
+
+    @staticmethod
+    def side_names(s: ScanState) -> dict[str, str]:
+        """The sides as the answer names them: the two teams in a game of four, else each player by seat."""
+        t = translator(s.lang)
+        row = VARIANTS[s.game]
+        if row.seats == 4:
+            return {"A": t.gettext("We"), "B": t.gettext("You")}
+        return {k: name.render(s.lang) for k, name in zip(row.sides, default_names(row.seats), strict=True)}
 
     def _letters_line(self, s: ScanState, t: Translator) -> str:
         """Which letters the photo was read with, and how to read it with the others: a pack lettered В Д П read as
@@ -465,7 +596,7 @@ class ScanFlow:
     @staticmethod
     def _contract_label(s: ScanState, t: Translator) -> str:
         label = names.call_name(s.contract, t)
-        return label if s.game == "bulgarian" else f"{names.game_name(s.game, t)}, {label}"
+        return label if s.game == "bulgarian" else f"{names.game_label(s.game, t)}, {label}"
 
     # --- storage ---
 
