@@ -130,3 +130,38 @@ async def test_letters_vdp_reads_a_bulgarian_pack_with_its_own_networks(fake: Fa
         assert f"({len(read.cards)})" in text.splitlines()[0]  # the count of cards read, as each networks read them
     assert len(scan_bytes(vdp, "cyrillic").cards) != len(scan_bytes(vdp).cards)
     await running.stop()
+
+
+async def test_a_game_of_two_from_a_photo_asks_the_other_players_points_on_a_keypad(
+        fake: FakeDiscord, tmp_path: Path) -> None:
+    """Bela for two: the photo is one player's won cards; cards stay out of play, so the keypad asks for the other
+    player's points, pressed by the photo's sender only and kept across a restart."""
+    from bot.core.scanflow import GAMES
+
+    db = tmp_path / "belote.sqlite3"
+    running = await start_bot(fake, db)
+    ana, boris = FakeUser(fake.next_id(), "Ana", "en-US"), FakeUser(fake.next_id(), "Boris", "en-US")
+    record = await fake.command(ana, fake.add_channel(), "score", photo=fake.upload(PHOTO, "cards.jpg"))
+    mid = int((await answered(fake, record))["id"])
+    read = scan_bytes(PHOTO)
+    for wanted in ["n"] * len(read.unsure) + ["g", "m", f"g{GAMES.index('bela-2')}", "k2", "t0", "t1", "l0", "d4"]:
+        await fake.press(ana, mid, button(fake.messages[mid], wanted))
+        await running.settle()
+    shown = message_text(fake.messages[mid])
+    assert "Колко точки от картите взе Играч 1, с последната взятка? 4▌" in shown  # the server's language
+    assert {action(b) for b in button_ids(fake.messages[mid])} >= {f"d{d}" for d in range(10)} | {"e", "o"}
+    other = await fake.press(boris, mid, button(fake.messages[mid], "d7"))
+    await running.settle()
+    assert fake.ephemeral_owner.get(other.original_id or 0) == boris.id
+    assert message_text(fake.messages[mid]) == shown
+    await running.stop()
+    running = await start_bot(fake, db)
+    for wanted in ("d0", "o"):
+        await fake.press(ana, mid, button(fake.messages[mid], wanted))
+        await running.settle()
+    points = sum(CARD_POINTS[2][f.card] for f in read.cards)
+    scored = score({"variant": "bela-2", "declarer": "1", "points": {"0": points, "1": 40}})
+    text = message_text(fake.messages[mid])
+    assert scored.summary("bg") in text, text
+    assert not list(button_ids(fake.messages[mid]))
+    await running.stop()

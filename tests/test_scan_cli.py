@@ -69,6 +69,24 @@ def test_text_answer_from_standard_input_under_all_trumps() -> None:
     assert "for one lettered В Д П give --letters cyrillic" in text  # how to read a Bulgarian pack's letters
 
 
+def test_a_24_card_game_sets_the_7s_and_8s_apart_and_counts_the_rest() -> None:
+    # photo0's 24 cards, all named (truth.json): five are 7s and 8s, which bulgarian-3 and -2 play without
+    plain = json.loads(run(str(PHOTO), "--contract", "all-trumps", "--json").stdout)
+    assert "not_in_pack" not in plain, "a 32-card game holds every card"
+    for variant in ("bulgarian-3", "bulgarian-2"):
+        answer = json.loads(run(str(PHOTO), "--variant", variant, "--contract", "all-trumps", "--json").stdout)
+        outside = {e["card"] for e in answer["not_in_pack"]}
+        assert outside == {"8C", "7D", "8D", "8H", "8S"}
+        assert {e["card"] for e in answer["cards"]} == {e["card"] for e in plain["cards"]} - outside
+        assert set(answer["not_in_pack"][0]) == {"card", "confidence", "x", "y", "angle"}
+        assert answer["points"] == plain["points"] and answer["variant"] == variant  # 7s and 8s are worth nothing
+    text = run(str(PHOTO), "--variant", "bulgarian-2").stdout.decode()
+    assert text.splitlines()[0] == "19 cards: 10♣ J♣ K♣ A♣ 9♦ 10♦ J♦ Q♦ K♦ A♦ 9♥ J♥ Q♥ K♥ 10♠ J♠ Q♠ K♠ A♠"
+    assert "not in a 24-card pack, not counted (5): 8♣ 7♦ 8♦ 8♥ 8♠" in text
+    bela = json.loads(run(str(PHOTO), "--variant", "bela-open", "--contract", "spades", "--json").stdout)
+    assert "not_in_pack" not in bela and len(bela["cards"]) == 24 and bela["variant"] == "bela-open"
+
+
 def test_a_pack_lettered_vdp_is_read_with_its_own_networks() -> None:
     # a committed photo of a held-out design drawn with В Д П (batch 2 of tests/data/scan)
     truth = next(t for t in json.loads((PHOTO.parent / "truth.json").read_text()) if t["letters"] == "cyrillic")
@@ -131,6 +149,7 @@ def test_a_small_file_claiming_a_huge_picture_is_refused(tmp_path: Path) -> None
 def test_missing_file_and_bad_options_are_refused(tmp_path: Path) -> None:
     assert "no such file" in refused(run(str(tmp_path / "none.jpg")))
     assert "not one of bela's" in refused(run(str(PHOTO), "--variant", "bela", "--contract", "no-trumps"))
+    assert "not one of bela-3's" in refused(run(str(PHOTO), "--variant", "Bela-3", "--contract", "all-trumps"))
     assert "unknown variant" in refused(run(str(PHOTO), "--variant", "preferans"))
     assert "not one of bulgarian's" in refused(run(str(PHOTO), "--contract", "trumps"))
     assert "unknown letters 'greek'" in refused(run(str(PHOTO), "--letters", "greek"))

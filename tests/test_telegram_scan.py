@@ -252,3 +252,41 @@ def test_the_scored_request_counts_one_side_and_a_whole_pack_is_a_valat() -> Non
     assert flow.request(state, True)["points"] == {"B": 62 + 10}
     state.cards = list(range(32))
     assert flow.request(state, True)["valat"] == "B" and "points" not in flow.request(state, True)
+
+
+async def test_a_game_of_three_from_a_photo_in_a_group_keypad_and_all(h: Harness, tg: FakeTelegram) -> None:
+    """Bridge-belote for three: the photo is one player's won cards, a 24-card game leaves its 7s and 8s out, and the
+    keypad asks for the one player's points the calculator cannot work out; only the sender types, a double tap types
+    once, and a restart keeps what was typed."""
+    data = (DATA / "photo0.jpg").read_bytes()
+    read = scan_bytes(data)
+    assert not read.unsure
+    tg.send_photo(JANE.user_id, GROUP, sized(data), caption="/score")
+    await h.settle()
+    answer = newest(tg, GROUP)
+    # the group's language, Bulgarian
+    for label in ("Преброй точките", "Трима или двама играчи…", "Бридж-белот за трима, домашни правила", "Всичко коз",
+                  "Играч 1", "Играч 0", "Да, +10"):
+        assert await press(h, JANE, answer, label) in ("", None), label
+    low = {f.card for f in read.cards if f.card & 7 < 2}  # the 7s and 8s
+    assert low and cards_line(answer.text, "Не са в тесте от 24 карти, не се броят") == low
+    assert "Колко точки от карти взе Играч 0, с последните 10? 0▌" in answer.text
+    shown = answer.text
+    [five] = [d for lab, d in answer.buttons() if lab == "5"]
+    foreign = await h.press(IVAN, answer, five)
+    await h.settle()
+    assert foreign.text == "Само който е изпратил снимката, може да променя тези карти." and answer.text == shown
+    first, second = await asyncio.gather(h.press(JANE, answer, five), h.press(JANE, answer, five))
+    await h.settle()
+    assert sorted(a.text or "" for a in (first, second))[0] == "" and "? 5▌" in answer.text
+    await h.stop()
+    await h.start()
+    await press(h, JANE, answer, "0")
+    assert "? 50▌" in answer.text
+    await press(h, JANE, answer, "Готово")
+    counted = {f.card for f in read.cards} - low
+    scored = score({"variant": "bulgarian-3", "contract": "all-trumps", "declarer": "0",
+                    "points": {"0": 50, "1": sum(CARD_POINTS[5][c] for c in counted) + 10}})
+    assert scored.summary("bg") in answer.text
+    assert cards_line(answer.text, "Карти в снимката") == counted
+    assert not answer.buttons()

@@ -10,7 +10,11 @@ from typing import Any
 
 LETTERS = ("latin", "cyrillic")  # bot.scanner.LETTERS, without loading the scanner to check an option
 CONTRACTS = ("clubs", "diamonds", "hearts", "spades", "no-trumps", "all-trumps")
-SUIT_CONTRACTS = {"bela": CONTRACTS[:4], "french": CONTRACTS[:4], "bulgarian": CONTRACTS}
+# Every game of the family (formats §7.1) and its contracts: the Bulgarian games have six, the others the four suits.
+SUIT_CONTRACTS = {
+    "bulgarian": CONTRACTS, "bela": CONTRACTS[:4], "french": CONTRACTS[:4], "bela-3": CONTRACTS[:4],
+    "bela-2": CONTRACTS[:4], "bela-open": CONTRACTS[:4], "bulgarian-3": CONTRACTS, "bulgarian-2": CONTRACTS,
+}
 
 DESCRIPTION = """\
 Read a photo of cards spread on a table (corners visible, as people fan them) and name every card of the
@@ -23,7 +27,8 @@ EPILOG = """\
 the --json answer (docs/scanner.md): {"format": "belote-scan/1", "width", "height", "cards": [{"card": "JH",
 "confidence": 0.98, "x": 412.5, "y": 230.0, "angle": 22.5}, ...], "unsure": [...same...], "letters" ("latin" or
 "cyrillic"), and with --contract "contract", "variant", "points" (the cards' points), "unsure_points" (what the
-unsure cards would add)}.
+unsure cards would add)}; with --variant bulgarian-3 or bulgarian-2 also "not_in_pack": the 7s and 8s read, which
+a 24-card pack does not hold (not counted, whatever the contract).
 Exit status: 0 read (even with no card found), 2 the photo or the options cannot be used.
 """
 
@@ -39,7 +44,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("photo", help="the photo (JPEG, PNG, WebP or HEIC), or - for standard input")
     parser.add_argument("--contract", help=f"count the points under this contract: {' | '.join(CONTRACTS)}")
     parser.add_argument(
-        "--variant", default="bulgarian", help="bulgarian (default), bela or french (suit contracts only)"
+        "--variant",
+        default="bulgarian",
+        help="the game: bulgarian (default), bulgarian-3, bulgarian-2 (24 cards: 7s and 8s are not counted), bela, "
+        "bela-3, bela-2, bela-open or french (the Bela and French games: suit contracts only)",
     )
     parser.add_argument(
         "--letters",
@@ -82,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"unknown letters {args.letters!r}; known: latin (J Q K, B D K) or cyrillic (В Д П)")
 
     from bot.engine.cards import card_str, card_symbol
+    from bot.engine.game import VARIANTS
     from bot.engine.play import CARD_POINTS
     from bot.scanner import MAX_BYTES, ScanError, scan_bytes
 
@@ -94,10 +103,14 @@ def run(args: argparse.Namespace) -> int:
     except ScanError as exc:
         return _fail(f"{args.photo}: {exc}")
 
+    pack = VARIANTS[variant].pack  # a 24-card game's pack has no 7s or 8s: one read is misread or of another pack
+    cards = [f for f in scan.cards if pack >> f.card & 1]
+    unsure = [f for f in scan.unsure if pack >> f.card & 1]
+    outside = [f for f in (*scan.cards, *scan.unsure) if not pack >> f.card & 1]
     points = unsure_points = None
     if contract is not None:
-        points = sum(CARD_POINTS[contract][f.card] for f in scan.cards)
-        unsure_points = sum(CARD_POINTS[contract][f.card] for f in scan.unsure)
+        points = sum(CARD_POINTS[contract][f.card] for f in cards)
+        unsure_points = sum(CARD_POINTS[contract][f.card] for f in unsure)
     if args.json:
         def entry(f: Any) -> dict[str, Any]:
             return {"card": card_str(f.card), "confidence": f.confidence, "x": f.x, "y": f.y, "angle": f.angle}
@@ -106,10 +119,12 @@ def run(args: argparse.Namespace) -> int:
             "format": "belote-scan/1",
             "width": scan.width,
             "height": scan.height,
-            "cards": [entry(f) for f in scan.cards],
-            "unsure": [entry(f) for f in scan.unsure],
+            "cards": [entry(f) for f in cards],
+            "unsure": [entry(f) for f in unsure],
             "letters": letters,
         }
+        if pack != VARIANTS["bulgarian"].pack:
+            answer["not_in_pack"] = [entry(f) for f in outside]
         if contract is not None:
             answer.update(
                 contract=CONTRACTS[contract], variant=variant, points=points, unsure_points=unsure_points
@@ -121,16 +136,19 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if letters == "cyrillic":
         print("read as a pack lettered В Д П")
-    print(f"{len(scan.cards)} cards: " + " ".join(card_symbol(f.card) for f in scan.cards))
-    for f in scan.cards:
+    print(f"{len(cards)} cards: " + " ".join(card_symbol(f.card) for f in cards))
+    for f in cards:
         print(f"  {card_symbol(f.card):4} {f.confidence:6.1%}  at ({f.x:.0f}, {f.y:.0f})")
-    if scan.unsure:
-        print(f"unsure, not counted ({len(scan.unsure)}): " + " ".join(card_symbol(f.card) + "?" for f in scan.unsure))
-        for f in scan.unsure:
+    if unsure:
+        print(f"unsure, not counted ({len(unsure)}): " + " ".join(card_symbol(f.card) + "?" for f in unsure))
+        for f in unsure:
             print(f"  {card_symbol(f.card) + '?':5} {f.confidence:6.1%}  at ({f.x:.0f}, {f.y:.0f})")
+    if outside:
+        print(f"not in a 24-card pack, not counted ({len(outside)}): "
+              + " ".join(card_symbol(f.card) for f in outside))
     if contract is not None:
         line = f"card points under {CONTRACTS[contract]}: {points}"
-        if scan.unsure:
+        if unsure:
             line += f" (+{unsure_points} if the unsure cards are right)"
         print(line + "; the last ten is not included")
     if letters == "latin":  # a pack lettered В Д П read as J Q K loses its court cards and may gain eights
