@@ -209,3 +209,16 @@ async def test_a_photo_of_every_card_in_play_with_the_last_ten_is_a_valat(tmp_pa
     assert done.view is not None and expected.summary("en") in done.view.text
     assert expected.request.valat == 0
     await storage.close()
+
+
+@pytest.mark.parametrize("damage", [{"game": "preferans"}, {"game": "bela-2", "photo": "2"}, {"bid": "C"}])
+async def test_a_stored_scan_that_names_no_game_or_seat_of_ours_is_closed_not_crashed(
+        tmp_path: Path, damage: dict[str, str]) -> None:
+    storage = SqliteStorage(tmp_path / "belote.sqlite3")
+    await storage.open()
+    flow = ScanFlow(storage, "telegram")
+    state = asdict(ScanState("5ca1ab1e", "7", "en", cards=sorted(READ), step="photo", touched=time.time()))
+    await storage.set_form("telegram", STORE_KEY + "5ca1ab1e", state | damage)
+    pressed = await flow.press("7", "en", "sc1:5ca1ab1e:0:ta")
+    assert pressed.view is None and "finished or too old" in pressed.note
+    await storage.close()

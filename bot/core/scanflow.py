@@ -66,7 +66,7 @@ STEPS: Final = ("cards", "suit", "rank", "contract", "game", "photo", "bid", "la
 MAX_TYPED: Final = 3  # digits on the keypad: no player takes more than 258 card points
 _PAYLOAD: Final = re.compile(r"sc1:(?P<scan>[0-9a-f]{8}):(?P<nonce>[0-9a-z]{1,8}):(?P<action>[0-9a-z]{1,4})")
 LAST_TEN: Final = 10
-TRICK: Final = 4  # cards in a trick of every game scored here: a side's won cards are a multiple of it
+TRICK: Final = 4  # cards in a trick of a game of four: a team's won cards are a multiple of it
 # The letters of a pack's jacks, queens and kings (bot.scanner.LETTERS): "latin" (J Q K, B D K) unless the photo is
 # sent with вдп (in the caption on Telegram, as /score's letters on Discord): many Bulgarian packs print В Д П.
 LETTERS: Final = ("latin", "cyrillic")
@@ -491,8 +491,8 @@ class ScanFlow:
                 rows.append((b(t.gettext("Yes, {card}", card=card), "y"), b(t.gettext("No {card}", card=card), "n")))
             else:
                 lines.append(t.gettext("Check the cards: a misread card is removed, then the right one added."))
-                # a card missed or invented breaks the count, unless another offsets it (in a game of four: a
-                # bela-3 caller's discards and the 24-card packs make the others' counts less telling)
+                # a card missed or invented breaks the count, unless another offsets it; said in the games of
+                # four only, since a bela-3 caller's two discards and the 24-card packs blur the others' counts
                 if VARIANTS[s.game].seats == 4 and len(s.cards) % TRICK:
                     lines.append(t.gettext("Won cards come in tricks of four, and {n} is not a multiple of four: a "
                                            "card may be missing or misread.", n=len(s.cards)))
@@ -609,7 +609,9 @@ class ScanFlow:
         except ValidationError as err:
             log.warning("scan %s cannot be read back (%d problems); it is closed", scan_id, err.error_count())
             return None
-        if state.scan_id != scan_id or state.step not in STEPS or time.time() - state.touched > KEPT_SECONDS:
+        if (state.scan_id != scan_id or state.step not in STEPS or state.game not in GAMES
+                or not {state.photo, state.bid} <= set(VARIANTS[state.game].sides)
+                or time.time() - state.touched > KEPT_SECONDS):
             return None
         return state
 
