@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 
 from bot.calculator.score import score
+from bot.calculator.sheets import load_sheet
 from bot.engine.cards import card_symbol
 from bot.engine.play import CARD_POINTS
 from bot.scanner import scan_bytes
@@ -74,7 +75,13 @@ async def test_a_photo_is_read_corrected_and_scored_by_its_sender_only(fake: Fak
     scored = score({"contract": "hearts", "declarer": "B", "points": {"A": points}})
     text = message_text(fake.messages[mid])
     assert any(scored.summary(lang) in text for lang in ("bg", "en")), text
-    assert not list(button_ids(fake.messages[mid]))
+    # As a typed deal's answer, it may go on the channel's sheet: the request in the button, added once.
+    [add] = list(button_ids(fake.messages[mid]))
+    assert not add.startswith("sc1:")
+    await fake.press(ana, mid, add)
+    await running.settle()
+    stored = await running.storage.get_sheet("discord", str(channel))
+    assert stored is not None and [line.score for line in load_sheet(stored).lines] == [scored.result.score]
     await running.stop()
 
 
@@ -141,7 +148,9 @@ async def test_a_game_of_two_from_a_photo_asks_the_other_players_points_on_a_key
     db = tmp_path / "belote.sqlite3"
     running = await start_bot(fake, db)
     ana, boris = FakeUser(fake.next_id(), "Ana", "en-US"), FakeUser(fake.next_id(), "Boris", "en-US")
-    record = await fake.command(ana, fake.add_channel(), "score", photo=fake.upload(PHOTO, "cards.jpg"))
+    channel = fake.add_channel()
+    await fake.command(ana, channel, "sheet", "new", game="bela-2", team_a="Ana", team_b="Boris")
+    record = await fake.command(ana, channel, "score", photo=fake.upload(PHOTO, "cards.jpg"))
     mid = int((await answered(fake, record))["id"])
     read = scan_bytes(PHOTO)
     for wanted in ["n"] * len(read.unsure) + ["g", "m", f"g{GAMES.index('bela-2')}", "k2", "t0", "t1", "l0", "d4"]:
@@ -163,5 +172,9 @@ async def test_a_game_of_two_from_a_photo_asks_the_other_players_points_on_a_key
     scored = score({"variant": "bela-2", "declarer": "1", "points": {"0": points, "1": 40}})
     text = message_text(fake.messages[mid])
     assert scored.summary("bg") in text, text
-    assert not list(button_ids(fake.messages[mid]))
+    [add] = list(button_ids(fake.messages[mid]))
+    await fake.press(boris, mid, add)  # the sheet has no line yet, so not only its keeper may write on it
+    await running.settle()
+    stored = await running.storage.get_sheet("discord", str(channel))
+    assert stored is not None and [line.score for line in load_sheet(stored).lines] == [scored.result.score]
     await running.stop()

@@ -16,11 +16,12 @@ import pytest
 
 from bot.adapters.telegram.outbox import FloodPolicy
 from bot.calculator.score import score
+from bot.calculator.sheets import load_sheet
 from bot.engine.cards import card_symbol, make_card, parse_card
 from bot.engine.play import CARD_POINTS
 from bot.scanner import scan_bytes
 from tests.fake_telegram import FakeTelegram, Sent
-from tests.telegram.harness import Harness, Person, harness_on, telegram_with
+from tests.telegram.harness import Harness, Person, harness_on, say, telegram_with
 
 DATA = Path(__file__).resolve().parent / "data" / "scan"
 PHOTO = (DATA / "photo1.jpg").read_bytes()
@@ -114,7 +115,14 @@ async def test_a_private_photo_is_read_corrected_and_scored(h: Harness, tg: Fake
     scored = score({"contract": "hearts", "declarer": "B", "points": {"A": points}})
     assert scored.summary("en") in answer.text
     assert cards_line(answer.text, "Cards in the photo") == expected
-    assert not answer.buttons(), "the scored answer has nothing left to press"
+    # As a typed deal's answer, it may go on the chat's sheet, once.
+    assert [label for label, _ in answer.buttons()] == ["Add to the sheet"]
+    [add] = [d for _, d in answer.buttons()]
+    assert "line 1" in ((await h.press(JANE, answer, add)).text or "")
+    assert "too old" in ((await h.press(JANE, answer, add)).text or "")
+    await h.settle()
+    sheet = await say(h, JANE, JANE.user_id, "/sheet")
+    assert f"1. {scored.result.score[0]} | {scored.result.score[1]}" in sheet.text and "2." not in sheet.text
 
 
 async def test_a_card_one_reading_of_the_photo_alone_names_is_asked_about(h: Harness, tg: FakeTelegram) -> None:
@@ -261,6 +269,7 @@ async def test_a_game_of_three_from_a_photo_in_a_group_keypad_and_all(h: Harness
     data = (DATA / "photo0.jpg").read_bytes()
     read = scan_bytes(data)
     assert not read.unsure
+    await say(h, JANE, GROUP, "/sheet new bulgarian-3")  # the group keeps a sheet of the game
     tg.send_photo(JANE.user_id, GROUP, sized(data), caption="/score")
     await h.settle()
     answer = newest(tg, GROUP)
@@ -289,4 +298,9 @@ async def test_a_game_of_three_from_a_photo_in_a_group_keypad_and_all(h: Harness
                     "points": {"0": 50, "1": sum(CARD_POINTS[5][c] for c in counted) + 10}})
     assert scored.summary("bg") in answer.text
     assert cards_line(answer.text, "Карти в снимката") == counted
-    assert not answer.buttons()
+    [(label, add)] = answer.buttons()
+    assert label == "Запиши в листа"
+    await h.press(JANE, answer, add)
+    await h.settle()
+    stored = await h.storage.get_sheet("telegram", str(GROUP))
+    assert stored is not None and [line.score for line in load_sheet(stored).lines] == [scored.result.score]

@@ -114,10 +114,14 @@ class Button:
 
 @dataclass(frozen=True, slots=True)
 class ScanView:
-    """What the scan's message shows: ``**bold**`` text and rows of buttons (at most 5 rows of 5, Discord's)."""
+    """What the scan's message shows: ``**bold**`` text and rows of buttons (at most 5 rows of 5, Discord's). A scored
+    deal offers its request for the chat's sheet: the platform's calculator adds its "Add to the sheet" button, as
+    under a typed deal's answer."""
 
     text: str
     rows: tuple[tuple[Button, ...], ...] = ()
+    sheet: dict[str, Any] | None = None  # the scored request (formats §5 or §7.5)
+    sheet_label: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -461,7 +465,8 @@ class ScanFlow:
             t.gettext("Declarations and contra are not in a photo: to count them, type the deal with /score."),
             "",
         ]
-        return ScanView("\n".join(head) + answer.render(s.lang))
+        return ScanView("\n".join(head) + answer.render(s.lang), sheet=answer.request.to_json(),
+                        sheet_label=t.gettext("Add to the sheet"))
 
     def _outside_lines(self, s: ScanState, t: Translator) -> list[str]:
         """The cards read that the game's pack does not hold: a 24-card game's 7s and 8s, misread or of another

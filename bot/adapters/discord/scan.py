@@ -16,6 +16,7 @@ from bot.core.messages import DISCORD
 from bot.core.scanflow import ScanFlow, ScanView, is_photo_file
 from bot.i18n import translator
 
+from .calculator import AddToSheet, compact
 from .text import CONTENT_LIMIT, LABEL_LIMIT, clip, markup
 
 if TYPE_CHECKING:
@@ -46,12 +47,17 @@ class ScanButton(
         await scans.on_press(interaction, self.payload)
 
 
-def _view(view: ScanView) -> discord.ui.View:
+def _view(view: ScanView, in_channel: bool = False) -> discord.ui.View | None:
+    """The message's buttons; a scored deal's "Add to the sheet" writes on the channel's sheet, as a typed deal's
+    does (none in a direct message, nor for a request too long for a button)."""
     shown = discord.ui.View(timeout=None)
     for row, buttons in enumerate(view.rows):
         for button in buttons:
             shown.add_item(ScanButton(button.payload, button.label, row=row))
-    return shown
+    custom_id = compact(view.sheet) if view.sheet is not None and in_channel else None
+    if custom_id is not None:
+        shown.add_item(AddToSheet(custom_id, clip(view.sheet_label, LABEL_LIMIT)))
+    return shown if shown.children else None
 
 
 class PhotoScans:
@@ -87,7 +93,7 @@ class PhotoScans:
             return
         opened = await self.flow.open(data, str(interaction.user.id), public, letters)
         await interaction.edit_original_response(content=clip(markup(opened.view.text), CONTENT_LIMIT),
-                                                 view=_view(opened.view) if opened.view.rows else None)
+                                                 view=_view(opened.view))
 
     async def on_press(self, interaction: discord.Interaction[Any], payload: str) -> None:
         mine, _ = await self._languages(interaction)
@@ -95,7 +101,8 @@ class PhotoScans:
         if pressed.view is None:
             await interaction.response.send_message(pressed.note or "·", ephemeral=True)
             return
+        in_channel = self.adapter.chat_ref(interaction) is not None
         await interaction.response.edit_message(content=clip(markup(pressed.view.text), CONTENT_LIMIT),
-                                                view=_view(pressed.view) if pressed.view.rows else None)
+                                                view=_view(pressed.view, in_channel))
         if pressed.note:
             await interaction.followup.send(pressed.note, ephemeral=True)

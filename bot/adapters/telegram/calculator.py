@@ -114,17 +114,19 @@ class CalculatorCommands:
         return "\n".join([head, *(f"• {p}" for p in problems), hint])
 
     async def _reply_answer(self, message: Message, answer: Answer, lang: str) -> None:
-        answer_id = await self._keep(answer)
-        t = translator(lang)
-        markup = InlineKeyboardMarkup(
-            [[InlineKeyboardButton(t.gettext("Add to the sheet"), callback_data=f"{PREFIX}add:{answer_id}")]]
-        )
-        self.adapter.reply(message, answer.render(lang), markup)
+        label = translator(lang).gettext("Add to the sheet")
+        self.adapter.reply(message, answer.render(lang), await self.sheet_button(answer.request.to_json(), label))
 
-    async def _keep(self, answer: Answer) -> str:
-        """Keep an answer for its "Add to the sheet" button (in storage too, so the button outlives a restart)."""
+    async def sheet_button(self, request: dict[str, Any], label: str) -> InlineKeyboardMarkup:
+        """The "Add to the sheet" button under a scored deal (typed, from the form or from a photo)."""
+        answer_id = await self._keep(request)
+        return InlineKeyboardMarkup([[InlineKeyboardButton(label, callback_data=f"{PREFIX}add:{answer_id}")]])
+
+    async def _keep(self, request: dict[str, Any]) -> str:
+        """Keep a scored request for its "Add to the sheet" button (in storage too, so the button outlives a
+        restart)."""
         answer_id = self._new_id()
-        stored = {"request": answer.request.to_json(), "touched": time.time()}
+        stored = {"request": request, "touched": time.time()}
         self._answers[answer_id] = stored
         while len(self._answers) > KEPT_ANSWERS:
             self._answers.popitem(last=False)
@@ -258,17 +260,8 @@ class CalculatorCommands:
             await self._save(form)
             self._show(form)
             return
-        answer_id = await self._keep(answer)
-        markup = InlineKeyboardMarkup(
-            [
-                [
-                    InlineKeyboardButton(
-                        translator(form.lang).gettext("Add to the sheet"), callback_data=f"{PREFIX}add:{answer_id}"
-                    )
-                ]
-            ]
-        )
-        self._show(form, answer.render(form.lang), markup)
+        label = translator(form.lang).gettext("Add to the sheet")
+        self._show(form, answer.render(form.lang), await self.sheet_button(answer.request.to_json(), label))
 
     async def _answer(self, query: Any, text: str) -> None:
         try:

@@ -164,7 +164,10 @@ class PhotoScans:
         if pressed.view is None or not isinstance(message, Message):
             return
         thread = message.message_thread_id if message.is_topic_message else None
-        self.adapter.outbox.put(Post(message.chat.id, to_html(pressed.view.text), self._markup(pressed.view),
+        markup = self._markup(pressed.view)
+        if pressed.view.sheet is not None:  # scored: the deal may go on the chat's sheet, as a typed one's
+            markup = await self.adapter.calculator.sheet_button(pressed.view.sheet, pressed.view.sheet_label)
+        self.adapter.outbox.put(Post(message.chat.id, to_html(pressed.view.text), markup,
                                      key=f"scan:{pressed.scan_id}", thread_id=thread))
 
     @staticmethod
