@@ -222,3 +222,20 @@ async def test_a_stored_scan_that_names_no_game_or_seat_of_ours_is_closed_not_cr
     pressed = await flow.press("7", "en", "sc1:5ca1ab1e:0:ta")
     assert pressed.view is None and "finished or too old" in pressed.note
     await storage.close()
+
+
+async def test_the_game_asked_first_is_that_of_the_chats_sheet(tmp_path: Path) -> None:
+    from bot.calculator.sheets import new_sheet
+
+    storage = SqliteStorage(tmp_path / "belote.sqlite3")
+    await storage.open()
+    flow = ScanFlow(storage, "telegram", ScanLane(seconds=600))
+    await storage.set_sheet("telegram", "-100", new_sheet("bela-3").to_json(), ("7", "Ana"))
+    await storage.set_sheet("telegram", "-200", new_sheet("french").to_json(), ("7", "Ana"))
+    for key, marked in (("-100", "● Bela for three (utroje)"), ("-200", "● French belote"),
+                        ("-300", "● Bridge-Belote"), (None, "● Bridge-Belote")):  # no sheet: the calculator's default
+        first = await flow.open(PHOTO, "7", "en", sheet_key=key)
+        scan = Scan(flow, "7", first.view)
+        await scan.press("g")
+        assert marked in scan.labels(), key
+    await storage.close()

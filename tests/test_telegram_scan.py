@@ -273,9 +273,10 @@ async def test_a_game_of_three_from_a_photo_in_a_group_keypad_and_all(h: Harness
     tg.send_photo(JANE.user_id, GROUP, sized(data), caption="/score")
     await h.settle()
     answer = newest(tg, GROUP)
-    # the group's language, Bulgarian
-    for label in ("Преброй точките", "Трима или двама играчи…", "Бридж-белот за трима, домашни правила", "Всичко коз",
-                  "Играч 1", "Играч 0", "Да, +10"):
+    # in the group's language, Bulgarian, and in the game of its sheet
+    await press(h, JANE, answer, "Преброй точките")
+    assert "● Бридж-белот за трима, домашни правила" in [label for label, _ in answer.buttons()]
+    for label in ("Всичко коз", "Играч 1", "Играч 0", "Да, +10"):
         assert await press(h, JANE, answer, label) in ("", None), label
     low = {f.card for f in read.cards if f.card & 7 < 2}  # the 7s and 8s
     assert low and cards_line(answer.text, "Не са в тесте от 24 карти, не се броят") == low

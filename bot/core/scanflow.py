@@ -229,9 +229,11 @@ class ScanFlow:
         return t.gettext("The photo is too large ({mb} MB); send one of up to {limit} MB.",
                          mb=f"{size / 2**20:.1f}", limit=MAX_PHOTO_BYTES // 2**20)
 
-    async def open(self, data: bytes, owner: str, lang: str, letters: str = "latin") -> Opened:
+    async def open(self, data: bytes, owner: str, lang: str, letters: str = "latin",
+                   sheet_key: str | None = None) -> Opened:
         """Read a photo of a pack lettered ``letters`` and draw its answer; the scan is stored when it has something
-        to press."""
+        to press. The game asked about first is that of the chat's sheet (``sheet_key``, as the calculator keeps
+        it), if it has one: a group that keeps a sheet of Bela for three scores its photos in that game."""
         from bot.scanner import ScanError
 
         t = translator(lang)
@@ -254,11 +256,18 @@ class ScanFlow:
                 "No cards found in this photo. Spread the won cards so that each one's corner (rank and suit) "
                 "shows, and send the photo again.")), None)
         state = ScanState(secrets.token_hex(4), owner, lang, sorted(cards), sorted(unsure), letters=letters)
+        self._choose(state, await self._sheet_game(sheet_key))
         await self._save(state)
         if time.time() - self._forgotten_at > 3600:  # now and then, scans (and forms) untouched for a day go
             self._forgotten_at = time.time()
             await self.storage.forget_forms(self.platform, self._forgotten_at - KEPT_SECONDS)
         return Opened(self.draw(state), state.scan_id)
+
+    async def _sheet_game(self, sheet_key: str | None) -> str:
+        """The game of the chat's score sheet; Bridge-Belote without one (the calculator's default too)."""
+        stored = await self.storage.get_sheet(self.platform, sheet_key) if sheet_key is not None else None
+        game = stored.get("variant") if isinstance(stored, dict) else None
+        return game if isinstance(game, str) and game in GAMES else "bulgarian"
 
     @staticmethod
     def _unreadable(reason: str, t: Translator) -> str:

@@ -91,7 +91,9 @@ class PhotoScans:
             text = translator(public).gettext("The photo could not be downloaded; send it again.")
             await interaction.edit_original_response(content=text)
             return
-        opened = await self.flow.open(data, str(interaction.user.id), public, letters)
+        chat = self.adapter.chat_ref(interaction)
+        opened = await self.flow.open(data, str(interaction.user.id), public, letters,
+                                      chat.key if chat is not None else None)
         await interaction.edit_original_response(content=clip(markup(opened.view.text), CONTENT_LIMIT),
                                                  view=_view(opened.view))
 

@@ -122,7 +122,8 @@ class PhotoScans:
             self.adapter.reply(asked, t.gettext("The photo could not be downloaded; send it again."))
             return
         words = " ".join(filter(None, (asked.text, asked.caption, shown.caption)))
-        opened = await self.flow.open(data, str(sender.id), lang, letters_in(words))
+        _, sheet_key, _ = await self.adapter.calculator.sheets.chat_key(asked)
+        opened = await self.flow.open(data, str(sender.id), lang, letters_in(words), sheet_key)
         if opened.scan_id is None:
             self.adapter.reply(asked, opened.view.text)
             return
