@@ -211,7 +211,24 @@ async def test_a_photo_of_every_card_in_play_with_the_last_ten_is_a_valat(tmp_pa
     await storage.close()
 
 
-@pytest.mark.parametrize("damage", [{"game": "preferans"}, {"game": "bela-2", "photo": "2"}, {"bid": "C"}])
+@pytest.mark.parametrize(
+    "damage",
+    [
+        {"game": "preferans"},
+        {"game": "bela-2", "photo": "2"},
+        {"bid": "C"},
+        {"contract": 6},
+        {"game": "bela", "contract": 5},
+        {"suit": 4},
+        {"cards": [3, 32]},
+        {"unsure": [-1]},
+        {"step": "points"},  # a game of four has no keypad
+        {"game": "bela-2", "photo": "0", "bid": "0", "step": "points", "typed": "1x"},
+        {"game": "bela-2", "photo": "0", "bid": "0", "step": "points", "typed": "1234"},
+        {"game": "bela-2", "photo": "0", "bid": "0", "step": "points", "others": {"1": 5}},  # nobody left to ask
+        {"game": "bela-3", "photo": "0", "bid": "0", "step": "points", "others": {"7": 5}},
+    ],
+)
 async def test_a_stored_scan_that_names_no_game_or_seat_of_ours_is_closed_not_crashed(
         tmp_path: Path, damage: dict[str, str]) -> None:
     storage = SqliteStorage(tmp_path / "belote.sqlite3")
@@ -219,8 +236,11 @@ async def test_a_stored_scan_that_names_no_game_or_seat_of_ours_is_closed_not_cr
     flow = ScanFlow(storage, "telegram")
     state = asdict(ScanState("5ca1ab1e", "7", "en", cards=sorted(READ), step="photo", touched=time.time()))
     await storage.set_form("telegram", STORE_KEY + "5ca1ab1e", state | damage)
-    pressed = await flow.press("7", "en", "sc1:5ca1ab1e:0:ta")
-    assert pressed.view is None and "finished or too old" in pressed.note
+    for action in ("ta", "t0", "o", "d1", "b", "x"):
+        pressed = await flow.press("7", "en", f"sc1:5ca1ab1e:0:{action}")
+        assert pressed.view is None and "finished or too old" in pressed.note, action
+    await storage.set_form("telegram", STORE_KEY + "5ca1ab1e", state | {"step": "photo"})  # the same scan, sound
+    assert (await flow.press("7", "en", "sc1:5ca1ab1e:0:ta")).view is not None
     await storage.close()
 
 

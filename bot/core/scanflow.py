@@ -623,11 +623,20 @@ class ScanFlow:
         except ValidationError as err:
             log.warning("scan %s cannot be read back (%d problems); it is closed", scan_id, err.error_count())
             return None
-        if (state.scan_id != scan_id or state.step not in STEPS or state.game not in GAMES
-                or not {state.photo, state.bid} <= set(VARIANTS[state.game].sides)
-                or time.time() - state.touched > KEPT_SECONDS):
+        if state.scan_id != scan_id or not self._sound(state) or time.time() - state.touched > KEPT_SECONDS:
             return None
         return state
+
+    def _sound(self, s: ScanState) -> bool:
+        """Whether a stored scan is one this flow could have drawn; one written by another version, or damaged, is
+        closed (its buttons answer as an old scan's) rather than failing on a press."""
+        if s.step not in STEPS or s.game not in GAMES:
+            return False
+        sides = set(VARIANTS[s.game].sides)
+        return ({s.photo, s.bid} <= sides and set(s.others) <= sides and 0 <= s.contract < _contracts(s.game)
+                and 0 <= s.suit < 4 and all(0 <= c < 32 for c in (*s.cards, *s.unsure))
+                and (s.typed == "" or (s.typed.isascii() and s.typed.isdecimal() and len(s.typed) <= MAX_TYPED))
+                and (s.step != "points" or bool(self.asking(s))))
 
     async def _save(self, state: ScanState) -> None:
         state.touched = time.time()
