@@ -435,18 +435,13 @@ class ScanFlow:
         """The calculator's request (formats §5, or §7.5 for the other games) for what the photo showed."""
         points = self.points(s) + (LAST_TEN if last_ten else 0)
         valat = self.valat(s, last_ten)  # every trick in the photo
-        if s.game == "bulgarian":
-            data: dict[str, Any] = {"contract": CONTRACTS[s.contract], "declarer": s.bid, "valat": valat}
-        else:
-            data = {"variant": s.game, "contract": CONTRACTS[s.contract], "declarer": s.bid, "valat": valat}
-        if VARIANTS[s.game].seats == 4:
-            if valat is None:
-                data["points"] = {s.photo: points}
-            return data
-        if not s.game.startswith("bulgarian"):
-            del data["contract"]  # a Bela game's request carries no contract (formats §7.5)
-        given = dict(s.others)
-        if valat is None or s.game not in FIXED_TOTAL:  # else the sweeper's points are the rest of the deal
+        four = VARIANTS[s.game].seats == 4
+        data: dict[str, Any] = {} if s.game == "bulgarian" else {"variant": s.game}
+        if four or s.game.startswith("bulgarian"):  # a Bela game of three or two carries none (formats §7.5)
+            data["contract"] = CONTRACTS[s.contract]
+        data |= {"declarer": s.bid, "valat": valat}
+        given = {} if four else dict(s.others)
+        if valat is None or (not four and s.game not in FIXED_TOTAL):  # else the sweeper has the rest of the deal
             given[s.photo] = points
         if given:
             data["points"] = {k: given[k] for k in sorted(given)}
@@ -480,7 +475,8 @@ class ScanFlow:
     def _outside_lines(self, s: ScanState, t: Translator) -> list[str]:
         """The cards read that the game's pack does not hold: a 24-card game's 7s and 8s, misread or of another
         pack, shown rather than dropped unseen."""
-        outside = [c for c in s.cards if c not in self.counted(s)]
+        counted = set(self.counted(s))
+        outside = [c for c in s.cards if c not in counted]
         if not outside:
             return []
         return [t.gettext("Not in a 24-card pack, not counted: {cards}", cards=_cards_line(outside))]
