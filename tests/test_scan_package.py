@@ -20,6 +20,7 @@ def test_the_wheel_carries_the_model(tmp_path: Path) -> None:
         cover = archive.getinfo("bot/scanner/index-cover.onnx")
         hard = archive.getinfo("bot/scanner/index-cover-hard.onnx")
         third = archive.getinfo("bot/scanner/index-cover-all.onnx")
+        court = archive.getinfo("bot/scanner/court.onnx")
     assert "bot/scanner/recognise.py" in names
     # the three networks (the card's turn, its reader, the index read in its frame) are small, as shipped: a few MB
     # at most together
@@ -34,4 +35,6 @@ def test_the_wheel_carries_the_model(tmp_path: Path) -> None:
     assert 10_000 < hard.file_size < 1_000_000
     # and its third, carried on from the second over all eighteen trained designs: as small
     assert 10_000 < third.file_size < 1_000_000
+    # and the court network, which reads whether an index belongs to a jack, queen or king: under 1 MB
+    assert 10_000 < court.file_size < 1_000_000
     assert not any(n.startswith("training/") for n in names)

@@ -87,6 +87,23 @@ def views(frames: Frames) -> Frames:
     return np.concatenate([corrected(frames, np.tile(np.asarray(v, np.float32), (len(frames), 1))) for v in VIEWS])
 
 
+# The court network's window (``court_windows``): COURT_WIDE pixels square over COURT_SPAN radii, its centre moved
+# from the index's by COURT_SHIFT (across and up, radii) into the card, so that it holds the index and what the card
+# shows beside and under it: a court card's picture, a number card's white or its pips.
+COURT_WIDE = 48
+COURT_SPAN = 5.0
+COURT_SHIFT = (0.8, -0.8)
+
+
+def court_windows(planes: Bytes, frames: Frames) -> Bytes:
+    """The court network's window about each index frame: (frames, 2, COURT_WIDE, COURT_WIDE), grey then red."""
+    if len(frames) == 0:
+        return np.zeros((0, 2, COURT_WIDE, COURT_WIDE), np.uint8)
+    shift = np.tile(np.asarray((*COURT_SHIFT, 0.0, 0.0), np.float32), (len(frames), 1))
+    return stacked([cut(planes, float(x), float(y), float(r), float(d), COURT_WIDE, COURT_WIDE, COURT_SPAN)
+                    for x, y, r, d in corrected(frames, shift)])  # fmt: skip
+
+
 def correction_to(frame: tuple[float, float, float, float], truth: tuple[float, float, float, float]) -> Float:
     """What the network should answer for a cut at ``frame`` of the index whose true frame is ``truth``
     (training's target; ``corrected`` undoes it)."""

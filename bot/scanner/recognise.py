@@ -20,7 +20,18 @@ import onnxruntime as ort  # type: ignore[import-untyped]
 
 from bot.engine.cards import RANK_CHARS, rank_of
 
-from .frames import GUESSES, SAME_INDEX, VIEWS, Frames, corrected, distinct, frame_patches, hypotheses, views
+from .frames import (
+    GUESSES,
+    SAME_INDEX,
+    VIEWS,
+    Frames,
+    corrected,
+    court_windows,
+    distinct,
+    frame_patches,
+    hypotheses,
+    views,
+)
 from .patches import (
     ANGLES,
     CLEARED_SPLIT,
@@ -74,6 +85,15 @@ COVERED_INK = 0.1
 # COVERED_INDEX_ENLARGED: on 24 held-out sets at 800 pixels drawn after it was chosen, 1 card invented against 5, and
 # 67 of their 15,237 cards asked about instead of named (docs/scanner.md, "The check on an enlarged photo")
 COVERED_INDEX_ENLARGED = 0.7
+# The court network (training/court.py): whether the card an index belongs to is a jack, queen or king, read in a
+# window about the index that holds what the card shows beside it (a court card's picture, a number card's white or
+# pips). The last cards invented were court letters of a held-out design read, blurred, as another rank of their suit
+# (a K read as an A, a B as an 8) at 0.99 to 1.0 by every reading; the window reads those two cards as court cards.
+# A number card named where the window reads a court card (at COURT_SAYS or more, the mean of the five views of its
+# best index), or a court card named where it reads a number card, is asked about (docs/scanner.md, "The court
+# network")
+COURT_NETWORK = Path(__file__).with_name("court.onnx")
+COURT_SAYS = 0.5
 # Those networks learnt the three letters from six designs in one font: on the held-out designs so lettered they read
 # a jack, queen or king at 0.97-0.995 where the card was another of the three or of another suit (7 cards from 0.99
 # in 240 photos, none from 0.995), so in such a pack a court card is named from COURT_SURE_VDP, whatever its marks.
@@ -613,9 +633,32 @@ def read_work(work: Work, letters: str) -> Reading:
     court_sure = COURT_SURE_VDP if letters == "cyrillic" else 0.0
     named, unsure = decide(*with_indices(p, found, turns, frames, q), scale=work.scale, court_sure=court_sure)
     named, unsure = asked_about(named, unsure, cut_off(frames, q, work.planes.shape[0], work.planes.shape[1]))
-    if letters == "latin":  # COVER learnt the designs INDEX learnt, none lettered В Д П
+    if letters == "latin":  # COVER learnt the designs INDEX learnt, none lettered В Д П; so did COURT_NETWORK
         named, unsure = asked_about(named, unsure, uncovered(work, named, p, found, turns, frames, q))
+        named, unsure = asked_about(named, unsure, court_gainsaid(work, named, frames, q))
     return named, unsure
+
+
+def court_gainsaid(work: Work, named: tuple[Found, ...], frames: Frames, q: Float) -> set[int]:
+    """The cards ``named`` whose rank the court network gainsays: a number card (7 to 10, ace) read at its best index
+    (``frames``, read ``q``) as a court card's, or a court card read as a number card's (COURT_SAYS; the mean of the
+    index's five views). A card named at ink marks alone is left as it is."""
+    if len(q) == 0 or not named:
+        return set()
+    index_card = q[:, :BACKGROUND].argmax(axis=1)
+    asked: list[int] = []
+    cuts: list[Frames] = []
+    for f in named:
+        best = best_index(index_card, q, f.card)
+        if best is not None:
+            asked.append(f.card)
+            cuts.append(five_views(frames, best))
+    if not asked:
+        return set()
+    windows = court_windows(work.planes, np.concatenate(cuts)).astype(np.float32) / 255.0
+    court = run(COURT_NETWORK, "court", windows).reshape(len(asked), 1 + len(VIEWS)).mean(axis=1)
+    return {card for card, says in zip(asked, court.tolist(), strict=True)
+            if (says >= COURT_SAYS) != (rank_of(card) in COURT)}  # fmt: skip
 
 
 def turned(image: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.uint8], Float]:
@@ -752,10 +795,9 @@ def check_cuts(
     cuts: list[Frames] = []
     asked: list[tuple[int, bool]] = []
     for f in (f for f in named if f.confidence < 1.0):
-        on_index = np.flatnonzero(index_card == f.card)
-        if len(on_index):
-            best = on_index[np.argmax(q[on_index, f.card])]
-            cuts.append(np.concatenate([frames[best : best + 1], views(frames[best : best + 1])]))
+        best = best_index(index_card, q, f.card)
+        if best is not None:
+            cuts.append(five_views(frames, best))
             asked.append((f.card, True))
             continue
         inks = np.flatnonzero((ink_card == f.card) & (p[:, f.card] >= INK_BEARS))
@@ -765,6 +807,18 @@ def check_cuts(
             cuts.append(hypotheses(found[mark : mark + 1, :3], degrees))
             asked.append((f.card, False))
     return asked, cuts
+
+
+def best_index(index_card: npt.NDArray[np.int64], q: Float, card: int) -> int | None:
+    """Of the indices read in their frames (``q``; ``index_card`` the card each reads best), the one that reads
+    ``card`` best; None where none reads it best."""
+    on_index = np.flatnonzero(index_card == card)
+    return int(on_index[np.argmax(q[on_index, card])]) if len(on_index) else None
+
+
+def five_views(frames: Frames, index: int) -> Frames:
+    """The frame ``index`` and its four VIEWS (step 8 of docs/scanner.md's "How it reads")."""
+    return np.concatenate([frames[index : index + 1], views(frames[index : index + 1])])
 
 
 def check_reading(seen: Float, card: int, at_index: bool) -> float:
