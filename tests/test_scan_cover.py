@@ -111,6 +111,9 @@ def test_the_third_network_of_the_check_takes_back_what_the_two_let_through(
     that of the three at 0.47 and 0.44, under COVERED_INDEX. With the two at 0.4, as shipped before the third, the
     same scan names the card and reads every other card alike."""
     card, present = THIRD[file][0], set(THIRD[file][1].split())
+    # the court network (docs/scanner.md, "The court network") asks about the ace of hearts on the king's index too:
+    # left out, so that the check's networks are what is tested
+    monkeypatch.setattr(recognise, "court_gainsaid", lambda *_: set())
 
     def two_networks() -> None:
         monkeypatch.setattr(recognise, "check_networks", lambda enlarged: (recognise.COVER, recognise.COVER_HARD))

@@ -93,9 +93,12 @@ INVENTED_ONCE = {
 
 
 @pytest.mark.parametrize("file", sorted(INVENTED_ONCE))
-def test_a_card_one_reading_invents_is_asked_about(file: str) -> None:
+def test_a_card_one_reading_invents_is_asked_about(file: str, monkeypatch: pytest.MonkeyPatch) -> None:
     card, present, shown = INVENTED_ONCE[file][0], *(set(cards.split()) for cards in INVENTED_ONCE[file][1:])
     image = decode((DATA / file).read_bytes())
+    # the court network (docs/scanner.md, "The court network") takes the seven of clubs back in the one reading, the
+    # covered seven of spades' index lying on a court card's picture: left out, so that the readings are what is tested
+    monkeypatch.setattr(recognise, "court_gainsaid", lambda *_: set())
     # read once, the card is named: on a seven of spades' index whose suit the next card covers (read at 1.0, which
     # the check of covered indices does not read), on a whole king of spades' index
     assert card in names(scan_once(image).cards)
