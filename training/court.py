@@ -30,7 +30,6 @@ from training.designs import CACHE, Design, design_index_boxes, designs_of, ensu
 from training.frames import work_corners
 from training.synth import bench_seed, spread
 
-COURT_RANKS = frozenset(COURT)
 SHOWN = 0.85  # an index so much uncovered or more is cut; a covered one is the check of covered indices' business
 JITTERED = 2  # windows about each index besides its true frame
 OFF, OFF_SIZE, OFF_TURN = 0.12, 0.1, 6.0  # their spread: radii, log size, degrees
@@ -77,7 +76,7 @@ def dataset(seed: int, photos: int, jobs: int) -> tuple[np.ndarray, np.ndarray]:
         np.savez(kept, x=np.concatenate([w for w, _ in drawn]), y=np.concatenate([c for _, c in drawn]))
     with np.load(kept) as stored:
         x, cards = stored["x"], stored["y"]
-    return x, np.asarray([rank_of(int(c)) in COURT_RANKS for c in cards], np.int64)
+    return x, np.isin([rank_of(int(c)) for c in cards], COURT).astype(np.int64)
 
 
 def fit(x: np.ndarray, y: np.ndarray, epochs: int, seed: int) -> object:
