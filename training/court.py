@@ -1,11 +1,12 @@
-"""The court network (``bot/scanner/court.onnx``): is the card an index belongs to a jack, queen or king, or a number
-card (7 to 10, or an ace)? It reads the index and the card about it in a wide window (``bot.scanner.frames.
-court_windows``): a court card's picture begins beside its index, a number card is white there or shows a pip. The
-scanner asks about a number card that the window reads as a court card, and about a court card read as a number card
-(docs/scanner.md, "The court network"): the last cards it invented were court letters read, blurred, as another
-rank of their suit (a B read as an 8, a K as an A).
+"""The court network (fitted to ``training/networks/court.onnx``, stored for the scanner by ``training.quantize``): is
+the card an index belongs to a jack, queen or king, or a number card (7 to 10, or an ace)? It reads the index and the
+card about it in a wide window (``bot.scanner.frames.court_windows``): a court card's picture begins beside its index,
+a number card is white there or shows a pip. The scanner asks about a number card that the window reads as a court
+card, and about a court card read as a number card (docs/scanner.md, "The court network"): the last cards it invented
+were court letters read, blurred, as another rank of their suit (a B read as an 8, a K as an A).
 
     python -m training.court            # 3,600 photos of the eighteen trained designs, six epochs (about 50 minutes)
+    python -m training.quantize         # the scanner's copy, bot/scanner/court.onnx, its convolutions in 8 bits
 
 Each photo's visible corner indices (at most 15 % covered) are cut at their true frame and twice more a little off
 (as the scanner's own frames are), labelled from the photo's truth. The run is seeded; the windows are kept in the
@@ -25,9 +26,10 @@ import numpy as np
 from bot.engine.cards import rank_of
 from bot.scanner.frames import COURT_WIDE, court_windows
 from bot.scanner.patches import prepare
-from bot.scanner.recognise import COURT, COURT_NETWORK
+from bot.scanner.recognise import COURT
 from training.designs import CACHE, Design, design_index_boxes, designs_of, ensure_packages, render_design
 from training.frames import work_corners
+from training.quantize import NETWORKS
 from training.synth import bench_seed, spread
 
 SHOWN = 0.85  # an index so much uncovered or more is cut; a covered one is the check of covered indices' business
@@ -169,7 +171,8 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=6)
     parser.add_argument("--seed", type=int, default=501)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=COURT_NETWORK)
+    parser.add_argument("--out", type=Path, default=NETWORKS / "court.onnx",
+                        help="in floats; python -m training.quantize then stores the scanner's copy")  # fmt: skip
     args = parser.parse_args()
     x, y = dataset(args.seed, args.photos, args.jobs)
     print(f"{len(x)} windows, {y.mean():.3f} of them of court cards", flush=True)

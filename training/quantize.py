@@ -1,10 +1,11 @@
-"""Store the convolutions of the index network, the reader and the turn network in 8 bits: the networks as fitted
-(float convolutions; the index network's dense layers in 8 bits: training.net.shrink) stay in training/networks/, and
-the scanner's copies in bot/scanner/ compute all but their first convolution in 8 bits, about twice as fast
-(docs/scanner.md, "The index network in 8 bits", "The reader and the turn network in 8 bits").
+"""Store the convolutions of the index network, the reader, the turn network and the court network in 8 bits: the
+networks as fitted (float convolutions; the index network's dense layers in 8 bits: training.net.shrink) stay in
+training/networks/, and the scanner's copies in bot/scanner/ compute all but their first convolution in 8 bits, about
+twice as fast (docs/scanner.md, "The index network in 8 bits", "The reader and the turn network in 8 bits", "The court
+network").
 
     pip install -e '.[train]'
-    python -m training.quantize        # bot/scanner/{index,model,turn}.onnx, calibrated on photos of the designs learnt
+    python -m training.quantize        # bot/scanner/{index,model,turn,court}.onnx, calibrated on the designs learnt
 
 The scale of each layer's 8-bit input is calibrated on the patches the scanner itself gives the network (recorded while
 it reads photos of the trained designs, drawn with CALIBRATION_SEED, as many as IN_8_BITS says), taken at their 99.999th
@@ -56,6 +57,7 @@ IN_8_BITS = {
     "INDEX": Stored("index.onnx", 24, 3968),
     "MODEL": Stored("model.onnx", 48, None),
     "TURN": Stored("turn.onnx", 24, 3968),
+    "COURT_NETWORK": Stored("court.onnx", 24, None),  # 2,048 of the 2,090 windows of 24 photos
 }
 
 
@@ -100,7 +102,8 @@ def chosen(patches: np.ndarray, count: int | None) -> np.ndarray:
 
 
 def first_layer(model: Path) -> list[str]:
-    """The names of the network's first convolution and of the ReLU and pooling that follow it."""
+    """The names of the network's first convolution and of the ReLU and the pooling that follow it (the court
+    network's first ReLU is followed by a second convolution, not by a pooling)."""
     import onnx
 
     nodes = onnx.load(str(model)).graph.node
@@ -108,7 +111,9 @@ def first_layer(model: Path) -> list[str]:
     names = [first.name]
     output = first.output[0]
     for kind in ("Relu", "MaxPool"):
-        node = next(n for n in nodes if n.op_type == kind and n.input[0] == output)
+        node = next((n for n in nodes if n.op_type == kind and n.input[0] == output), None)
+        if node is None:
+            break
         names.append(node.name)
         output = node.output[0]
     return names
@@ -116,6 +121,7 @@ def first_layer(model: Path) -> list[str]:
 
 def quantize(source: Path, out: Path, frames: np.ndarray) -> None:
     """Write ``source`` with its convolutions past the first in 8 bits to ``out``, calibrated on ``frames``."""
+    import onnx
     from onnxruntime.quantization import (  # type: ignore[import-untyped]
         CalibrationDataReader,
         CalibrationMethod,
@@ -125,13 +131,15 @@ def quantize(source: Path, out: Path, frames: np.ndarray) -> None:
         quantize_static,
     )
 
+    given = onnx.load(str(source)).graph.input[0].name  # "patches", or the court network's "windows"
+
     class Frames(CalibrationDataReader):  # type: ignore[misc]
         def __init__(self) -> None:
             self.batches = iter(range(0, len(frames), 64))
 
         def get_next(self) -> dict[str, np.ndarray] | None:
             start = next(self.batches, None)
-            return None if start is None else {"patches": frames[start : start + 64]}
+            return None if start is None else {given: frames[start : start + 64]}
 
     with tempfile.TemporaryDirectory() as scratch:
         prepared = Path(scratch) / "prepared.onnx"
