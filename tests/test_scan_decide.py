@@ -151,7 +151,7 @@ def test_an_index_read_in_its_frame_votes_as_one_more_mark_once_per_card() -> No
 
 def test_a_mark_on_an_index_read_surely_as_another_card_names_its_own_card_unsure_only() -> None:
     from bot.scanner.frames import GUESSES
-    from bot.scanner.recognise import CONTRADICT, ON_FRAME, with_indices
+    from bot.scanner.recognise import CONTRADICT, MISREAD_SURE, ON_FRAME, with_indices
 
     # the mark at x = 0 reads the king of hearts at 0.998: alone and trusted, named
     king = readings(("KH", 0.998, 12))
@@ -166,7 +166,13 @@ def test_a_mark_on_an_index_read_surely_as_another_card_names_its_own_card_unsur
     on_suit = 0.57 * 14
     assert names(decide(*with_indices(*king, *indices(("KS", 0.995, on_suit, 14))))) == (["KS"], ["KH"])
     # read under CONTRADICT, or centred farther off than ON_FRAME radii (the next card's index), it does not doubt
-    assert names(decide(*with_indices(*king, *indices(("KS", CONTRADICT - 0.03, on_it, 14))))) == (["KH"], ["KS"])
+    assert names(decide(*with_indices(*king, *indices(("QS", CONTRADICT - 0.03, on_it, 14))))) == (["KH"], ["QS"])
+    # read as the mark's own rank in another suit, from MISREAD_SURE, the mark is that index's glyph, its suit
+    # misread (``misread_suit``): one index read as two kings, both are asked about; under it, as before
+    assert MISREAD_SURE < CONTRADICT - 0.03
+    assert names(decide(*with_indices(*king, *indices(("KS", CONTRADICT - 0.03, on_it, 14))))) == ([], ["KH", "KS"])
+    below = MISREAD_SURE - 0.03
+    assert names(decide(*with_indices(*king, *indices(("KS", below, on_it, 14))))) == (["KH"], ["KS"])
     assert names(decide(*with_indices(*king, *indices(("KS", 0.995, ON_FRAME * 14 + 2, 14))))) == (["KH", "KS"], [])
     # an index read as the king of hearts itself there agrees: named, the two votes combined
     assert names(decide(*with_indices(*king, *indices(("KH", 0.995, on_it, 14))))) == (["KH"], [])
@@ -182,7 +188,7 @@ def test_a_card_read_only_at_glyphs_of_an_index_read_surely_as_its_rank_in_anoth
     """A held-out ace of clubs (seed 971, photo 15) was named at 0.958 from two marks on the index of an ace of spades
     read in its frame at 0.9999: each a glyph of that index whose suit the reader took for clubs, and two of them no
     more a witness than one."""
-    from bot.scanner.recognise import ON_FRAME, misread_suit, with_indices
+    from bot.scanner.recognise import MISREAD_SURE, ON_FRAME, misread_suit, with_indices
 
     p, found, turns = readings(("AC", 0.88, 12), ("AC", 0.64, 12))
     found[1, 0] = 5.0  # both marks on the ace of spades' index, centred between them
@@ -192,6 +198,12 @@ def test_a_card_read_only_at_glyphs_of_an_index_read_surely_as_its_rank_in_anoth
     assert ON_FRAME * 14 > 5.0 - 2.5
     assert misread_suit(p, found, *spades).tolist() == [True, True]
     assert names(decide(*with_indices(p, found, turns, *spades))) == (["AS"], ["AC"])
+    # the index need not be read at CONTRADICT, only at MISREAD_SURE: a nine of diamonds was invented at 1280 pixels
+    # from the "9" glyphs of a nine of spades' and a nine of clubs' indices, read in their frames at 0.91 to 0.98
+    assert MISREAD_SURE <= 0.91
+    assert misread_suit(p, found, *indices(("AS", 0.91, 2.5, 14))).tolist() == [True, True]
+    assert names(decide(*with_indices(p, found, turns, *indices(("AS", 0.91, 2.5, 14)))))[0] == []
+    assert misread_suit(p, found, *indices(("AS", MISREAD_SURE - 0.01, 2.5, 14))).tolist() == [False, False]
     # a third mark of the ace of clubs away from that index is a witness of its own: the three name it
     p3, found3, turns3 = readings(("AC", 0.88, 12), ("AC", 0.64, 12), ("AC", 0.7, 12))
     found3[1, 0] = 5.0

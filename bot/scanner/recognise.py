@@ -165,6 +165,11 @@ INDEX_ALONE = 0.8
 # 0.4 radii from its centre and its suit about 0.6 (bot.scanner.frames.GUESSES), so both are within ON_FRAME.
 CONTRADICT = 0.99
 ON_FRAME = 0.6
+# A mark on an index read in its frame at MISREAD_SURE or more as a card of the mark's own rank in another suit is a
+# glyph of that index whose suit the reader took for another (``misread_suit``). Lower than CONTRADICT: the frame need
+# only be surer of the suit than the glyph. A nine of diamonds was invented at 1280 pixels from the "9" glyphs of a nine
+# of spades' index and a nine of clubs' (each frame read at 0.91 to 0.98).
+MISREAD_SURE = 0.9
 # An index read in its frame that lies inside one read at CONTRADICT or more as another card, at less than NESTED of
 # its radius, is a glyph of that index read at the wrong size (a suit read as a whole index): it does not vote
 # (``nested``). A queen of diamonds was invented so at 0.994, from a frame 0.38 times the size of a king of diamonds'
@@ -898,10 +903,10 @@ def on_frames(found: Float, frames: Frames) -> npt.NDArray[np.bool_]:
     return np.asarray(apart < ON_FRAME * frames[None, :, 2], bool)
 
 
-def under_sure_index(found: Float, frames: Frames, q: Float) -> npt.NDArray[np.int64]:
-    """For each mark, the card of the index read in its frame at CONTRADICT or more whose centre lies nearest it,
-    if within ON_FRAME of that index's radius; -1 where there is none."""
-    sure = q[:, :BACKGROUND].max(axis=1) >= CONTRADICT if len(q) else np.zeros(0, bool)
+def under_sure_index(found: Float, frames: Frames, q: Float, at: float = CONTRADICT) -> npt.NDArray[np.int64]:
+    """For each mark, the card of the index read in its frame at ``at`` or more whose centre lies nearest it, if
+    within ON_FRAME of that index's radius; -1 where there is none."""
+    sure = q[:, :BACKGROUND].max(axis=1) >= at if len(q) else np.zeros(0, bool)
     if len(found) == 0 or not sure.any():
         return np.full(len(found), -1, np.int64)
     centres, card = frames[sure], q[sure, :BACKGROUND].argmax(axis=1)
@@ -920,11 +925,11 @@ def contradicted(p: Float, found: Float, frames: Frames, q: Float) -> npt.NDArra
 
 
 def misread_suit(p: Float, found: Float, frames: Frames, q: Float) -> npt.NDArray[np.bool_]:
-    """For each mark, whether it is ``contradicted`` by an index read as a card of the mark's own rank: a glyph of
-    that index whose suit the reader took for another. A card read at such marks alone, however many, is at most
-    unsure (``decide``): a held-out ace of clubs was named at 0.958 from two of them on the index of an ace of spades
-    read at 0.9999."""
-    under, card = under_sure_index(found, frames, q), p[:, :BACKGROUND].argmax(axis=1)
+    """For each mark, whether it lies on an index read at MISREAD_SURE or more as a card of the mark's own rank: a
+    glyph of that index whose suit the reader took for another. A card read at such marks alone, however many, is at
+    most unsure (``decide``): a held-out ace of clubs was named at 0.958 from two of them on the index of an ace of
+    spades read at 0.9999."""
+    under, card = under_sure_index(found, frames, q, MISREAD_SURE), p[:, :BACKGROUND].argmax(axis=1)
     return np.asarray((under >= 0) & (under != card) & (RANK[np.maximum(under, 0)] == RANK[card]), bool)
 
 
