@@ -86,6 +86,8 @@ def fit(x: np.ndarray, y: np.ndarray, epochs: int, seed: int) -> object:
     import torch
     from torch import nn
 
+    from training.net import learn
+
     torch.manual_seed(seed)
     torch.set_num_threads(2)
     rng = np.random.default_rng(3)
@@ -112,11 +114,7 @@ def fit(x: np.ndarray, y: np.ndarray, epochs: int, seed: int) -> object:
         rng.shuffle(taught)
         for i in range(0, len(taught) - batch + 1, batch):
             rows = taught[i : i + batch]
-            loss = loss_of(network(scaled(rows, True)), torch.from_numpy(y[rows]))
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            schedule.step()
+            learn(loss_of(network(scaled(rows, True)), torch.from_numpy(y[rows])), optimiser, schedule)
         network.eval()
         with torch.no_grad():
             read = torch.cat([network(scaled(held[i : i + 512], False)).argmax(1) for i in range(0, len(held), 512)])
