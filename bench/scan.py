@@ -8,7 +8,8 @@ such packs).
                          [--also 0.995,0.999] [--only held-out|trained|added|cyrillic] [--letters latin|cyrillic]
                          [--reader PATH] [--turn PATH] [--index PATH] [--no-index] [--with-reader PATH]
                          [--with-index PATH] [--cover PATH] [--no-cover] [--court PATH] [--no-court]
-                         [--misread-sure 0.99] [--strict-as-any] [--list] [--worst] [--memory]
+                         [--misread-sure 0.99] [--strict-as-any] [--cleared-alone-names] [--list] [--worst]
+                         [--memory]
 
 For each set (several sets, --seed 11,13 or --seed 587-887, are pooled after a line each): of the cards whose corner can
 be seen in the photo, how many were named correctly (and surely), how many were flagged unsure, how many were missed;
@@ -28,11 +29,12 @@ read in its own frame), as the scanner did before it; --no-cover names the cards
 first (index-cover.onnx; its second and third, index-cover-hard.onnx and index-cover-all.onnx, still read beside
 it). --no-court names the cards the court network gainsays (docs/scanner.md, "The court network"), --court reads
 with another court network (training/court.py --out). --misread-sure reads a glyph as one of an index of its rank in
-another suit only on an index read so surely (recognise.MISREAD_SURE; 0.99 as before it). --side 2048 draws the same
-layouts twice as large: their blur, noise and JPEG blocks, as many pixels, shrink by half when the scanner reduces the
-photo to 1024 pixels, as they do in a phone's photo of 3000-4000 pixels; --side 800 draws them smaller and saves them
-again at JPEG quality 70, as a chat sends a small photo (the committed test photos are so): enlarged to 1024, their
-blur, noise and JPEG blocks grow with them.
+another suit only on an index read so surely (recognise.MISREAD_SURE; 0.99 as before it). --cleared-alone-names names
+a card read at two marks of the cleared split and no other, as before recognise.CLEARED_ALONE_NAMES. --side 2048 draws
+the same layouts twice as large: their blur, noise and JPEG blocks, as many pixels, shrink by half when the scanner
+reduces the photo to 1024 pixels, as they do in a phone's photo of 3000-4000 pixels; --side 800 draws them smaller and
+saves them again at JPEG quality 70, as a chat sends a small photo (the committed test photos are so): enlarged to 1024,
+their blur, noise and JPEG blocks grow with them.
 
 The first line says what the figures were read on: the processor, the instruction sets OpenCV finds on it (a feature
 marked ? is not there) and the versions of the packages that read. Another processor reads a few readings at the edge
@@ -395,6 +397,8 @@ def main() -> None:
                         "its rank in another suit to be asked about (the shipped MISREAD_SURE if not given)")
     parser.add_argument("--strict-as-any", action="store_true",
                         help="the strict threshold's marks vote like any other (no STRICT_VOTE rule)")
+    parser.add_argument("--cleared-alone-names", action="store_true",
+                        help="a card read at two marks of the cleared split and no other is named, as before")
     parser.add_argument("--list", action="store_true", help="name each card invented, and the true index nearest it")
     parser.add_argument("--worst", action="store_true", help="time the bounded worst case instead")
     parser.add_argument("--memory", action="store_true", help="the resident memory as the photos are read instead")
@@ -420,6 +424,7 @@ def main() -> None:
         recognise.court_gainsaid = lambda *_: set()
     if args.misread_sure is not None:
         recognise.MISREAD_SURE = args.misread_sure
+    recognise.CLEARED_ALONE_NAMES = args.cleared_alone_names
     if args.with_reader is not None:
         pair_with(args.with_reader)
     if args.with_index is not None:

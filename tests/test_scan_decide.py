@@ -102,10 +102,28 @@ def test_a_mark_of_the_cleared_split_alone_names_its_card_unsure_only() -> None:
     p, found, turns = readings(("7C", 0.999, 12))
     # a piece that stood apart only once straight runs of ink were cleared may be a stroke of a picture: asked about
     assert names(decide(p, split_by(found, CLEARED_SPLIT), turns)) == ([], ["7C"])
-    # with a second witness it counts as any mark, and it votes from UNSURE, not from STRICT_VOTE
+    # with a second witness of another split it counts as any mark, and it votes from UNSURE, not from STRICT_VOTE
     p, found, turns = readings(("7C", 0.97, 12), ("7C", UNSURE + 0.05, 12))
-    assert names(decide(p, split_by(found, CLEARED_SPLIT, CLEARED_SPLIT), turns)) == (["7C"], [])
+    assert names(decide(p, split_by(found, CLEARED_SPLIT, 1), turns)) == (["7C"], [])
+    assert names(decide(p, split_by(found, 1, CLEARED_SPLIT), turns)) == (["7C"], [])
     assert names(decide(p, split_by(found, 1, STRICT_SPLIT), turns)) == ([], ["7C"])
+
+
+def test_a_card_read_at_marks_of_the_cleared_split_alone_is_asked_about_however_many() -> None:
+    """Two pieces of ink near a nine of hearts' index that another card covered read as the queen of diamonds at 0.96
+    and 0.82 (1280 pixels): it was named at 0.99, and it was not in the photo. With a mark of any other split, or an
+    index read in its frame, reading it too, it is named."""
+    from bot.scanner.patches import CLEARED_SPLIT
+    from bot.scanner.recognise import INDEX_SPLIT
+
+    p, found, turns = readings(("QD", 0.96, 12), ("QD", 0.82, 12))
+    named, unsure = decide(p, split_by(found, CLEARED_SPLIT, CLEARED_SPLIT), turns)
+    assert names((named, unsure)) == ([], ["QD"])
+    assert unsure[0].confidence == round(1 - 0.04 * 0.18, 4) >= SURE  # sure enough, but of cleared pieces alone
+    p, found, turns = readings(("QD", 0.96, 12), ("QD", 0.82, 12), ("QD", 0.999, 12))
+    assert names(decide(p, split_by(found, CLEARED_SPLIT, CLEARED_SPLIT, CLEARED_SPLIT), turns)) == ([], ["QD"])
+    for other in (0, 1, 2, INDEX_SPLIT):
+        assert names(decide(p, split_by(found, CLEARED_SPLIT, CLEARED_SPLIT, other), turns)) == (["QD"], [])
 
 
 def indices(*read: tuple[str, float, float, float]) -> tuple[np.ndarray, np.ndarray]:
@@ -348,12 +366,13 @@ def test_a_mark_of_the_cleared_split_needs_its_card_borne_out_more() -> None:
     """The king of hearts invented on a held-out photo: two marks of the cleared split, 100 pixels apart, read as the
     king at 0.82 and 0.73, their guessed frames reading it at 0.072 and 0.0145 at best. Borne out under
     BORNE_OUT_CLEARED they do not vote; a mark of another split so borne out still does, and a cleared mark borne out
-    at BORNE_OUT_CLEARED votes."""
+    at BORNE_OUT_CLEARED votes. A fifth mark, of the first split and no candidate, reads the king at 0.7: the king's
+    confidence tells how many of the marks voted (two cleared marks and no other would name it unsure only)."""
     from bot.scanner.patches import CLEARED_SPLIT
     from bot.scanner.recognise import BORNE_OUT, BORNE_OUT_CLEARED, borne_out
 
-    p, found, turns = readings(("KH", 0.82, 13), (None, 0.99, 13), ("KH", 0.73, 13), ("9S", 0.999, 12))
-    splits = np.array([CLEARED_SPLIT, 1, CLEARED_SPLIT, 1], np.float32)
+    p, found, turns = readings(("KH", 0.82, 13), (None, 0.99, 13), ("KH", 0.73, 13), ("9S", 0.999, 12), ("KH", 0.7, 13))
+    splits = np.array([CLEARED_SPLIT, 1, CLEARED_SPLIT, 1, 1], np.float32)
     found = np.column_stack([found, splits])
     candidates = np.array([0, 2, 3])
     guessed = np.zeros((3, BACKGROUND + 1), np.float32)
@@ -362,18 +381,23 @@ def test_a_mark_of_the_cleared_split_needs_its_card_borne_out_more() -> None:
     guessed[1, parse_card("KH")] = 0.0145
     guessed[2, parse_card("9S")] = 1.0
     assert BORNE_OUT < 0.0145 and BORNE_OUT_CLEARED > 0.072
-    # the rule of every mark alone lets them vote: 1 - 0.18 * 0.27 = 0.95, named
-    assert names(decide(borne_out(p, candidates, guessed), found, turns)) == (["KH", "9S"], [])
-    assert names(decide(borne_out(p, candidates, guessed, splits[candidates]), found, turns)) == (["9S"], [])
+
+    def king(splits_read: np.ndarray | None) -> tuple[list[str], list[str], float]:
+        named, unsure = decide(borne_out(p, candidates, guessed, splits_read), found, turns)
+        (read,) = [f for f in (*named, *unsure) if card_str(f.card) == "KH"]
+        return *names((named, unsure)), read.confidence
+
+    # the rule of every mark alone lets them vote: 1 - 0.18 * 0.27 * 0.3 = 0.985, named
+    assert king(None) == (["KH", "9S"], [], round(1 - 0.18 * 0.27 * 0.3, 4))
+    assert king(splits[candidates]) == (["9S"], ["KH"], 0.7)  # the plain mark's reading alone
     # found by the first splits, the same marks so borne out still vote
-    plain = np.array([1, 1, 1], np.float32)
-    assert names(decide(borne_out(p, candidates, guessed, plain), found, turns)) == (["KH", "9S"], [])
-    # a cleared mark whose frame reads its card at BORNE_OUT_CLEARED votes: alone, the king is asked about; with the
-    # other one borne out too, named
+    assert king(np.array([1, 1, 1], np.float32)) == (["KH", "9S"], [], round(1 - 0.18 * 0.27 * 0.3, 4))
+    # a cleared mark whose frame reads its card at BORNE_OUT_CLEARED votes: alone with the plain mark, 0.946 is under
+    # SURE and the king is asked about; with the other one borne out too, named
     guessed[0, parse_card("KH")] = BORNE_OUT_CLEARED
-    assert names(decide(borne_out(p, candidates, guessed, splits[candidates]), found, turns)) == (["9S"], ["KH"])
+    assert king(splits[candidates]) == (["9S"], ["KH"], round(1 - 0.18 * 0.3, 4))
     guessed[1, parse_card("KH")] = BORNE_OUT_CLEARED
-    assert names(decide(borne_out(p, candidates, guessed, splits[candidates]), found, turns)) == (["KH", "9S"], [])
+    assert king(splits[candidates]) == (["KH", "9S"], [], round(1 - 0.18 * 0.27 * 0.3, 4))
 
 
 def test_an_index_found_again_fills_a_gap_or_reads_an_index_better_and_contradicts_nothing() -> None:
