@@ -341,6 +341,15 @@ def test_an_index_inside_a_surer_index_of_another_card_does_not_vote() -> None:
                   indices(("KD", 1.0, 300, 20), ("QD", 0.995, 312, NESTED * 20 + 0.5)),
                   indices(("KD", CONTRADICT - 0.005, 300, 20), ("QD", 0.995, 312, 7.5))):  # fmt: skip
         assert sorted(names(decide(*with_indices(*none, *apart)))[0]) == ["KD", "QD"]
+    # the queen of spades invented at 1024 pixels: a frame of radius 9.1, 13.3 pixels from a jack of spades' index of
+    # radius 19.9 (0.457 of it); and a true king of clubs of a pack lettered В Д П, 0.48 the size of the ace's index
+    # beside it, 0.57 of the ace's radius away
+    assert 9.1 / 19.9 < NESTED < 0.48
+    glyph = indices(("JS", 1.0, 300, 19.9), ("QS", 0.995, 313.3, 9.1))
+    assert names(decide(*with_indices(*none, *glyph))) == (["JS"], [])
+    king = indices(("AC", 1.0, 300, 20), ("KC", 0.995, 311.4, 9.6))
+    named, unsure = names(decide(*with_indices(*none, *king)))
+    assert (sorted(named), unsure) == (["AC", "KC"], [])
 
 
 def test_two_frames_of_one_index_read_as_two_cards_name_neither_alone() -> None:

@@ -176,9 +176,11 @@ MISREAD_SURE = 0.9
 # index read at 1.0, 0.62 of its radius from its centre, and a cleared-split mark. Frames of one photo's true indices
 # differ in size too, so neither size nor distance alone tells: on a bellot photo its queens and kings were read in
 # frames a third the size of its tens (none inside another), and on a pack lettered В Д П a king of clubs in a frame
-# 0.48 the size of the ace's beside it, 0.57 of that ace's radius away. Likewise two frames closer than ON_FRAME
-# radii are one index (``contested``).
-NESTED = 0.45
+# 0.48 the size of the ace's beside it, 0.57 of that ace's radius away. Raised from 0.45 to halfway between that king
+# and a queen of spades invented at 1024 pixels from a frame 0.457 the size of a jack of spades' index (at 0.67 of its
+# radius) and a cleared-split mark (docs/scanner.md, "A queen of spades from small frames and cleared marks").
+# Likewise two frames closer than ON_FRAME radii are one index (``contested``).
+NESTED = 0.47
 # An index read in its frame whose rank an ink mark within ON_FRAME of its radius reads otherwise, at GAINSAY or more,
 # names its card at most unsure alone (``gainsaid``): on a held-out photo an ace of diamonds was read as the king in a
 # frame at 0.996, on ink marks that read the ace at 0.919 and 0.629, and the king was named. A suit read otherwise is
