@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 
 from bot.adapters.telegram.adapter import base_url_of
-from bot.adapters.telegram.render import MAX_TEXT, deep_link_payload, post_of, table_of_payload, to_html
+from bot.adapters.telegram.render import (
+    ALERT_LIMIT,
+    MAX_TEXT,
+    alert_text,
+    deep_link_payload,
+    post_of,
+    table_of_payload,
+    to_html,
+)
 from bot.core.messages import TELEGRAM, Button, ChatRef, OutMessage, UserRef
 
 
@@ -64,3 +72,20 @@ def test_a_hand_goes_to_the_private_chat_and_a_table_to_its_topic() -> None:
 )
 def test_the_base_url_setting_takes_a_server_root_or_ptbs_own_form(setting: str, url: str) -> None:
     assert base_url_of(setting) == url
+
+
+def test_a_press_answer_keeps_whole_lines_and_cuts_only_a_first_line_too_long_alone() -> None:
+    refusal = "this sheet keeps a Bela match; a line of Bulgarian belote does not belong on it"
+    hint = "/sheet new bulgarian starts a sheet of Bulgarian belote; this one stays in /sheet history."
+    assert alert_text(f"{refusal}\n{hint}") == f"{refusal}\n{hint}"
+    # A hint that would not fit whole is left out, not cut mid-word, and the answer says something is left out.
+    long_hint = hint + " " + "x" * (ALERT_LIMIT - 1 - len(refusal) - len(hint))
+    assert len(f"{refusal}\n{long_hint}") == ALERT_LIMIT + 1
+    assert alert_text(f"{refusal}\n{long_hint}") == refusal + " …"
+    review = "\n".join(f"Trick {n}: you played K♥, the trick went to your team." for n in range(1, 9))
+    shown = alert_text(review)
+    assert len(shown) <= ALERT_LIMIT and shown.endswith(" …")
+    assert shown[: -len(" …")].split("\n") == review.split("\n")[:3]
+    lone = "word " * 60
+    assert alert_text(lone) == lone[: ALERT_LIMIT - 1] + "…" and len(alert_text(lone)) == ALERT_LIMIT
+    assert alert_text(f"{lone}\nmore") == alert_text(lone)

@@ -54,7 +54,7 @@ from .guard import Admission
 from .outbox import FloodPolicy, Outbox, Post
 from .reach import PrivateChats
 from .refs import StorageRefs
-from .render import deep_link, post_of, table_of_payload, to_html
+from .render import alert_text, deep_link, post_of, table_of_payload, to_html
 from .scan import PhotoScans, file_url_of
 
 log = logging.getLogger(__name__)
@@ -433,7 +433,7 @@ class TelegramAdapter:
         refusal = await self.admission.outsider_press(query, user)
         if refusal is not None:
             with contextlib.suppress(TelegramError):
-                await query.answer(refusal[:200], show_alert=True)
+                await query.answer(alert_text(refusal), show_alert=True)
             return
         if self.private.is_review_press(query):
             await self.private.answer_review(query, user)
@@ -446,7 +446,7 @@ class TelegramAdapter:
             url = deep_link(self.bot.username, answer.table_id)
         try:
             # A text of several lines (the card tracker) stays open as an alert until the person closes it.
-            await query.answer(text[:200] or None, url=url, show_alert="\n" in text)
+            await query.answer(alert_text(text) or None, url=url, show_alert="\n" in text)
         except TelegramError as err:  # too late (over 15 s) or already answered: nothing to repair
             log.info("a press could not be answered: %s", err.message)
 

@@ -38,7 +38,7 @@ from bot.core.messages import TELEGRAM
 from bot.i18n import Translator, translator
 
 from .outbox import Post
-from .render import to_html
+from .render import alert_text, to_html
 from .score_form import PREFIX, STEPS, ScoreForm, form_keyboard, form_text, press, refused
 from .sheet import SheetCommands
 
@@ -265,7 +265,7 @@ class CalculatorCommands:
 
     async def _answer(self, query: Any, text: str) -> None:
         try:
-            await query.answer(text[:200] or None)
+            await query.answer(alert_text(text) or None)
         except TelegramError as err:
             log.info("a calculator press could not be answered: %s", err.message)
 

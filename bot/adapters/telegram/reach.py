@@ -29,7 +29,7 @@ from bot.core.review import is_review
 from bot.i18n import translator
 
 from .outbox import Post
-from .render import deep_link, post_of, to_html
+from .render import alert_text, deep_link, post_of, to_html
 
 if TYPE_CHECKING:
     from .adapter import TelegramAdapter
@@ -37,7 +37,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 _UNREACHABLE = "unreachable:"
-ALERT_LIMIT = 200  # characters of a callback query's answer
 REVIEW_WAIT = 4.0  # seconds a review press waits for the review before it is answered "it will come"
 
 
@@ -259,7 +258,7 @@ class PrivateChats:
                 await self._answer_query(query, t.gettext("The review is in our private chat."))
             return
         plain = answer.text.replace("**", "")  # an alert shows no markup
-        text = plain if len(plain) <= ALERT_LIMIT else plain[: ALERT_LIMIT - 1] + "…"
+        text = alert_text(plain)
         if done or not reachable:
             await self._answer_query(query, text, alert=True)
         else:

@@ -37,6 +37,25 @@ def to_html(text: str, mention: UserRef | None = None) -> str:
     return rendered
 
 
+ALERT_LIMIT: Final = 200  # characters of a callback query's answer
+
+
+def alert_text(text: str) -> str:
+    """A callback query's answer (plain text, at most ``ALERT_LIMIT`` characters): whole lines while they fit, then
+    " …", so nothing is cut mid-word; a first line too long alone is cut and ends in "…"."""
+    if len(text) <= ALERT_LIMIT:
+        return text
+    lines = text.split("\n")
+    kept = lines[0]
+    if len(kept) + len(" …") > ALERT_LIMIT:
+        return kept[: ALERT_LIMIT - 1] + "…"
+    for line in lines[1:]:
+        if len(kept) + 1 + len(line) + len(" …") > ALERT_LIMIT:
+            break
+        kept += "\n" + line
+    return kept + " …"
+
+
 def shorten(text: str, limit: int) -> str:
     """``text`` cut to fit ``limit`` characters once HTML-escaped. The longest line gives up its middle (an error
     quoting a long input keeps what it quotes first and the reason it ends with, and the heading and hint lines

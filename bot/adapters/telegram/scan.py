@@ -21,7 +21,7 @@ from bot.core.scanflow import MAX_PHOTO_BYTES, PATTERN, ScanFlow, ScanView, is_p
 from bot.i18n import translator
 
 from .outbox import Post
-from .render import to_html
+from .render import alert_text, to_html
 
 if TYPE_CHECKING:
     from .adapter import TelegramAdapter
@@ -174,4 +174,4 @@ class PhotoScans:
     @staticmethod
     async def _answer(query: CallbackQuery, text: str) -> None:
         with contextlib.suppress(TelegramError):  # too late or already answered: nothing to repair
-            await query.answer(text[:200] or None)
+            await query.answer(alert_text(text) or None)
