@@ -68,7 +68,18 @@ async def test_a_bela_deal_is_scored_and_added_to_the_bela_sheet_after_a_restart
     await fake.command(ana, channel, "sheet", "undo")
     assert len((await sheet_of(running, channel)).lines) == 2
     wrong = fake.reply(await fake.command(ana, channel, "sheet", "add", entry="belote nous 92"))
-    assert wrong["flags"] & EPHEMERAL and "ovaj list vodi partiju igre Bela" in wrong["content"]
+    assert wrong["flags"] & EPHEMERAL and wrong["content"].splitlines() == [
+        "ovaj list vodi partiju igre Bela; redak igre Francuski belot ne pripada na nj",
+        "/sheet new s game: Francuski belot otvara list za tu igru; ovaj ostaje u /sheet history."]
+    # Doing what it says: a French sheet takes the line, and the Bela sheet comes back from the history whole.
+    await fake.command(ana, channel, "sheet", "new", game="french")
+    await fake.command(ana, channel, "sheet", "add", entry="belote nous 92")
+    french = load_sheet(await running.storage.get_sheet("discord", str(channel)))
+    assert isinstance(french, FamilySheet) and french.variant == "french" and len(french.lines) == 1
+    history = fake.reply(await fake.command(ana, channel, "sheet", "history"))["content"].splitlines()
+    [replaced] = [line for line in history if "zamijenjena novom listom" in line]
+    await fake.command(ana, channel, "sheet", "restore", number=int(replaced.split(".")[0]))
+    assert [line.shown for line in (await sheet_of(running, channel)).lines] == [("162", "70"), ("—", "162")]
     bad = fake.reply(await fake.command(ana, channel, "score", line="bela mi 90 zvanj 50"))
     assert bad["flags"] & EPHEMERAL and "'zvanje'" in bad["content"]
     assert not fake.errors

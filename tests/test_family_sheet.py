@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.calculator import CalculatorError, SheetError, score, score_text
-from bot.calculator.family_sheet import FamilySheet
+from bot.calculator.family_sheet import FamilySheet, WrongGame
 from bot.calculator.sheets import ScoreSheet, entry_on, load_sheet, new_sheet, sheet_game, write_entry
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -111,8 +111,10 @@ def test_numbers_by_hand_with_a_dash_and_undo() -> None:
 
 def test_a_deal_of_another_game_is_refused() -> None:
     sheet = bela()
-    with pytest.raises(CalculatorError, match="this sheet keeps a Bela match; a line of French belote does not"):
+    # Refused as every other game's line is, naming the game so the chat can say how to start a sheet of it.
+    with pytest.raises(WrongGame, match="this sheet keeps a Bela match; a line of French belote does not") as wrong:
         add(sheet, "belote nous 92")
+    assert wrong.value.other == "french"
     with pytest.raises(SheetError, match="a line of Bulgarian belote does not belong"):
         sheet.add(score_text("купа 102 60"))
     bulgarian = ScoreSheet()

@@ -82,6 +82,18 @@ async def test_a_bela_sheet_with_falls_held_points_undo_fix_and_a_restart(
             "2. 62 | 100  (ukupno 224 | 170; zvali su Vi: prošli)"]
         tie = await say(again, ANA, GROUP, "/sheet add Mi 81")
         assert "3. — | 162" in tie.text
+        # A French line is refused with the way to a French sheet; following it keeps the Bela sheet in the history.
+        refused = await say(again, ANA, GROUP, "/sheet add belote nous 92")
+        assert refused.text.splitlines()[-1] == (
+            "/sheet new french otvara list za igru Francuski belot; ovaj ostaje u /sheet history.")
+        await say(again, ANA, GROUP, "/sheet new french")
+        added = await say(again, ANA, GROUP, "/sheet add belote nous 92")
+        assert "1. " in added.text and "Bela" not in added.text
+        history = (await say(again, ANA, GROUP, "/sheet history")).text.splitlines()
+        [replaced] = [line for line in history if "zamijenjena novom listom" in line]
+        await say(again, ANA, GROUP, f"/sheet restore {replaced.split('.')[0]}")
+        shown = await say(again, ANA, GROUP, "/sheet")
+        assert shown.text.splitlines()[0] == "Bela: Mi | Vi" and "3. — | 162" in shown.text
     finally:
         h.adapter, h.host, h.storage = again.adapter, again.host, again.storage
 
@@ -102,7 +114,8 @@ async def test_two_people_adding_a_bela_answer_at_once_add_it_once(h: Harness, t
     bulgarian = await say(h, IVAN, GROUP, "/score купа 102 60")
     [data] = [d for lab, d in bulgarian.buttons() if lab == label]
     refusal = await h.press(IVAN, bulgarian, data)
-    assert refusal.text and "Bela" in refusal.text
+    assert refusal.text == ("ovaj list vodi partiju igre Bela; redak igre Bugarski belot ne pripada na nj\n"
+                            "/sheet new bulgarian otvara list za igru Bugarski belot; ovaj ostaje u /sheet history.")
 
 
 async def test_the_button_form_scores_a_bela_deal_with_the_stronger_declaration(h: Harness, tg: FakeTelegram) -> None:

@@ -18,7 +18,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from .errors import Msg
+from .errors import CalculatorError, Msg
+from .family_score import GAME_NAMES
+from .family_sheet import WrongGame
 from .sheet import SheetError
 from .sheets import Entry, Line, Sheet, correct_entry, load_sheet, new_sheet
 
@@ -62,6 +64,20 @@ class Writer:
 
 class NotAllowed(SheetError):
     """The person may not change what others wrote on this sheet."""
+
+
+def sheet_error_text(err: SheetError | CalculatorError, lang: str, start_other: Msg) -> str:
+    """A refused sheet change as the chat shows it. A line of another game is followed by how to start a sheet
+    of that game (``start_other``, the platform's own wording, with {game} and {word}); a refused change by the
+    reminder that nothing is lost."""
+    if isinstance(err, CalculatorError):
+        return "\n".join(err.render(lang))
+    if isinstance(err, NotAllowed):
+        return err.render(lang) + "\n" + NOTHING_LOST.render(lang)
+    if isinstance(err, WrongGame) and err.other in GAME_NAMES:
+        start = Msg(start_other.msgid, {"game": GAME_NAMES[err.other], "word": err.other})
+        return err.render(lang) + "\n" + start.render(lang)
+    return err.render(lang)
 
 
 class SheetBook:

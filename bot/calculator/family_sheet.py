@@ -29,11 +29,20 @@ from .sheet_base import BaseSheet, PointsModel, SheetError, StoredSheet, check_w
 FamilySource = FamilyAnswer | FamilyRequest | Mapping[str, Any]
 
 
-def wrong_game(sheet_game: str, other: object) -> SheetError:
+class WrongGame(SheetError):
+    """A deal of another game offered to a sheet; ``other`` is that game (a variant), so the chat can say how to
+    start a sheet of it."""
+
+    def __init__(self, message: Msg, other: str) -> None:
+        super().__init__(message)
+        self.other = other
+
+
+def wrong_game(sheet_game: str, other: object) -> WrongGame:
     """A deal of another game offered to a sheet."""
     names = GAME_NAMES
-    return SheetError(Msg("this sheet keeps a {game} match; a line of {other} does not belong on it", {
-        "game": names.get(sheet_game, sheet_game), "other": names.get(str(other), str(other))}))
+    return WrongGame(Msg("this sheet keeps a {game} match; a line of {other} does not belong on it", {
+        "game": names.get(sheet_game, sheet_game), "other": names.get(str(other), str(other))}), str(other))
 
 
 class Written(NamedTuple):

@@ -75,14 +75,13 @@ def sheet_game(words: Sequence[str]) -> tuple[str, list[str]]:
 def score_on(sheet: Sheet, line: str, lang: str = "en") -> DealAnswer | FamilyAnswer | SmallAnswer:
     """A deal line read in the sheet's game (a sheet of the family needs no game word); a line of another game is
     refused."""
+    named = family_game(line)
+    if isinstance(sheet, PlayersSheet | FamilySheet) and named is not None and named != sheet.variant:
+        raise wrong_game(sheet.variant, named)
     if isinstance(sheet, PlayersSheet):
-        named = family_game(line)
-        if named is not None and named != sheet.variant:
-            raise wrong_game(sheet.variant, named)
         return score_small_text(line, sheet.variant, sheet.players, sheet.rules_json(), lang)
     if isinstance(sheet, FamilySheet):
         return score_family_text(line, sheet.variant, sheet.teams, sheet.rules.to_json(), lang)
-    named = family_game(line)
     if named is not None:
         raise wrong_game("bulgarian", named)
     answer = score_text(line, sheet.teams)

@@ -15,8 +15,8 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-from bot.calculator.book import HISTORY_HEAD, NO_HISTORY, NOTHING_LOST, RESTORED, WHO_MAY, NotAllowed, SheetBook, Writer
-from bot.calculator.errors import CalculatorError
+from bot.calculator.book import HISTORY_HEAD, NO_HISTORY, RESTORED, WHO_MAY, SheetBook, Writer, sheet_error_text
+from bot.calculator.errors import CalculatorError, Msg
 from bot.calculator.family_score import FamilyAnswer
 from bot.calculator.family_text import family_game
 from bot.calculator.score import DealAnswer, score
@@ -183,12 +183,12 @@ class AddToSheet(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_COMPA
         await calculator.on_add(interaction, self.custom_id)
 
 
+# How a sheet of the game a refused line belongs to is started here (the game as /sheet new's choices name it).
+START_OTHER: Final = Msg("/sheet new with game: {game} starts a sheet of it; this one stays in /sheet history.")
+
+
 def _errors(err: SheetError | CalculatorError, lang: str) -> str:
-    if isinstance(err, CalculatorError):
-        return "\n".join(err.render(lang))
-    if isinstance(err, NotAllowed):
-        return err.render(lang) + "\n" + NOTHING_LOST.render(lang)
-    return err.render(lang)
+    return sheet_error_text(err, lang, START_OTHER)
 
 
 def sheet_help(t: Translator) -> list[str]:

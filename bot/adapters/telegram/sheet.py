@@ -14,15 +14,14 @@ from telegram.constants import ChatType
 from bot.calculator.book import (
     HISTORY_HEAD,
     NO_HISTORY,
-    NOTHING_LOST,
     RESTORE_HOW,
     RESTORED,
     WHO_MAY,
-    NotAllowed,
     SheetBook,
     Writer,
+    sheet_error_text,
 )
-from bot.calculator.errors import CalculatorError
+from bot.calculator.errors import CalculatorError, Msg
 from bot.calculator.sheet import SheetError
 from bot.calculator.sheets import Line, Sheet, entry_on, sheet_game, write_entry
 from bot.calculator.small_request import SEATS
@@ -33,6 +32,8 @@ from bot.i18n import Translator, translator
 if TYPE_CHECKING:
     from .adapter import TelegramAdapter
 
+# How a sheet of the game a refused line belongs to is started ({word} is the game's word for /sheet new).
+START_OTHER: Final = Msg("/sheet new {word} starts a sheet of {game}; this one stays in /sheet history.")
 _SUB_SHOW: Final = frozenset({"show", "покажи"})
 _SUB_NEW: Final = frozenset({"new", "нова", "нов"})
 _SUB_ADD: Final = frozenset({"add", "добави", "+"})
@@ -67,11 +68,7 @@ class SheetCommands:
 
     @staticmethod
     def error_text(err: SheetError | CalculatorError, lang: str) -> str:
-        if isinstance(err, CalculatorError):
-            return "\n".join(err.render(lang))
-        if isinstance(err, NotAllowed):
-            return err.render(lang) + "\n" + NOTHING_LOST.render(lang)
-        return err.render(lang)
+        return sheet_error_text(err, lang, START_OTHER)
 
     def line_text(self, sheet: Sheet, number: int, lang: str) -> str:
         history = sheet.history(lang)
