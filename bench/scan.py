@@ -8,8 +8,8 @@ such packs).
                          [--also 0.995,0.999] [--only held-out|trained|added|cyrillic] [--letters latin|cyrillic]
                          [--reader PATH] [--turn PATH] [--index PATH] [--no-index] [--with-reader PATH]
                          [--with-index PATH] [--cover PATH] [--no-cover] [--court PATH] [--no-court]
-                         [--misread-sure 0.99] [--strict-as-any] [--cleared-alone-names] [--list] [--worst]
-                         [--memory]
+                         [--misread-sure 0.99] [--strict-as-any] [--cleared-alone-names] [--aces-unchecked-at-one]
+                         [--list] [--worst] [--memory]
 
 For each set (several sets, --seed 11,13 or --seed 587-887, are pooled after a line each): of the cards whose corner can
 be seen in the photo, how many were named correctly (and surely), how many were flagged unsure, how many were missed;
@@ -30,7 +30,8 @@ first (index-cover.onnx; its second and third, index-cover-hard.onnx and index-c
 it). --no-court names the cards the court network gainsays (docs/scanner.md, "The court network"), --court reads
 with another court network (training/court.py --out). --misread-sure reads a glyph as one of an index of its rank in
 another suit only on an index read so surely (recognise.MISREAD_SURE; 0.99 as before it). --cleared-alone-names names
-a card read at two marks of the cleared split and no other, as before recognise.CLEARED_ALONE_NAMES. --side 2048 draws
+a card read at two marks of the cleared split and no other, as before recognise.CLEARED_ALONE_NAMES.
+--aces-unchecked-at-one leaves an ace named at 1.0 unchecked, as before recognise.CHECKED_AT_ONE. --side 2048 draws
 the same layouts twice as large: their blur, noise and JPEG blocks, as many pixels, shrink by half when the scanner
 reduces the photo to 1024 pixels, as they do in a phone's photo of 3000-4000 pixels; --side 800 draws them smaller and
 saves them again at JPEG quality 70, as a chat sends a small photo (the committed test photos are so): enlarged to 1024,
@@ -399,6 +400,8 @@ def main() -> None:
                         help="the strict threshold's marks vote like any other (no STRICT_VOTE rule)")
     parser.add_argument("--cleared-alone-names", action="store_true",
                         help="a card read at two marks of the cleared split and no other is named, as before")
+    parser.add_argument("--aces-unchecked-at-one", action="store_true",
+                        help="an ace named at 1.0 is not checked, as before")
     parser.add_argument("--list", action="store_true", help="name each card invented, and the true index nearest it")
     parser.add_argument("--worst", action="store_true", help="time the bounded worst case instead")
     parser.add_argument("--memory", action="store_true", help="the resident memory as the photos are read instead")
@@ -425,6 +428,8 @@ def main() -> None:
     if args.misread_sure is not None:
         recognise.MISREAD_SURE = args.misread_sure
     recognise.CLEARED_ALONE_NAMES = args.cleared_alone_names
+    if args.aces_unchecked_at_one:
+        recognise.CHECKED_AT_ONE = frozenset()
     if args.with_reader is not None:
         pair_with(args.with_reader)
     if args.with_index is not None:
