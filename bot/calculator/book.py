@@ -68,8 +68,8 @@ class NotAllowed(SheetError):
 
 def sheet_error_text(err: SheetError | CalculatorError, lang: str, start_other: Msg) -> str:
     """A refused sheet change as the chat shows it. A line of another game is followed by how to start a sheet
-    of that game (``start_other``, the platform's own wording, with {game} and {word}); a refused change by the
-    reminder that nothing is lost."""
+    of that game (``start_other``, the platform's own wording, with {game} and {word}); a change the person may not
+    make, by the reminder that nothing is lost."""
     if isinstance(err, CalculatorError):
         return "\n".join(err.render(lang))
     if isinstance(err, NotAllowed):
