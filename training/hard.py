@@ -67,7 +67,7 @@ def read(image: np.ndarray, placed: list[Placed]) -> tuple[set[int], list[Checke
     present = {p.card for p in placed}
 
     def recorded(work: Work, named: tuple[recognise.Found, ...], *rest: np.ndarray) -> set[int]:
-        asked, cuts = recognise.check_cuts(named, *rest)
+        asked, cuts = recognise.check_cuts(named, *rest, recognise.checked_at_one(work))
         corners = work_corners(placed, work.scale)
         enlarged = work.scale < 1.0
         patches = [frame_patches(work.planes, cut) for cut in cuts]

@@ -766,7 +766,7 @@ def uncovered(
     another card's; COVER learnt such indices as "not an index". Each was named under 0.9995: a card read at 1.0 has two
     sure witnesses or more, and leaving those out checks about one card a photo, not twenty."""
     enlarged = work.scale < 1.0
-    asked, cuts = check_cuts(named, p, found, turns, frames, q, frozenset() if enlarged else CHECKED_AT_ONE)
+    asked, cuts = check_cuts(named, p, found, turns, frames, q, checked_at_one(work))
     if not cuts:
         return set()
     patches = frame_patches(work.planes, np.concatenate(cuts))
@@ -777,6 +777,11 @@ def uncovered(
         for (card, at_index), reading in zip(asked, readings, strict=True)
         if reading < (at_index_limit if at_index else COVERED_INK)
     }
+
+
+def checked_at_one(work: Work) -> frozenset[int]:
+    """The ranks checked even when named at 1.0 (CHECKED_AT_ONE): none on a photo enlarged to be read."""
+    return frozenset() if work.scale < 1.0 else CHECKED_AT_ONE
 
 
 def check_readings(
