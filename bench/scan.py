@@ -266,7 +266,8 @@ def nearest_index(placed: list[Placed], x: float, y: float) -> str:
         return "no card there"
     card, corner = found
     away = math.hypot(corner.x - x, corner.y - y) / corner.radius
-    return f"on the index of the {card_str(card.card)} {away:.1f} radii away, {1 - corner.share:.0%} of it covered"
+    covered = f"{1 - corner.share:.0%} of it covered ({1 - corner.rank_share:.0%} of its rank)"
+    return f"on the index of the {card_str(card.card)} {away:.1f} radii away, {covered}"
 
 
 def machine() -> str:

@@ -55,11 +55,20 @@ def _turns(found: np.ndarray, corners: list[Corner], rng: np.random.Generator) -
     return out
 
 
-def work_corners(placed: list[Placed], scale: float) -> list[Corner]:
+def work_corners(placed: list[Placed], scale: float, rank: bool = False) -> list[Corner]:
     """The photo's corner indices in work pixels (the photo's divided by ``scale``), each with whether it is wholly
-    visible and how much of it shows."""
+    visible and how much of it shows; with ``rank``, no more than of its rank shows (a ten whose "1" is covered shows
+    most of its index, and its "0" reads as another rank)."""
     return [
-        (p.card, c.x / scale, c.y / scale, c.radius / scale, c.angle, c.visible and c.share >= 0.999, c.share)
+        (
+            p.card,
+            c.x / scale,
+            c.y / scale,
+            c.radius / scale,
+            c.angle,
+            c.visible and c.share >= 0.999,
+            min(c.share, c.rank_share) if rank else c.share,
+        )
         for p in placed
         for c in p.corners
     ]
@@ -119,16 +128,18 @@ def photo_patches(
     covered: bool = False,
     side: int = WORK_SIDE,
     covered_cuts: bool = False,
+    rank_covered: bool = False,
 ) -> Labelled:
     """The labelled frames of one synthesised photo (the same for the same seed), drawn ``side`` pixels wide and read
     as the scanner reads it (``as_read``).
     With ``covered``, a guess on an index covered by more than 1 - COVERED_HIDDEN is "not an index" and every such
     guess is kept, apart from the background's sample (the network of the scanner's covered-index check learnt so:
-    docs/scanner.md); with ``covered_cuts`` as well, so are the cuts of ``covered_frames``."""
+    docs/scanner.md); with ``covered_cuts`` as well, so are the cuts of ``covered_frames``; with ``rank_covered``, an
+    index counts as covered as much as its rank is (``work_corners``)."""
     rng = np.random.default_rng(seed)
     image, placed = spread(rng, faces, boxes, side)
     work = prepare(as_read(image))
-    corners = work_corners(placed, work.scale)
+    corners = work_corners(placed, work.scale, rank_covered)
     found = marks(work)
     guesses = hypotheses(found, _turns(found, corners, rng)).tolist() if len(found) else []
     frames, cards, fixes, not_index = frame_labels(guesses, corners, COVERED_HIDDEN if covered else HIDDEN)
@@ -175,11 +186,12 @@ def covered_frames(corners: list[Corner], rng: np.random.Generator) -> list[Fram
     return out
 
 
-def _one(task: tuple[int, int, bool, int, bool]) -> Labelled:
+def _one(task: tuple[int, int, bool, int, bool, bool]) -> Labelled:
     from training.train import DESIGNS, faces_of  # the faces, rendered once per process
 
-    seed, design_index, covered, side, covered_cuts = task
-    return photo_patches(seed, *faces_of(DESIGNS[design_index]), covered=covered, side=side, covered_cuts=covered_cuts)
+    seed, design_index, covered, side, covered_cuts, rank_covered = task
+    faces = faces_of(DESIGNS[design_index])
+    return photo_patches(seed, *faces, covered=covered, side=side, covered_cuts=covered_cuts, rank_covered=rank_covered)
 
 
 def photo_side(seed: int, sides: tuple[int, ...]) -> int:
@@ -194,8 +206,9 @@ def index_dataset(
     covered: bool = False,
     sides: tuple[int, ...] = (WORK_SIDE,),
     covered_cuts: bool = False,
+    rank_covered: bool = False,
 ) -> Labelled:
     with Pool(jobs) as pool:
-        work = [(seed, design, covered, photo_side(seed, sides), covered_cuts) for seed, design in tasks]
+        work = [(seed, design, covered, photo_side(seed, sides), covered_cuts, rank_covered) for seed, design in tasks]
         parts = pool.map(_one, work, chunksize=8)
     return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))  # type: ignore[return-value]

@@ -17,6 +17,8 @@ import numpy as np
 
 from training.designs import Box, Design, design_index_boxes, render_design
 
+RANK_ROWS = (0.04, 0.15, 0.26, 0.37)  # the rank's rows of an index box: its upper part, the suit under it
+
 
 @dataclass
 class Corner:
@@ -26,6 +28,7 @@ class Corner:
     visible: bool
     radius: float  # half the index's diagonal, photo pixels
     share: float = 1.0  # how much of the index no later card covers (of a 7 x 7 grid of points on its box)
+    rank_share: float = 1.0  # how much of its rank, the box's upper part, no later card covers (7 x 4 points)
 
 
 @dataclass
@@ -91,6 +94,22 @@ def _index_points(p: Placed, steps: Sequence[float], flip: bool) -> list[tuple[f
     fw, fh = p.size
     pts = [(x0 + (x1 - x0) * u, y0 + (y1 - y0) * v) for u in steps for v in steps]
     return [(fw - x, fh - y) for x, y in pts] if flip else pts
+
+
+def _rank_points(p: Placed, flip: bool) -> list[tuple[float, float]]:
+    """A 7 x 4 grid of points on the upper part of the card's index box, where its rank is (the suit is under it)."""
+    x0, y0, x1, y1 = p.box
+    fw, fh = p.size
+    pts = [(x0 + (x1 - x0) * u, y0 + (y1 - y0) * v) for u in np.linspace(0.05, 0.95, 7) for v in RANK_ROWS]
+    return [(fw - x, fh - y) for x, y in pts] if flip else pts
+
+
+def index_shares(p: Placed, labels: np.ndarray, k: int, flip: bool) -> tuple[float, float]:
+    """How much of card ``k``'s index (the other one with ``flip``) shows where ``labels`` says which card each photo
+    pixel shows: of a 7 x 7 grid on its box, and of its rank's 7 x 4 (``_rank_points``)."""
+    grid = [_apply(p.homography, x, y) for x, y in _index_points(p, np.linspace(0.05, 0.95, 7), flip)]
+    rank = [_apply(p.homography, x, y) for x, y in _rank_points(p, flip)]
+    return _uncovered(grid, labels, k), _uncovered(rank, labels, k)
 
 
 def _uncovered(points: list[tuple[float, float]], labels: np.ndarray, k: int) -> float:
@@ -162,8 +181,7 @@ def photo(
             tx, ty = _apply(p.homography, ux, uy)
             angle = math.degrees(math.atan2(tx - cx, -(ty - cy))) % 360
             radius = 0.625 * math.dist(mapped[0], mapped[8])
-            grid = [_apply(p.homography, x, y) for x, y in _index_points(p, np.linspace(0.05, 0.95, 7), flip)]
-            p.corners.append(Corner(cx, cy, angle, visible, radius, _uncovered(grid, labels, k)))
+            p.corners.append(Corner(cx, cy, angle, visible, radius, *index_shares(p, labels, k, flip)))
     # light: a slope across the table, a colour cast, then the camera's blur, noise and compression
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     theta = rng.uniform(0, 2 * math.pi)

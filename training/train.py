@@ -276,6 +276,8 @@ def main() -> None:
                         "covered-index check)")
     parser.add_argument("--covered-cuts", action="store_true", help="with --index-covered: cuts about each index "
                         "covered by 15-70 %% kept as \"not an index\" as well, as a whole index's are kept as its card")
+    parser.add_argument("--rank-covered", action="store_true", help="with --index-covered: an index counts as "
+                        "covered as much as its rank is (a ten's \"1\" covered leaves a \"0\" read as another rank)")
     parser.add_argument("--hard", type=int, default=0, help="with --stage index: read this many photos more with the "
                         "scanner and add the cuts of every card the check of covered indices reads there, labelled "
                         "from the truth (training.hard)")
@@ -297,8 +299,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.tune and args.stage not in ("reader", "index"):
         parser.error("--tune goes on from one network: give --stage reader or --stage index")
-    if args.covered_cuts and not args.index_covered:
-        parser.error("--covered-cuts goes with --index-covered")
+    if (args.covered_cuts or args.rank_covered) and not args.index_covered:
+        parser.error("--covered-cuts and --rank-covered go with --index-covered")
     if args.int8 and args.stage != "reader":
         parser.error("--int8 is for the reader (--stage reader); the index network is always stored so")
     args.photos = args.photos or (INDEX_PHOTOS if args.stage == "index" else 3600)
@@ -319,7 +321,12 @@ def main() -> None:
         out = args.out or NETWORKS / INDEX  # in floats; python -m training.quantize stores the scanner's copy
         x, card, fix = loaded(
             lambda s, n, j: index_dataset(
-                _tasks(s + INDEX_SEED, n, args.designs), j, args.index_covered, sides, args.covered_cuts
+                _tasks(s + INDEX_SEED, n, args.designs),
+                j,
+                args.index_covered,
+                sides,
+                args.covered_cuts,
+                args.rank_covered,
             ),
             "frames",
             "on an index",
