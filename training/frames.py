@@ -57,7 +57,7 @@ def _turns(found: np.ndarray, corners: list[Corner], rng: np.random.Generator) -
 
 def work_corners(placed: list[Placed], scale: float, rank: bool = False) -> list[Corner]:
     """The photo's corner indices in work pixels (the photo's divided by ``scale``), each with whether it is wholly
-    visible and how much of it shows; with ``rank``, no more than of its rank shows (a ten whose "1" is covered shows
+    visible and how much of it shows; with ``rank``, that share is at most its rank's (a ten whose "1" is covered shows
     most of its index, and its "0" reads as another rank)."""
     return [
         (
