@@ -87,28 +87,23 @@ def _apply(m: np.ndarray, x: float, y: float) -> tuple[float, float]:
     return float(v[0] / v[2]), float(v[1] / v[2])
 
 
-def _index_points(p: Placed, steps: Sequence[float], flip: bool) -> list[tuple[float, float]]:
-    """A grid of points (at ``steps`` of its width and height) on the card's index box, in face pixels; ``flip``: on
-    the other index, upside down in the opposite corner."""
+def _index_points(
+    p: Placed, steps: Sequence[float], flip: bool, rows: Sequence[float] | None = None
+) -> list[tuple[float, float]]:
+    """A grid of points (at ``steps`` of its width, and of its height or at ``rows`` of it) on the card's index box, in
+    face pixels; ``flip``: on the other index, upside down in the opposite corner."""
     x0, y0, x1, y1 = p.box
     fw, fh = p.size
-    pts = [(x0 + (x1 - x0) * u, y0 + (y1 - y0) * v) for u in steps for v in steps]
-    return [(fw - x, fh - y) for x, y in pts] if flip else pts
-
-
-def _rank_points(p: Placed, flip: bool) -> list[tuple[float, float]]:
-    """A 7 x 4 grid of points on the upper part of the card's index box, where its rank is (the suit is under it)."""
-    x0, y0, x1, y1 = p.box
-    fw, fh = p.size
-    pts = [(x0 + (x1 - x0) * u, y0 + (y1 - y0) * v) for u in np.linspace(0.05, 0.95, 7) for v in RANK_ROWS]
+    pts = [(x0 + (x1 - x0) * u, y0 + (y1 - y0) * v) for u in steps for v in (steps if rows is None else rows)]
     return [(fw - x, fh - y) for x, y in pts] if flip else pts
 
 
 def index_shares(p: Placed, labels: np.ndarray, k: int, flip: bool) -> tuple[float, float]:
     """How much of card ``k``'s index (the other one with ``flip``) shows where ``labels`` says which card each photo
-    pixel shows: of a 7 x 7 grid on its box, and of its rank's 7 x 4 (``_rank_points``)."""
-    grid = [_apply(p.homography, x, y) for x, y in _index_points(p, np.linspace(0.05, 0.95, 7), flip)]
-    rank = [_apply(p.homography, x, y) for x, y in _rank_points(p, flip)]
+    pixel shows: of a 7 x 7 grid on its box, and of 7 x 4 on its rank, the box's upper part (RANK_ROWS)."""
+    steps = np.linspace(0.05, 0.95, 7)
+    grid = [_apply(p.homography, x, y) for x, y in _index_points(p, steps, flip)]
+    rank = [_apply(p.homography, x, y) for x, y in _index_points(p, steps, flip, RANK_ROWS)]
     return _uncovered(grid, labels, k), _uncovered(rank, labels, k)
 
 
