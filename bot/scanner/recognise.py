@@ -18,9 +18,10 @@ import numpy as np
 import numpy.typing as npt
 import onnxruntime as ort  # type: ignore[import-untyped]
 
-from bot.engine.cards import RANK_CHARS, rank_of
+from bot.engine.cards import DIAMONDS, HEARTS, RANK_CHARS, rank_of, suit_of
 
 from .frames import (
+    FRAME_SPAN,
     GUESSES,
     SAME_INDEX,
     VIEWS,
@@ -86,6 +87,26 @@ COVERED_INK = 0.1
 # covered); the check reads them under COVERED_INDEX (docs/scanner.md, "An ace checked at 1.0"). Not on a photo enlarged
 # to be read, where the check alone reads true aces of a committed photo at 0.09-0.16, and which it was not measured on.
 CHECKED_AT_ONE: frozenset[int] = frozenset({RANK_CHARS.index("A")})
+# A red suit is printed in red ink, a black one in black. The networks read a grey and a red plane, yet name a blurred
+# black club a red diamond at 1.0 on a whole index: 4 of the last 16 cards invented. How red an index's ink is
+# (``ink_hues``) depends on the photo's light (a pink light reddens black ink; a phone's JPEG pales a thin red stroke),
+# so it is weighed against the other cards of the same reading named at COLOUR_SURE or more: at least COLOUR_LEVELS of
+# each colour, their medians COLOUR_APART or more apart. A card of a red suit whose ink is no redder than the reddest
+# such black card's and lies under COLOUR_SAYS of the way from the black cards' median to the red cards' is asked
+# about (docs/scanner.md, "The colour of the ink")
+COLOUR_SURE = 0.999
+RED_SUITS = frozenset({DIAMONDS, HEARTS})
+COLOUR_LEVELS = 2
+COLOUR_APART = 0.1
+COLOUR_SAYS = 0.5
+# The ink of an index: within COLOUR_DISK of its frame's radius of its centre (its glyphs, seldom the card's edge),
+# darker than its paper (the 90th percentile of grey there) by COLOUR_DEEP of the index's contrast (to its 3rd
+# percentile); its hue, the COLOUR_HUE-th percentile of how much redder than the paper each such pixel is, over how much
+# darker: the reddest part of the ink, so that another card's black edge across a red index does not hide its red.
+COLOUR_DISK = 0.75
+COLOUR_DEEP = 0.2
+COLOUR_HUE = 90
+WHOLE = 2  # of frames.GUESSES: the mark as the whole index
 # A photo under the scanner's 1024 pixels is enlarged (``patches.prepare``): a chat's small JPEG, its glyphs blurred
 # twice over. There the check reads the cards named wrongly at 0.5-0.83, and at an index it asks about a card read under
 # COVERED_INDEX_ENLARGED: on 24 held-out sets at 800 pixels drawn after it was chosen, 1 card invented against 5, and
@@ -656,6 +677,7 @@ def read_work(work: Work, letters: str) -> Reading:
     if letters == "latin":  # COVER learnt the designs INDEX learnt, none lettered В Д П; so did COURT_NETWORK
         named, unsure = asked_about(named, unsure, uncovered(work, named, p, found, turns, frames, q))
         named, unsure = asked_about(named, unsure, court_gainsaid(work, named, frames, q))
+        named, unsure = asked_about(named, unsure, colour_gainsaid(work, named, p, found, turns, frames, q))
     return named, unsure
 
 
@@ -679,6 +701,75 @@ def court_gainsaid(work: Work, named: tuple[Found, ...], frames: Frames, q: Floa
     court = run(COURT_NETWORK, "court", windows).reshape(len(asked), 1 + len(VIEWS)).mean(axis=1)
     return {card for card, says in zip(asked, court.tolist(), strict=True)
             if (says >= COURT_SAYS) != (rank_of(card) in COURT)}  # fmt: skip
+
+
+def colour_gainsaid(
+    work: Work, named: tuple[Found, ...], p: Float, found: Float, turns: npt.NDArray[np.int64], frames: Frames, q: Float
+) -> set[int]:
+    """The cards of a red suit ``named`` whose ink looks like the sure black cards' of the same reading, not the sure
+    red cards' (``off_colour``): each card's ink read at its best index (``frames``, read ``q``), or for a card no
+    index so reads, about its best ink mark (``found``, read ``p``, at its turn) as a whole index."""
+    if not named:
+        return set()
+    index_card = q[:, :BACKGROUND].argmax(axis=1) if len(q) else np.zeros(0, np.int64)
+    ink_card = p[:, :BACKGROUND].argmax(axis=1)
+    read: list[tuple[Found, Frames]] = []
+    for f in named:
+        best = best_index(index_card, q, f.card)
+        if best is not None:
+            read.append((f, frames[best : best + 1]))
+            continue
+        inks = np.flatnonzero((ink_card == f.card) & (p[:, f.card] >= INK_BEARS))
+        if len(inks):
+            mark = inks[np.argmax(p[inks, f.card])]
+            degrees = turns[mark : mark + 1].astype(np.float64) * 360 / ANGLES
+            read.append((f, hypotheses(found[mark : mark + 1, :3], degrees)[WHOLE : WHOLE + 1]))
+    if not read:
+        return set()
+    hue = ink_hues(frame_patches(work.planes, np.concatenate([frame for _, frame in read])))
+    red = np.array([suit_of(f.card) in RED_SUITS for f, _ in read])
+    sure = np.array([f.confidence >= COLOUR_SURE for f, _ in read])
+    return {read[i][0].card for i in np.flatnonzero(off_colour(hue, red, sure)).tolist()}
+
+
+def off_colour(hue: Float, red: npt.NDArray[np.bool_], sure: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """Which of a reading's cards of a red suit (``red``) have ink of a ``hue`` no redder than the reddest ``sure``
+    black card's and nearer the sure black cards' median than the sure red cards' (under COLOUR_SAYS of the way), each
+    weighed against the others."""
+    known = sure & np.isfinite(hue)
+    out = np.zeros(len(hue), bool)
+    for i in np.flatnonzero(red & np.isfinite(hue)).tolist():
+        others = known.copy()
+        others[i] = False
+        black_ones, red_ones = hue[others & ~red], hue[others & red]
+        if min(len(black_ones), len(red_ones)) < COLOUR_LEVELS:
+            continue
+        black_level, red_level = float(np.median(black_ones)), float(np.median(red_ones))
+        apart = red_level - black_level
+        out[i] = apart >= COLOUR_APART and hue[i] < black_level + COLOUR_SAYS * apart and hue[i] <= black_ones.max()
+    return out
+
+
+def ink_hues(patches: npt.NDArray[np.uint8]) -> Float:
+    """How red the ink of each index is, from its frame's patch (``frame_patches``: grey, then red): of the pixels
+    within COLOUR_DISK of the centre, those darker than the paper by COLOUR_DEEP of the contrast are ink, and the hue is
+    the COLOUR_HUE-th percentile of (red - the paper's red) / (the paper's grey - grey) over them; nan without ink."""
+    high, wide = patches.shape[2:]
+    rows, columns = np.mgrid[0:high, 0:wide]
+    unit = wide / FRAME_SPAN  # the patch is FRAME_SPAN radii wide
+    radius = COLOUR_DISK * unit
+    disk = (columns - (wide - 1) / 2) ** 2 + (rows - (high - 1) / 2) ** 2 <= radius * radius
+    hues = np.full(len(patches), np.nan, np.float32)
+    for k, patch in enumerate(patches):
+        grey, red = patch[0][disk].astype(np.float32), patch[1][disk].astype(np.float32)
+        paper, dark = np.percentile(grey, 90), np.percentile(grey, 3)
+        contrast = max(float(paper - dark), 1.0)
+        ink = paper - grey >= COLOUR_DEEP * contrast
+        if not ink.any():
+            continue
+        paper_red = np.median(red[grey >= paper - 0.15 * contrast])
+        hues[k] = np.percentile((red[ink] - paper_red) / np.maximum(paper - grey[ink], 1.0), COLOUR_HUE)
+    return hues
 
 
 def turned(image: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.uint8], Float]:
