@@ -8,6 +8,7 @@ pixels each time, and a card is named only where two readings name it.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -709,21 +710,8 @@ def colour_gainsaid(
     """The cards of a red suit ``named`` whose ink looks like the sure black cards' of the same reading, not the sure
     red cards' (``off_colour``): each card's ink read at its best index (``frames``, read ``q``), or for a card no
     index so reads, about its best ink mark (``found``, read ``p``, at its turn) as a whole index."""
-    if not named:
-        return set()
-    index_card = q[:, :BACKGROUND].argmax(axis=1) if len(q) else np.zeros(0, np.int64)
-    ink_card = p[:, :BACKGROUND].argmax(axis=1)
-    read: list[tuple[Found, Frames]] = []
-    for f in named:
-        best = best_index(index_card, q, f.card)
-        if best is not None:
-            read.append((f, frames[best : best + 1]))
-            continue
-        inks = np.flatnonzero((ink_card == f.card) & (p[:, f.card] >= INK_BEARS))
-        if len(inks):
-            mark = inks[np.argmax(p[inks, f.card])]
-            degrees = turns[mark : mark + 1].astype(np.float64) * 360 / ANGLES
-            read.append((f, hypotheses(found[mark : mark + 1, :3], degrees)[WHOLE : WHOLE + 1]))
+    read = [(f, cut if at_index else cut[WHOLE : WHOLE + 1])
+            for f, cut, at_index in best_witnesses(named, p, found, turns, frames, q)]  # fmt: skip
     if not read:
         return set()
     hue = ink_hues(frame_patches(work.planes, np.concatenate([frame for _, frame in read])))
@@ -767,7 +755,7 @@ def ink_hues(patches: npt.NDArray[np.uint8]) -> Float:
         ink = paper - grey >= COLOUR_DEEP * contrast
         if not ink.any():
             continue
-        paper_red = np.median(red[grey >= paper - 0.15 * contrast])
+        paper_red = np.median(red[grey >= paper - 0.15 * contrast])  # the paper's own tint
         hues[k] = np.percentile((red[ink] - paper_red) / np.maximum(paper - grey[ink], 1.0), COLOUR_HUE)
     return hues
 
@@ -913,23 +901,33 @@ def check_cuts(
     """The frames ``uncovered`` reads for each card ``named`` under 1.0 (or of a rank of ``at_one``): (card, read at an
     index) and its cuts, the best index's five views or the three frames guessed from the best ink mark (training.hard
     cuts the same)."""
-    index_card = q[:, :BACKGROUND].argmax(axis=1) if len(q) else np.zeros(0, np.int64)
-    ink_card = p[:, :BACKGROUND].argmax(axis=1)
     cuts: list[Frames] = []
     asked: list[tuple[int, bool]] = []
-    for f in (f for f in named if f.confidence < 1.0 or rank_of(f.card) in at_one):
+    checked = tuple(f for f in named if f.confidence < 1.0 or rank_of(f.card) in at_one)
+    for f, cut, at_index in best_witnesses(checked, p, found, turns, frames, q):
+        cuts.append(five_views(cut, 0) if at_index else cut)
+        asked.append((f.card, at_index))
+    return asked, cuts
+
+
+def best_witnesses(
+    named: tuple[Found, ...], p: Float, found: Float, turns: npt.NDArray[np.int64], frames: Frames, q: Float
+) -> Iterator[tuple[Found, Frames, bool]]:
+    """Each card ``named`` with where it is best read: the frame of the index read in its frame that reads it best
+    (``frames``, read ``q``) and True, or, where none does, the three frames guessed from the ink mark that reads it
+    best (``found``, read ``p`` at INK_BEARS or more, at its turn) and False. A card that neither reads is left out."""
+    index_card = q[:, :BACKGROUND].argmax(axis=1) if len(q) else np.zeros(0, np.int64)
+    ink_card = p[:, :BACKGROUND].argmax(axis=1)
+    for f in named:
         best = best_index(index_card, q, f.card)
         if best is not None:
-            cuts.append(five_views(frames, best))
-            asked.append((f.card, True))
+            yield f, frames[best : best + 1], True
             continue
         inks = np.flatnonzero((ink_card == f.card) & (p[:, f.card] >= INK_BEARS))
         if len(inks):
             mark = inks[np.argmax(p[inks, f.card])]
             degrees = turns[mark : mark + 1].astype(np.float64) * 360 / ANGLES
-            cuts.append(hypotheses(found[mark : mark + 1, :3], degrees))
-            asked.append((f.card, False))
-    return asked, cuts
+            yield f, hypotheses(found[mark : mark + 1, :3], degrees), False
 
 
 def best_index(index_card: npt.NDArray[np.int64], q: Float, card: int) -> int | None:
