@@ -61,13 +61,14 @@ def judged(black: list[float], red: list[float], hue: float, of_red_suit: bool =
 
 def test_a_red_card_on_ink_as_dark_as_the_black_cards_is_gainsaid() -> None:
     black, red = [0.3, 0.4, 0.5], [1.2, 1.3, 1.25]
-    # no redder than the reddest sure black card, and nearer the black cards' median (0.4) than the red cards' (1.25)
+    # no redder than the reddest sure black card, and under a quarter of the way from the black cards' median (0.4) to
+    # the red cards' (1.25)
     assert judged(black, red, 0.45)
-    # redder than every sure black card: borne out, though nearer their median (a seven's thin red stroke)
+    # redder than every sure black card: borne out, though near their median (a seven's thin red stroke)
     assert not judged(black, red, 0.6)
-    # where a black card's index is reddened (another card's red across it), the halfway mark (0.825) still holds
-    assert not judged([0.3, 0.4, 1.1], red, 0.9)
-    assert judged([0.3, 0.4, 1.1], red, 0.8)
+    # where a black card's index is reddened (another card's red across it), a quarter of the way (0.61) still holds
+    assert not judged([0.3, 0.4, 1.1], red, 0.65)
+    assert judged([0.3, 0.4, 1.1], red, 0.55)
     # a black card is never gainsaid, however red its ink (another card's red may lie across it)
     assert not judged(black, red, 1.4, of_red_suit=False)
     assert not judged(black, red, 0.3, of_red_suit=False)
@@ -87,10 +88,10 @@ def test_the_colours_are_weighed_only_where_the_reading_knows_both() -> None:
 
 def test_a_card_is_not_its_own_yardstick() -> None:
     """A card named at 1.0 is a sure card, yet its own ink does not set the yardstick it is judged by: with two other
-    sure red cards at 0.9 and 1.5 the red median is 1.2, and a red card at 0.66 is gainsaid (under 0.4 + 0.5 x 0.8,
+    sure red cards at 0.9 and 1.5 the red median is 1.2, and a red card at 0.56 is gainsaid (under 0.4 + 0.25 x 0.8,
     and no redder than the black card at 0.7). Counted among the red cards, it would pull their median down to 0.9,
-    the halfway mark to 0.65, and pass."""
-    assert off([0.1, 0.7, 0.9, 1.5, 0.66], [False, False, True, True, True], [True] * 5) == [False] * 4 + [True]
+    the mark to 0.525, and pass."""
+    assert off([0.1, 0.7, 0.9, 1.5, 0.56], [False, False, True, True, True], [True] * 5) == [False] * 4 + [True]
     # and with only one other sure red card there is no red yardstick at all: counted, the card would make a second
     assert off([0.3, 0.5, 1.2, 0.45], [False, False, True, True], [True] * 4) == [False] * 4
 

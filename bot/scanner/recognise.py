@@ -94,12 +94,13 @@ CHECKED_AT_ONE: frozenset[int] = frozenset({RANK_CHARS.index("A")})
 # so it is weighed against the other cards of the same reading named at COLOUR_SURE or more: at least COLOUR_LEVELS of
 # each colour, their medians COLOUR_APART or more apart. A card of a red suit whose ink is no redder than the reddest
 # such black card's and lies under COLOUR_SAYS of the way from the black cards' median to the red cards' is asked
-# about (docs/scanner.md, "The colour of the ink")
+# about. At half the way it asked about a true ten of diamonds whose ink reads 0.39-0.47 of the way, where two of the
+# black cards had another card's red beside them (docs/scanner.md, "The colour of the ink")
 COLOUR_SURE = 0.999
 RED_SUITS = frozenset({DIAMONDS, HEARTS})
 COLOUR_LEVELS = 2
 COLOUR_APART = 0.1
-COLOUR_SAYS = 0.5
+COLOUR_SAYS = 0.25
 # The ink of an index: within COLOUR_DISK of its frame's radius of its centre (its glyphs, seldom the card's edge),
 # darker than its paper (the 90th percentile of grey there) by COLOUR_DEEP of the index's contrast (to its 3rd
 # percentile); its hue, the COLOUR_HUE-th percentile of how much redder than the paper each such pixel is, over how much
@@ -722,7 +723,7 @@ def colour_gainsaid(
 
 def off_colour(hue: Float, red: npt.NDArray[np.bool_], sure: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
     """Which of a reading's cards of a red suit (``red``) have ink of a ``hue`` no redder than the reddest ``sure``
-    black card's and nearer the sure black cards' median than the sure red cards' (under COLOUR_SAYS of the way), each
+    black card's and under COLOUR_SAYS of the way from the sure black cards' median to the sure red cards', each
     weighed against the others."""
     known = sure & np.isfinite(hue)
     out = np.zeros(len(hue), bool)
