@@ -27,6 +27,7 @@ FRAME_SPAN = 2.0
 # (measured on the marks of 80 photos of the trained designs, the medians): the mark is the rank (the centre below
 # it), the suit (above it), or the whole index.
 GUESSES: tuple[tuple[float, float], ...] = ((-0.4, 0.95), (0.88, 1.5), (0.0, 0.65))
+WHOLE = 2  # GUESSES[WHOLE]: the mark as the whole index
 # The network's correction is in radii of the cut frame (across and up), the log of the radius, and 20-degree steps
 # of the turn; it is clipped to these, so a wild reading cannot send a cut off the photo.
 SHIFT_LIMIT, SCALE_LIMIT, TURN_LIMIT = 1.0, 0.7, 1.5

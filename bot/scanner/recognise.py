@@ -26,6 +26,7 @@ from .frames import (
     GUESSES,
     SAME_INDEX,
     VIEWS,
+    WHOLE,
     Frames,
     corrected,
     court_windows,
@@ -108,7 +109,6 @@ COLOUR_SAYS = 0.25
 COLOUR_DISK = 0.75
 COLOUR_DEEP = 0.2
 COLOUR_HUE = 90
-WHOLE = 2  # of frames.GUESSES: the mark as the whole index
 # A photo under the scanner's 1024 pixels is enlarged (``patches.prepare``): a chat's small JPEG, its glyphs blurred
 # twice over. There the check reads the cards named wrongly at 0.5-0.83, and at an index it asks about a card read under
 # COVERED_INDEX_ENLARGED: on 24 held-out sets at 800 pixels drawn after it was chosen, 1 card invented against 5, and
