@@ -9,7 +9,7 @@ such packs).
                          [--reader PATH] [--turn PATH] [--index PATH] [--no-index] [--with-reader PATH]
                          [--with-index PATH] [--cover PATH] [--no-cover] [--court PATH] [--no-court]
                          [--misread-sure 0.99] [--strict-as-any] [--cleared-alone-names] [--aces-unchecked-at-one]
-                         [--list] [--worst] [--memory]
+                         [--list] [--networks] [--worst] [--memory]
 
 For each set (several sets, --seed 11,13 or --seed 587-887, are pooled after a line each): of the cards whose corner can
 be seen in the photo, how many were named correctly (and surely), how many were flagged unsure, how many were missed;
@@ -31,6 +31,8 @@ it). --no-court names the cards the court network gainsays (docs/scanner.md, "Th
 with another court network (training/court.py --out). --misread-sure reads a glyph as one of an index of its rank in
 another suit only on an index read so surely (recognise.MISREAD_SURE; 0.99 as before it). --cleared-alone-names names
 a card read at two marks of the cleared split and no other, as before recognise.CLEARED_ALONE_NAMES.
+--networks prints where a photo's seconds go: each network's seconds, patches and calls a photo, and the rest (finding
+and cutting the marks, the rules), on one core; as an older core, it shows which network to make smaller.
 --aces-unchecked-at-one leaves an ace named at 1.0 unchecked, as before recognise.CHECKED_AT_ONE. --side 2048 draws
 the same layouts twice as large: their blur, noise and JPEG blocks, as many pixels, shrink by half when the scanner
 reduces the photo to 1024 pixels, as they do in a phone's photo of 3000-4000 pixels; --side 800 draws them smaller and
@@ -102,6 +104,7 @@ class Tally:
     seconds: float = 0.0
     at: dict[float, list[int]] = field(default_factory=dict)  # threshold -> [named correctly, invented]
     inventions: list[str] = field(default_factory=list)
+    networks: dict[str, list[float]] = field(default_factory=dict)  # network -> [seconds, patches, calls] (--networks)
 
     def add(self, other: Tally) -> None:
         for name in ("photos", "seen", "correct", "unsure", "wrong_unsure", "invented", "wrong_photos",
@@ -113,6 +116,8 @@ class Tally:
             counts[0] += named_at
             counts[1] += invented_at
         self.inventions += other.inventions
+        for name, spent in other.networks.items():
+            self.networks[name] = [a + b for a, b in zip(self.networks.get(name, [0.0, 0.0, 0.0]), spent, strict=True)]
 
     def photo(self, present: set[int], visible: set[int], named: tuple[Found, ...], unsure: tuple[Found, ...],
               where: str, placed: list[Placed] | None = None) -> None:
@@ -149,6 +154,7 @@ def tally(task: tuple[str, int, int, tuple[float, ...], int, str]) -> Tally:
     """One set read: photos 0 to ``photos`` - 1 of ``seed``, of the designs of ``kind``."""
     kind, photos, seed, others, side, letters = task
     counted = Tally(at={t: [0, 0] for t in others})
+    SPENT.clear()  # a worker reads one set after another: each set's networks counted apart
     for photo, (design, image, placed) in enumerate(seeded_photos(designs_of(kind), photos, seed, side)):
         image = as_read(image)  # a photo smaller than the scanner reads, compressed again as a chat sends it
         start = time.process_time()
@@ -156,7 +162,29 @@ def tally(task: tuple[str, int, int, tuple[float, ...], int, str]) -> Tally:
         counted.seconds += time.process_time() - start
         counted.photo({p.card for p in placed}, {p.card for p in placed if p.seen}, scan.cards, scan.unsure,
                       f"seed {seed} photo {photo} ({design.name})", placed)
+    counted.networks = {name: list(spent) for name, spent in SPENT.items()}
     return counted
+
+
+SPENT: dict[str, list[float]] = {}  # network file -> [seconds, patches, calls] in this process (--networks)
+
+
+def count_networks() -> None:
+    """Every network call of the scanner timed (process seconds, one core) and counted into SPENT."""
+    from bot.scanner import recognise
+
+    run_all = recognise.run_all
+
+    def counted(model: Path, outputs: tuple[str, ...], patches: Any) -> Any:
+        start = time.process_time()
+        out = run_all(model, outputs, patches)
+        spent = SPENT.setdefault(model.name, [0.0, 0.0, 0.0])
+        spent[0] += time.process_time() - start
+        spent[1] += len(patches)
+        spent[2] += 1
+        return out
+
+    recognise.run_all = counted
 
 
 def rate_bound(events: int, trials: int, confidence: float = 0.95) -> float:
@@ -203,6 +231,14 @@ def report(kind: str, letters: str, counted: Tally, listed: bool, sets: int = 1,
     print(f"  jacks, queens and kings: {court[1]} of {court[0]} named correctly, {court[2]} invented")
     for threshold, (named_at, invented_at) in counted.at.items():
         print(f"  named from {threshold}: {named_at / seen:7.2%} correctly, {invented_at} invented")
+    if counted.networks and timed:
+        photos = counted.photos
+        for name, (spent, patches, calls) in sorted(counted.networks.items(), key=lambda kv: -kv[1][0]):
+            each = f"{1000 * spent / max(patches, 1):.3f} ms a patch"
+            print(f"    {name:22} {spent / photos:.3f} s/photo, {patches / photos:7.1f} patches and "
+                  f"{calls / photos:4.1f} calls a photo, {each}")
+        rest = counted.seconds - sum(spent for spent, _, _ in counted.networks.values())
+        print(f"    {'the rest':22} {rest / photos:.3f} s/photo (finding and cutting the marks, the rules)")
 
 
 def run(
@@ -404,6 +440,8 @@ def main() -> None:
     parser.add_argument("--aces-unchecked-at-one", action="store_true",
                         help="an ace named at 1.0 is not checked, as before")
     parser.add_argument("--list", action="store_true", help="name each card invented, and the true index nearest it")
+    parser.add_argument("--networks", action="store_true", help="where a photo's seconds go: each network's, and the "
+                        "rest")
     parser.add_argument("--worst", action="store_true", help="time the bounded worst case instead")
     parser.add_argument("--memory", action="store_true", help="the resident memory as the photos are read instead")
     args = parser.parse_args()
@@ -435,6 +473,8 @@ def main() -> None:
         pair_with(args.with_reader)
     if args.with_index is not None:
         index_pair_with(args.with_index)
+    if args.networks:
+        count_networks()  # before the sets are forked: each worker counts its own calls
     if args.strict_as_any:
         recognise.STRICT_SPLIT = -1  # no mark is of the strict split: each votes from UNSURE and names alone
     if args.worst:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from pathlib import Path
 
 import pytest
 
@@ -72,3 +73,42 @@ def test_sets_are_added_up_and_each_is_printed(capsys: pytest.CaptureFixture[str
     assert "    seed 11 photo 3: TD" in out
     assert "photos with a card invented or missed: 5, of which a count not of whole tricks points out 4" in out
     assert f"under one card in {1 / bench.rate_bound(1, 1250):,.0f} (95 % bound from 1 in 1250 cards)" in out
+
+
+def test_each_networks_seconds_are_counted_on_a_real_scan(monkeypatch: pytest.MonkeyPatch) -> None:
+    import cv2
+
+    from bot.scanner import recognise
+
+    monkeypatch.setattr(recognise, "run_all", recognise.run_all)  # count_networks wraps it: undone after the test
+    monkeypatch.setattr(bench, "SPENT", {})
+    bench.count_networks()
+    image = cv2.imread(str(Path(__file__).parent / "data" / "scan" / "colour-lattmann.jpg"))
+    scan = recognise.scan_image(image)
+    assert scan.cards  # the photo was read
+    spent = bench.SPENT
+    # every reading finds marks, turns and reads them, and reads indices in their frames
+    assert {"turn.onnx", "model.onnx", "index.onnx", "court.onnx"} <= set(spent)
+    for seconds, patches, calls in spent.values():
+        assert seconds > 0 and patches >= calls >= 1
+    # the index network reads far more frames than the court network reads windows (five views of each card named)
+    assert spent["index.onnx"][1] > spent["court.onnx"][1] > 0
+
+
+def test_the_networks_seconds_are_added_up_and_printed(capsys: pytest.CaptureFixture[str]) -> None:
+    first = bench.Tally(photos=2, seen=30, correct=30, seconds=2.0, networks={"index.onnx": [0.8, 1400, 16]})
+    second = bench.Tally(photos=2, seen=30, correct=30, seconds=2.0,
+                         networks={"index.onnx": [0.6, 1600, 18], "turn.onnx": [0.2, 500, 2]})
+    both = bench.pooled(iter([first, second]), [11, 13])
+    assert both.networks == {"index.onnx": [1.4, 3000, 34], "turn.onnx": [0.2, 500, 2]}
+    capsys.readouterr()
+    bench.report("held-out", "latin", both, listed=False, sets=2)
+    out = capsys.readouterr().out.splitlines()
+    index = next(line for line in out if "index.onnx" in line)
+    assert "0.350 s/photo,   750.0 patches and  8.5 calls a photo, 0.467 ms a patch" in index
+    # the largest first, then what no network spent: 4.0 s less 1.6 over 4 photos
+    assert out.index(index) < out.index(next(line for line in out if "turn.onnx" in line))
+    assert any("the rest" in line and "0.600 s/photo" in line for line in out)
+    # a set read without --networks prints no such lines
+    bench.report("held-out", "latin", bench.Tally(photos=1, seen=10, correct=10, seconds=1.0), listed=False)
+    assert "the rest" not in capsys.readouterr().out
