@@ -349,12 +349,16 @@ def read_back(net: Resumed, model: Path) -> Resumed:
 
 
 def fit_index(x: np.ndarray, card: np.ndarray, fix: np.ndarray, epochs: int, seed: int, threads: int, out: Path,
-              width: int, start: Path | None = None, rate: float = 2e-3) -> None:  # fmt: skip
+              width: int, start: Path | None = None, rate: float = 2e-3,
+              teacher: Path | None = None) -> None:  # fmt: skip
     """Fit the index network on its patches (training.frames): the card's cross-entropy, and for the patches on a
     card the correction's smooth L1 loss; held back, fitted and written after each epoch as ``fit_reader``. With
-    ``start``, it goes on from the network written there (``read_back``), at ``rate``."""
+    ``start``, it goes on from the network written there (``read_back``), at ``rate``. With ``teacher`` (a network
+    of the same outputs, in floats), the card's loss is half the truth's and half the teacher's readings': a narrower
+    network learns what a wider one learnt over every stage of its fitting (``teacher_cards``)."""
     rng, held, train = seeded_split(seed, threads, len(card))
     net = read_back(IndexNet(width), start) if start else IndexNet(width)
+    taught = torch.from_numpy(teacher_cards(teacher, x)) if teacher else None
     per_epoch = len(train) // 256
     optimiser, schedule = falling_rate(net, per_epoch, rate)
     card_t, fix_t = torch.from_numpy(card), torch.from_numpy(fix)
@@ -370,6 +374,8 @@ def fit_index(x: np.ndarray, card: np.ndarray, fix: np.ndarray, epochs: int, see
             logits_b, frame_b = net(torch.from_numpy(tensor(x[rows])))
             on = card_t[rows] < CLASSES - 1
             loss = nn.functional.cross_entropy(logits_b, card_t[rows])
+            if taught is not None:
+                loss = 0.5 * loss + 0.5 * nn.functional.cross_entropy(logits_b, taught[rows])
             if on.any():
                 loss = loss + 2.0 * nn.functional.smooth_l1_loss(frame_b[on], fix_t[rows][on], beta=0.1)
             total += learn(loss, optimiser, schedule)
@@ -387,6 +393,17 @@ def fit_index(x: np.ndarray, card: np.ndarray, fix: np.ndarray, epochs: int, see
         print(f"index epoch {epoch + 1}/{epochs}: loss {total / max(1, per_epoch):.4f}, held-back index frames "
               f"{accuracy:.4f}, correction off by {off[0]:.3f} {off[1]:.3f} radii, {off[2]:.3f} log size, "
               f"{off[3] * 20:.1f} degrees, temperature {temperature:.3f} ({time.time() - began:.0f} s)", flush=True)
+
+
+def teacher_cards(teacher: Path, x: np.ndarray) -> np.ndarray:
+    """The ``teacher`` network's card probabilities for each patch of ``x`` (read as the scanner reads, one thread)."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    session = ort.InferenceSession(str(teacher), options, providers=["CPUExecutionProvider"])
+    name = session.get_inputs()[0].name
+    return np.concatenate([session.run(["card"], {name: tensor(x[i : i + 1024])})[0] for i in range(0, len(x), 1024)])
 
 
 def shrink(model: Path) -> None:

@@ -10,6 +10,7 @@ Options: --photos N, --turn-epochs E, --epochs E (the reader's), --reader-width 
 --seed S, --jobs J, --out PATH (the reader; turn.onnx goes beside it), --splits 2|3|4 and --labels box|near|covered
 (the reader's marks and how they are labelled; the defaults, 2 and near, give the shipped reader; the turn network
 always learns on the first two splits, labelled near), --sides 800,1024,2048 (the sizes the photos are drawn at),
+--teacher PATH (with --stage index: the card learnt half from the truth, half from that network's readings),
 --tune PATH and --rate R (with --stage reader or index: carry on the network written at PATH, at that highest rate;
 docs/scanner.md gives the commands of the shipped networks). The run is seeded: the same options give the same
 photos, the same patches and (on the same machine, library versions and --jobs) the same weights. The patches of each
@@ -287,6 +288,9 @@ def main() -> None:
                         "all, with the nine added since (tried, not shipped: docs/scanner.md, \"More designs\")")
     parser.add_argument("--int8", action="store_true", help="with --stage reader: store the reader's dense layers in 8 "
                         "bits, as the index network's always are (the reader of packs lettered В Д П is shipped so)")
+    parser.add_argument("--teacher", type=Path, help="with --stage index: learn the card half from the truth, half "
+                        "from this network's readings (in floats, e.g. training/networks/index.onnx), as a narrower "
+                        "network (--reader-width) does")
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, help=f"where the network goes (default {MODEL}, the turn network "
@@ -337,7 +341,7 @@ def main() -> None:
             hard = hard_dataset(_tasks(args.seed + HARD_SEED, args.hard, args.designs), args.jobs, sides)
             x, card, fix = (np.concatenate([a, b]) for a, b in zip((x, card, fix), hard, strict=True))
         fit_index(x, card, fix, epochs=args.index_epochs, seed=args.seed, threads=args.jobs, out=out,
-                  width=args.reader_width, start=args.tune, rate=args.rate)
+                  width=args.reader_width, start=args.tune, rate=args.rate, teacher=args.teacher)
         shrink(out)
         print(f"wrote {out} ({out.stat().st_size // 1024} KB)")
         return
