@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from bot.scanner import recognise
-from bot.scanner.patches import marks, prepare
+from bot.scanner.patches import marks, prepare, tensor
 from training.designs import DESIGNS, designs_of
 from training.frames import (
     CHAT_QUALITY,
@@ -173,3 +173,27 @@ def test_the_vdp_reader_in_8_bits_reads_back_for_more_learning() -> None:
     with torch.no_grad():
         logits = net.eval()(torch.from_numpy(upright)).numpy()
     assert (logits.argmax(axis=1) == probabilities.argmax(axis=1)).mean() > 0.97  # 8 bits in the file, floats here
+
+
+def test_a_narrower_index_network_learns_from_its_teachers_readings(tmp_path: Path) -> None:
+    # --teacher: the teacher's card probabilities, read over the patches as the scanner reads them, are half the
+    # card's loss of a narrower network
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from bot.scanner.frames import frame_patches, hypotheses
+    from training.net import fit_index, teacher_cards
+    from training.quantize import NETWORKS
+
+    work = prepare(cv2.imread(str(DATA / "photo0.jpg")))
+    found = marks(work)
+    x = frame_patches(work.planes, hypotheses(found[:, :3], np.zeros(len(found))))[:600]
+    taught = teacher_cards(NETWORKS / "index.onnx", x)
+    read = recognise.run(NETWORKS / "index.onnx", "card", tensor(x))
+    assert taught.shape == (len(x), recognise.BACKGROUND + 1)
+    assert np.abs(taught - read).max() < 1e-5 and np.allclose(taught.sum(axis=1), 1.0, atol=1e-4)
+    # a student of half the width fitted on them is written and reads every patch
+    out = tmp_path / "student.onnx"
+    card = taught.argmax(axis=1).astype(np.int64)
+    fit_index(x, card, np.zeros((len(x), 4), np.float32), epochs=1, seed=1, threads=1, out=out, width=12,
+              teacher=NETWORKS / "index.onnx")  # fmt: skip
+    assert recognise.run(out, "card", tensor(x)).shape == (len(x), recognise.BACKGROUND + 1)

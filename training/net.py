@@ -396,14 +396,11 @@ def fit_index(x: np.ndarray, card: np.ndarray, fix: np.ndarray, epochs: int, see
 
 
 def teacher_cards(teacher: Path, x: np.ndarray) -> np.ndarray:
-    """The ``teacher`` network's card probabilities for each patch of ``x`` (read as the scanner reads, one thread)."""
-    import onnxruntime as ort
+    """The ``teacher`` network's card probabilities for each patch of ``x``, read as the scanner reads them (its dense
+    layers' 8-bit inputs are scaled over each batch of READ_BATCH: 1024 rows at a time keeps those batches)."""
+    from bot.scanner.recognise import run
 
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = 1
-    session = ort.InferenceSession(str(teacher), options, providers=["CPUExecutionProvider"])
-    name = session.get_inputs()[0].name
-    return np.concatenate([session.run(["card"], {name: tensor(x[i : i + 1024])})[0] for i in range(0, len(x), 1024)])
+    return np.concatenate([run(teacher, "card", tensor(x[i : i + 1024])) for i in range(0, len(x), 1024)])
 
 
 def shrink(model: Path) -> None:
