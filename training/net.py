@@ -397,10 +397,11 @@ def fit_index(x: np.ndarray, card: np.ndarray, fix: np.ndarray, epochs: int, see
 
 def teacher_cards(teacher: Path, x: np.ndarray) -> np.ndarray:
     """The ``teacher`` network's card probabilities for each patch of ``x``, read as the scanner reads them (its dense
-    layers' 8-bit inputs are scaled over each batch of READ_BATCH: 1024 rows at a time keeps those batches)."""
-    from bot.scanner.recognise import run
+    layers' 8-bit inputs are scaled over each batch of READ_BATCH, so the patches go in whole multiples of it)."""
+    from bot.scanner.recognise import READ_BATCH, run
 
-    return np.concatenate([run(teacher, "card", tensor(x[i : i + 1024])) for i in range(0, len(x), 1024)])
+    step = 16 * READ_BATCH  # the patches made network inputs a step at a time: all at once would take gigabytes
+    return np.concatenate([run(teacher, "card", tensor(x[i : i + step])) for i in range(0, len(x), step)])
 
 
 def shrink(model: Path) -> None:
