@@ -197,3 +197,61 @@ def test_a_narrower_index_network_learns_from_its_teachers_readings(tmp_path: Pa
     fit_index(x, card, np.zeros((len(x), 4), np.float32), epochs=1, seed=1, threads=1, out=out, width=12,
               teacher=NETWORKS / "index.onnx")  # fmt: skip
     assert recognise.run(out, "card", tensor(x)).shape == (len(x), recognise.BACKGROUND + 1)
+
+
+def test_a_network_narrowed_keeps_the_channels_the_next_layer_leans_on(tmp_path: Path) -> None:
+    # --tune a wider network with a narrower --reader-width: where the channels left out are ones no later layer
+    # uses, the narrowed network reads exactly as the wide one
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from bot.scanner.frames import FRAME_HIGH, FRAME_WIDE
+    from training.net import OPSET, Exported, IndexNet, first_width, narrowed, read_back
+
+    torch.manual_seed(3)
+    wide = IndexNet(24).eval()
+    convs = [m for m in wide.body if isinstance(m, torch.nn.Conv2d)]
+    dense = next(m for m in wide.body if isinstance(m, torch.nn.Linear))
+    cells = (FRAME_HIGH // 8) * (FRAME_WIDE // 8)
+    unused = [torch.arange(1, 24, 3), torch.arange(0, 48, 3), torch.arange(2, 96, 3)]  # a third of each layer's
+    with torch.no_grad():
+        convs[1].weight[:, unused[0]] = 0.0
+        convs[2].weight[:, unused[1]] = 0.0
+        dense.weight.view(dense.out_features, 96, cells)[:, unused[2]] = 0.0
+        for norm in (m for m in wide.body if isinstance(m, torch.nn.BatchNorm2d)):  # statistics of a trained one
+            norm.running_mean.uniform_(-0.5, 0.5)
+            norm.running_var.uniform_(0.5, 2.0)
+    written = tmp_path / "wide.onnx"
+    torch.onnx.export(Exported(wide, 1.0, as_is=True).eval(), (torch.zeros(1, 2, FRAME_HIGH, FRAME_WIDE),),
+                      str(written), input_names=["patches"], output_names=["card", "frame"], opset_version=OPSET,
+                      dynamo=False)  # fmt: skip
+    assert first_width(written) == 24
+    narrow = narrowed(written, 16)
+    assert [m.out_channels for m in narrow.body if isinstance(m, torch.nn.Conv2d)] == [16, 32, 64]
+    x = torch.randn(32, 2, FRAME_HIGH, FRAME_WIDE)
+    with torch.no_grad():
+        card, frame = read_back(IndexNet(24), written).eval()(x)
+        narrow_card, narrow_frame = narrow.eval()(x)
+        assert torch.allclose(card, narrow_card, atol=1e-4) and torch.allclose(frame, narrow_frame, atol=1e-4)
+        # one channel more left out, and it reads otherwise
+        assert not torch.allclose(card, narrowed(written, 15).eval()(x)[0], atol=1e-2)
+    assert narrow.frozen_norms  # its normalisations are folded, as a network read back
+
+
+def test_a_photos_frames_are_kept_and_read_back_from_the_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from training import designs, frames
+
+    monkeypatch.setattr(designs, "CACHE", tmp_path)
+    design = trained_designs()[0]
+    task = (11, design, False, 800, False, False)
+    drawn = frames._one(task)
+    kept = list(frames.frames_folder().iterdir())
+    assert [p.name for p in kept] == [f"{DESIGNS[design].name}-11-800.npz"]
+    assert frames.frames_folder().parent == tmp_path
+    with np.load(kept[0]) as f:  # written whole, and read from there the second time
+        assert np.array_equal(f["x"], drawn[0])
+    np.savez(kept[0], x=drawn[0][:1], card=drawn[1][:1], turn=drawn[2][:1])
+    again = frames._one(task)
+    assert len(again[0]) == 1 and len(drawn[0]) > 1
+    # with the index's covered labels, the same photo is kept apart
+    frames._one((11, design, True, 800, False, False))
+    assert len(list(frames.frames_folder().iterdir())) == 2

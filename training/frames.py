@@ -7,8 +7,10 @@ photo's truth with its card and the correction to the index's true frame, or "no
 
 from __future__ import annotations
 
+import hashlib
 import math
 from multiprocessing import Pool
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -186,12 +188,33 @@ def covered_frames(corners: list[Corner], rng: np.random.Generator) -> list[Fram
     return out
 
 
+def frames_folder() -> Path:
+    """Where the frames of each photo are kept: named after the code that draws, reads and labels them, so that a
+    change to the synthesiser, to the scanner's guesses or to these labels never reads frames made otherwise."""
+    from bot.scanner import frames, patches
+    from training import designs, synth
+
+    digest = hashlib.sha256()
+    for module in (frames, patches, synth, designs):
+        digest.update(Path(str(module.__file__)).read_bytes())
+    digest.update(Path(__file__).read_bytes())
+    return designs.CACHE / f"frames-{digest.hexdigest()[:12]}"
+
+
 def _one(task: tuple[int, int, bool, int, bool, bool]) -> Labelled:
-    from training.train import DESIGNS, faces_of  # the faces, rendered once per process
+    """The labelled frames of one photo, from the cache when it was drawn before (training.train._cached)."""
+    from training.train import DESIGNS, _cached, faces_of  # the faces, rendered once per process
 
     seed, design_index, covered, side, covered_cuts, rank_covered = task
     faces = faces_of(DESIGNS[design_index])
-    return photo_patches(seed, *faces, covered=covered, side=side, covered_cuts=covered_cuts, rank_covered=rank_covered)
+    kind = "".join(flag for flag, on in (("c", covered), ("u", covered_cuts), ("r", rank_covered)) if on)
+    name = f"{DESIGNS[design_index].name}-{seed}-{side}{'-' + kind if kind else ''}.npz"
+    return _cached(
+        frames_folder() / name,
+        lambda: photo_patches(
+            seed, *faces, covered=covered, side=side, covered_cuts=covered_cuts, rank_covered=rank_covered
+        ),
+    )
 
 
 def photo_side(seed: int, sides: tuple[int, ...]) -> int:

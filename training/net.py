@@ -348,16 +348,65 @@ def read_back(net: Resumed, model: Path) -> Resumed:
     return net
 
 
+def first_width(model: Path) -> int:
+    """The channels of the first convolution of the network written at ``model``."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(model)).graph
+    weights = {i.name: i for i in graph.initializer}
+    first = next(n for n in graph.node if n.op_type == "Conv")
+    return int(numpy_helper.to_array(weights[first.input[1]]).shape[0])
+
+
+def narrowed(model: Path, width: int) -> IndexNet:
+    """An index network of ``width`` that starts from the wider one written at ``model``: of each convolution, the
+    output channels the next layer leans on most (the largest sum of its weights' magnitudes over them) are kept, with
+    their weights over the channels kept of the layer before; the dense layer keeps its inputs of the channels kept. So
+    cut, it reads worse than the wide one at first, and is fitted on from there (``fit_index``, best with the wide
+    one as its teacher) rather than from nothing."""
+    wide = read_back(IndexNet(first_width(model)), model)
+    net = IndexNet(width)
+    convs = [m for m in wide.body if isinstance(m, nn.Conv2d)]
+    norms = [m for m in wide.body if isinstance(m, nn.BatchNorm2d)]
+    dense = next(m for m in wide.body if isinstance(m, nn.Linear))
+    cells = (FRAME_HIGH // 8) * (FRAME_WIDE // 8)  # the dense layer's inputs of each channel of the last convolution
+    uses = [c.weight.abs().sum(dim=(0, 2, 3)) for c in convs[1:]]
+    uses.append(dense.weight.abs().reshape(dense.out_features, -1, cells).sum(dim=(0, 2)))
+    kept = torch.arange(convs[0].in_channels)
+    with torch.no_grad():
+        narrow_convs = [m for m in net.body if isinstance(m, nn.Conv2d)]
+        narrow_norms = [m for m in net.body if isinstance(m, nn.BatchNorm2d)]
+        for conv_layer, norm, use, to, to_norm in zip(convs, norms, uses, narrow_convs, narrow_norms, strict=True):
+            out = use.topk(to.out_channels).indices.sort().values
+            to.weight.copy_(conv_layer.weight[out][:, kept])
+            for name in ("weight", "bias", "running_mean", "running_var"):
+                getattr(to_norm, name).copy_(getattr(norm, name)[out])
+            kept = out
+        to_dense = next(m for m in net.body if isinstance(m, nn.Linear))
+        by_channel = dense.weight.reshape(dense.out_features, -1, cells)
+        to_dense.weight.copy_(by_channel[:, kept].reshape(dense.out_features, -1))
+        to_dense.bias.copy_(dense.bias)
+        for head in ("card", "frame"):
+            getattr(net, head).load_state_dict(getattr(wide, head).state_dict())
+    net.frozen_norms = True
+    return net
+
+
 def fit_index(x: np.ndarray, card: np.ndarray, fix: np.ndarray, epochs: int, seed: int, threads: int, out: Path,
               width: int, start: Path | None = None, rate: float = 2e-3,
               teacher: Path | None = None) -> None:  # fmt: skip
     """Fit the index network on its patches (training.frames): the card's cross-entropy, and for the patches on a
     card the correction's smooth L1 loss; held back, fitted and written after each epoch as ``fit_reader``. With
-    ``start``, it goes on from the network written there (``read_back``), at ``rate``. With ``teacher`` (a network
+    ``start``, it goes on from the network written there (``read_back``; cut down to ``width`` if that one is wider:
+    ``narrowed``), at ``rate``. With ``teacher`` (a network
     of the same outputs, in floats), the card's loss is half the truth's and half the teacher's readings': a narrower
     network learns what a wider one learnt over every stage of its fitting (``teacher_cards``)."""
     rng, held, train = seeded_split(seed, threads, len(card))
-    net = read_back(IndexNet(width), start) if start else IndexNet(width)
+    if start and first_width(start) > width:
+        net = narrowed(start, width)
+    else:
+        net = read_back(IndexNet(width), start) if start else IndexNet(width)
     taught = torch.from_numpy(teacher_cards(teacher, x)) if teacher else None
     per_epoch = len(train) // 256
     optimiser, schedule = falling_rate(net, per_epoch, rate)

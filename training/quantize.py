@@ -6,6 +6,7 @@ network").
 
     pip install -e '.[train]'
     python -m training.quantize        # bot/scanner/{index,model,turn,court}.onnx, calibrated on the designs learnt
+    python -m training.quantize --index index-16.onnx   # a training run's index network alone: index-16-8bit.onnx
 
 The scale of each layer's 8-bit input is calibrated on the patches the scanner itself gives the network (recorded while
 it reads photos of the trained designs, drawn with CALIBRATION_SEED, as many as IN_8_BITS says), taken at their 99.999th
@@ -180,10 +181,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=CALIBRATION_SEED, help="the seed of the photos calibrated on")
     parser.add_argument("--out", type=Path, help="where the networks in 8 bits go (default: the scanner's own, in "
-                        "bot/scanner/)")  # fmt: skip
+                        "bot/scanner/); with --index, the file it goes to")  # fmt: skip
+    parser.add_argument("--index", type=Path, help="store this index network alone (as fitted, in floats, e.g. a "
+                        "training run's --out), calibrated as the shipped one is; written beside it as NAME-8bit.onnx "
+                        "unless --out says where")  # fmt: skip
     args = parser.parse_args()
     ensure_packages()
     sources = {attribute: NETWORKS / stored.name for attribute, stored in IN_8_BITS.items()}
+    if args.index:
+        stored = IN_8_BITS["INDEX"]
+        sources["INDEX"] = args.index
+        patches = chosen(calibration_patches(sources, stored.photos, args.seed)["INDEX"], stored.patches)
+        out = args.out or args.index.with_name(f"{args.index.stem}-8bit.onnx")
+        quantize(args.index, out, patches)
+        print(f"wrote {out} ({out.stat().st_size // 1024} KB), calibrated on {len(patches)} patches of "
+              f"{stored.photos} photos")  # fmt: skip
+        return
     recorded: dict[int, dict[str, np.ndarray]] = {}
     for attribute, stored in IN_8_BITS.items():
         if stored.photos not in recorded:  # every network read in floats, as fitted

@@ -269,7 +269,8 @@ def main() -> None:
                         f"smaller than the scanner's {WORK_SIDE} are saved again as a chat sends them, those larger "
                         "are reduced")
     parser.add_argument("--tune", type=Path, help="with --stage reader or index: that network goes on learning from "
-                        "the one written there, at --rate")
+                        "the one written there, at --rate; an index network wider than --reader-width is first cut "
+                        "down to it (training.net.narrowed)")
     parser.add_argument("--rate", type=float, default=2e-3, help="the reader's or the index network's highest "
                         "learning rate")
     parser.add_argument("--index-covered", action="store_true", help="the index network's frames on an index covered "
