@@ -255,3 +255,31 @@ def test_a_photos_frames_are_kept_and_read_back_from_the_cache(monkeypatch: pyte
     # with the index's covered labels, the same photo is kept apart
     frames._one((11, design, True, 800, False, False))
     assert len(list(frames.frames_folder().iterdir())) == 2
+
+
+def test_an_index_network_of_a_training_run_is_stored_in_8_bits_beside_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # python -m training.quantize --index PATH: that network alone, calibrated on the patches the scanner gives it,
+    # written beside it; the scanner's own networks are left as they are
+    onnx = pytest.importorskip("onnx")
+    import shutil
+    import sys
+
+    from bot.scanner.frames import frame_patches, hypotheses
+    from training import quantize
+
+    fitted = tmp_path / "run.onnx"
+    shutil.copy(quantize.NETWORKS / "index.onnx", fitted)
+    shipped = recognise.INDEX.read_bytes()
+    monkeypatch.setitem(quantize.IN_8_BITS, "INDEX", quantize.Stored("index.onnx", 2, 256))  # two photos: quick
+    monkeypatch.setattr(sys, "argv", ["quantize", "--index", str(fitted)])
+    quantize.main()
+    stored = tmp_path / "run-8bit.onnx"
+    assert recognise.INDEX.read_bytes() == shipped
+    work = prepare(cv2.imread(str(DATA / "photo0.jpg")))
+    found = marks(work)
+    x = tensor(frame_patches(work.planes, hypotheses(found[:, :3], np.zeros(len(found)))[:512]))
+    in_8_bits, in_floats = (recognise.run(path, "card", x).argmax(axis=1) for path in (stored, fitted))
+    assert (in_8_bits == in_floats).mean() > 0.95
+    assert any(n.op_type == "QuantizeLinear" for n in onnx.load(str(stored)).graph.node)

@@ -153,6 +153,12 @@ def quantize(source: Path, out: Path, frames: np.ndarray) -> None:
         )  # fmt: skip
 
 
+def stored_in_8_bits(source: Path, out: Path, patches: np.ndarray) -> None:
+    """``quantize``, saying what was written."""
+    quantize(source, out, patches)
+    print(f"wrote {out} ({out.stat().st_size // 1024} KB), calibrated on {len(patches)} patches")
+
+
 def unsigned_dense_weights(model: Path) -> int:
     """Rewrite ``model``'s 8-bit dense layers (onnxruntime's dynamic quantisation: MatMulInteger) from signed weights
     to the same weights unsigned, 128 higher over a zero point of 128, and return how many it rewrote. The products are
@@ -192,10 +198,7 @@ def main() -> None:
         stored = IN_8_BITS["INDEX"]
         sources["INDEX"] = args.index
         patches = chosen(calibration_patches(sources, stored.photos, args.seed)["INDEX"], stored.patches)
-        out = args.out or args.index.with_name(f"{args.index.stem}-8bit.onnx")
-        quantize(args.index, out, patches)
-        print(f"wrote {out} ({out.stat().st_size // 1024} KB), calibrated on {len(patches)} patches of "
-              f"{stored.photos} photos")  # fmt: skip
+        stored_in_8_bits(args.index, args.out or args.index.with_name(f"{args.index.stem}-8bit.onnx"), patches)
         return
     recorded: dict[int, dict[str, np.ndarray]] = {}
     for attribute, stored in IN_8_BITS.items():
@@ -203,9 +206,7 @@ def main() -> None:
             recorded[stored.photos] = calibration_patches(sources, stored.photos, args.seed)
         patches = chosen(recorded[stored.photos][attribute], stored.patches)
         out = args.out / stored.name if args.out else getattr(recognise, attribute)
-        quantize(sources[attribute], out, patches)
-        print(f"wrote {out} ({out.stat().st_size // 1024} KB), calibrated on {len(patches)} patches of "
-              f"{stored.photos} photos")  # fmt: skip
+        stored_in_8_bits(sources[attribute], out, patches)
 
 
 if __name__ == "__main__":
