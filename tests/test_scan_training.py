@@ -5,6 +5,7 @@ extra) and are skipped without them."""
 
 from __future__ import annotations
 
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -24,9 +25,16 @@ from training.frames import (
     covered_frames,
     photo_side,
 )
+from training.letters import FONT
 from training.train import trained_designs
 
 DATA = Path(__file__).parent / "data" / "scan"
+# Tests that draw photos need the card designs' packages, which training installs (training.designs.ensure_packages)
+# and running the bot does not
+needs_designs = pytest.mark.skipif(
+    not all(design.path.exists() for design in DESIGNS) or shutil.which("rsvg-convert") is None or not FONT.exists(),
+    reason="the card designs are not installed: python -c 'import training.designs as d; d.ensure_packages()'",
+)
 
 
 def test_a_run_draws_the_trained_designs_never_a_held_out_one() -> None:
@@ -237,6 +245,7 @@ def test_a_network_narrowed_keeps_the_channels_the_next_layer_leans_on(tmp_path:
     assert narrow.frozen_norms  # its normalisations are folded, as a network read back
 
 
+@needs_designs
 def test_a_photos_frames_are_kept_and_read_back_from_the_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from training import designs, frames
 
@@ -257,13 +266,13 @@ def test_a_photos_frames_are_kept_and_read_back_from_the_cache(monkeypatch: pyte
     assert len(list(frames.frames_folder().iterdir())) == 2
 
 
+@needs_designs
 def test_an_index_network_of_a_training_run_is_stored_in_8_bits_beside_it(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     # python -m training.quantize --index PATH: that network alone, calibrated on the patches the scanner gives it,
     # written beside it; the scanner's own networks are left as they are
     onnx = pytest.importorskip("onnx")
-    import shutil
     import sys
 
     from bot.scanner.frames import frame_patches, hypotheses
