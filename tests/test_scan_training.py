@@ -273,6 +273,7 @@ def test_an_index_network_of_a_training_run_is_stored_in_8_bits_beside_it(
     # python -m training.quantize --index PATH: that network alone, calibrated on the patches the scanner gives it,
     # written beside it; the scanner's own networks are left as they are
     onnx = pytest.importorskip("onnx")
+    pytest.importorskip("sympy")  # onnxruntime's quantisation infers shapes with it (the train extra brings it)
     import sys
 
     from bot.scanner.frames import frame_patches, hypotheses
