@@ -1,6 +1,7 @@
 """The scanner's memory stays bounded however many marks each photo has: the networks read a photo's patches in
 batches of at most READ_BATCH patches. Read a call per photo instead, onnxruntime kept memory for every new number of
-marks, and a bot that had read a few dozen photos held gigabytes."""
+marks, and a bot that had read a few dozen photos held gigabytes. A photo is read on one core, OpenCV's steps as the
+networks: the bot reads several at once."""
 
 from __future__ import annotations
 
@@ -109,3 +110,12 @@ def test_the_second_letters_networks_share_the_first_ones_memory() -> None:
     # each network with a memory arena of its own: the networks of packs lettered В Д П added 179 MB; one arena
     # for all, 3 MB
     assert float(done.stdout) < 60
+
+
+def test_opencv_cuts_and_labels_a_photo_on_one_core() -> None:
+    shown = "import cv2; before = cv2.getNumThreads(); import bot.scanner; print(before, cv2.getNumThreads())"
+    out = subprocess.run([sys.executable, "-c", shown], capture_output=True, text=True, check=True,
+                         env={**os.environ, "OPENCV_FOR_THREADS_NUM": "4"})
+    before, after = map(int, out.stdout.split())
+    assert before == 4  # the check would pass on a one-core machine otherwise
+    assert after == 1
