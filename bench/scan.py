@@ -8,7 +8,7 @@ such packs).
                          [--also 0.995,0.999] [--only held-out|trained|added|cyrillic] [--letters latin|cyrillic]
                          [--reader PATH] [--turn PATH] [--index PATH] [--no-index] [--with-reader PATH]
                          [--with-index PATH] [--cover PATH] [--no-cover] [--court PATH] [--no-court]
-                         [--misread-sure 0.99] [--strict-as-any] [--cleared-alone-names] [--aces-unchecked-at-one]
+                         [--misread-sure 0.99] [--strict-as-any] [--cleared-alone-names] [--checked-at-one AT]
                          [--list] [--networks] [--worst] [--memory]
 
 For each set (several sets, --seed 11,13 or --seed 587-887, are pooled after a line each): of the cards whose corner can
@@ -33,7 +33,8 @@ another suit only on an index read so surely (recognise.MISREAD_SURE; 0.99 as be
 a card read at two marks of the cleared split and no other, as before recognise.CLEARED_ALONE_NAMES.
 --networks prints where a photo's seconds go: each network's seconds, patches and calls a photo, and the rest (finding
 and cutting the marks, the rules), on one core; as an older core, it shows which network to make smaller.
---aces-unchecked-at-one leaves an ace named at 1.0 unchecked, as before recognise.CHECKED_AT_ONE. --side 2048 draws
+--checked-at-one says which ranks are checked even when named at 1.0 (recognise.CHECKED_AT_ONE: AT, aces and tens; A as
+before tens were, '' as before aces were). --side 2048 draws
 the same layouts twice as large: their blur, noise and JPEG blocks, as many pixels, shrink by half when the scanner
 reduces the photo to 1024 pixels, as they do in a phone's photo of 3000-4000 pixels; --side 800 draws them smaller and
 saves them again at JPEG quality 70, as a chat sends a small photo (the committed test photos are so): enlarged to 1024,
@@ -70,7 +71,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.core.scanflow import TRICK
-from bot.engine.cards import card_str, rank_of
+from bot.engine.cards import RANK_CHARS, card_str, rank_of
 from bot.scanner import scan_image
 from bot.scanner.recognise import COURT, LETTERS, Found  # COURT: the ranks whose letters differ from pack to pack
 from tools.older_core import CORES
@@ -295,6 +296,14 @@ def seed_list(text: str) -> list[int]:
     return seeds
 
 
+def checked_ranks(text: str) -> frozenset[int]:
+    """``--checked-at-one``'s ranks, as letters of RANK_CHARS (``AT``), none if empty."""
+    unknown = sorted(set(text.upper()) - set(RANK_CHARS))
+    if unknown:
+        raise argparse.ArgumentTypeError(f"not a rank: {', '.join(unknown)}; ranks are {' '.join(RANK_CHARS)}")
+    return frozenset(RANK_CHARS.index(rank) for rank in text.upper())
+
+
 def nearest_index(placed: list[Placed], x: float, y: float) -> str:
     """The true index nearest a point of the photo: its card, how far (in its radii) and how much of it is covered."""
     found = nearest_corner(placed, x, y)
@@ -437,8 +446,9 @@ def main() -> None:
                         help="the strict threshold's marks vote like any other (no STRICT_VOTE rule)")
     parser.add_argument("--cleared-alone-names", action="store_true",
                         help="a card read at two marks of the cleared split and no other is named, as before")
-    parser.add_argument("--aces-unchecked-at-one", action="store_true",
-                        help="an ace named at 1.0 is not checked, as before")
+    parser.add_argument("--checked-at-one", type=checked_ranks, metavar="RANKS",
+                        help="the ranks checked even when named at 1.0, e.g. AT (shipped), A (as before tens were) or "
+                        "'' (none, as before aces were)")
     parser.add_argument("--list", action="store_true", help="name each card invented, and the true index nearest it")
     parser.add_argument("--networks", action="store_true", help="where a photo's seconds go: each network's, and the "
                         "rest")
@@ -467,8 +477,8 @@ def main() -> None:
     if args.misread_sure is not None:
         recognise.MISREAD_SURE = args.misread_sure
     recognise.CLEARED_ALONE_NAMES = args.cleared_alone_names
-    if args.aces_unchecked_at_one:
-        recognise.CHECKED_AT_ONE = frozenset()
+    if args.checked_at_one is not None:
+        recognise.CHECKED_AT_ONE = args.checked_at_one
     if args.with_reader is not None:
         pair_with(args.with_reader)
     if args.with_index is not None:

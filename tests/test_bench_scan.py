@@ -27,6 +27,14 @@ def test_seeds_are_read_as_numbers_lists_and_prime_ranges() -> None:
             bench.seed_list(wrong)
 
 
+def test_the_ranks_checked_at_one_are_read_as_rank_letters() -> None:
+    assert bench.checked_ranks("AT") == bench.checked_ranks("ta") == frozenset({7, 3})  # RANK_CHARS is 789TJQKA
+    assert bench.checked_ranks("A") == frozenset({7})
+    assert bench.checked_ranks("") == frozenset()  # none, as before aces were checked at 1.0
+    with pytest.raises(argparse.ArgumentTypeError, match="not a rank: 1, X; ranks are 7 8 9 T J Q K A"):
+        bench.checked_ranks("A1X")
+
+
 @pytest.mark.parametrize(
     ("events", "bound"),
     [

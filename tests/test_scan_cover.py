@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from bot.engine.cards import RANK_CHARS, card_str
+from bot.engine.cards import RANK_CHARS, card_str, parse_card, rank_of
 from bot.scanner import recognise, scan_bytes, scan_image
 from tests.scan_held import held_back
 
@@ -131,11 +131,15 @@ def test_the_check_reads_the_geometric_mean_of_its_networks() -> None:
     assert all(network.is_file() for network in recognise.check_networks(False))
 
 
-# file -> (the ace checked at 1.0, the cards in the photo)
-ACES = {
+# file -> (the card checked at 1.0, the cards in the photo)
+CHECKED = {
     "ace-lattmann.jpg": ("AC", "7S 8D 8H 9C 9D 9S AH JD JH JS KC KH QC QD QH QS TC TD TH TS"),
     "ace-1280-lattmann.jpg": ("AH", "7H 7S 9D 9H AS JH JS KD KS QD TC TH TS"),
+    "ten-1280-kde-standard.webp": (
+        "TC", "7C 7D 7H 7S 8C 8D 8H 8S 9C 9D 9H 9S AD AH AS JC JD JH JS KC KD KH KS QC QD QH QS TD TH TS"
+    ),
 }
+ACES = {file: checked for file, checked in CHECKED.items() if checked[0].startswith("A")}
 
 
 @pytest.mark.parametrize("file", sorted(ACES))
@@ -146,7 +150,22 @@ def test_an_ace_is_checked_even_when_named_at_one(file: str, monkeypatch: pytest
     is named at 1.0 in every reading. The check reads it at 0.11 to 0.32 and at 0.01 (and the true ace of hearts of the
     first photo at 1.0): an ace is checked at 1.0 too, and asked about. Checked under 1.0 only, the same scan names it
     and reads every other card alike."""
-    card, present = ACES[file][0], set(ACES[file][1].split())
-    assert {RANK_CHARS.index("A")} == recognise.CHECKED_AT_ONE
+    checked_at_one_holds_back(file, monkeypatch)
+
+
+def test_a_ten_is_checked_even_when_named_at_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A held-out bench photo (seed 7333 photo 1 at 1280 pixels, saved as lossless WebP so that its pixels are the
+    bench's): the next card covers 41 % of a king of clubs' index and 89 % of its letter, and the sliver of the K left
+    beside the club is read as the "10" of the ten of clubs, named at 1.0 by the first two readings. The check reads
+    it low: a ten is checked at 1.0 too, and asked about. With aces alone checked at 1.0, as before, the same scan names
+    it and reads every other card alike."""
+    checked_at_one_holds_back("ten-1280-kde-standard.webp", monkeypatch)
+
+
+def checked_at_one_holds_back(file: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The card of ``file`` (CHECKED) is asked about; checked under 1.0 only where its rank is, it is named."""
+    card, present = CHECKED[file][0], set(CHECKED[file][1].split())
+    assert {RANK_CHARS.index("A"), RANK_CHARS.index("T")} == recognise.CHECKED_AT_ONE
+    unchecked = recognise.CHECKED_AT_ONE - {rank_of(parse_card(card))}
     held_back((DATA / file).read_bytes(), card, present,
-              lambda: monkeypatch.setattr(recognise, "CHECKED_AT_ONE", frozenset()))
+              lambda: monkeypatch.setattr(recognise, "CHECKED_AT_ONE", unchecked))

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bot.engine.cards import card_str, parse_card
+from bot.engine.cards import RANK_CHARS, card_str, parse_card
 from bot.scanner import recognise, scan_bytes
 from bot.scanner.recognise import BACKGROUND, CUT_INSIDE, INDEX_VOTE, cut_off
 from tests.scan_held import held_back
@@ -30,11 +30,18 @@ SEEN = cards("7D 7S 8C 8D 8S 9H 9S AC JC JD JH JS KC KS QC QD TC TH")
 
 def test_a_card_read_on_an_index_the_photos_edge_cuts_in_half_is_asked_about(monkeypatch: pytest.MonkeyPatch) -> None:
     data = (DATA / "cut-lattmann.jpg").read_bytes()
+    # the photo was drawn for this rule when only aces were checked at 1.0: a ten is too now ("A ten checked at 1.0"),
+    # and the check takes the ten of diamonds back as well, so this rule is shown as it stands alone
+    shipped = recognise.CHECKED_AT_ONE
+    monkeypatch.setattr(recognise, "CHECKED_AT_ONE", shipped - {RANK_CHARS.index("T")})
     # without the rule the same scan names the ten of diamonds, and every other card is read alike
     named, _ = held_back(data, "TD", PRESENT, lambda: monkeypatch.setattr(recognise, "cut_off", lambda *_: set()))
     assert len(named & SEEN) >= len(SEEN) - 1
     # the frame that reads it is centred left of the photo
     assert [f.x < 0 for f in scan_bytes(data).cards if card_str(f.card) == "TD"] == [True]
+    # without this rule, the ten checked at 1.0 asks about it too
+    monkeypatch.setattr(recognise, "CHECKED_AT_ONE", shipped)
+    assert "TD" in {card_str(f.card) for f in scan_bytes(data).unsure}
 
 
 def readings(*frames: tuple[str, float]) -> np.ndarray:

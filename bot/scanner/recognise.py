@@ -92,7 +92,9 @@ COVERED_INK = 0.1
 # may be one pip. Two aces were so invented at 1.0 on 76 held-out sets drawn afresh (a ten's index 49 % and 53 %
 # covered); the check reads them under COVERED_INDEX (docs/scanner.md, "An ace checked at 1.0"). Not on a photo enlarged
 # to be read, where the check alone reads true aces of a committed photo at 0.09-0.16, and which it was not measured on.
-CHECKED_AT_ONE: frozenset[int] = frozenset({RANK_CHARS.index("A")})
+# A ten is checked at 1.0 too: where the next card covers most of a king's letter, the sliver left beside the suit
+# reads as the "10" of that suit's ten at every witness (docs/scanner.md, "A ten checked at 1.0").
+CHECKED_AT_ONE: frozenset[int] = frozenset({RANK_CHARS.index("A"), RANK_CHARS.index("T")})
 # A red suit is printed in red ink, a black one in black. The networks read a grey and a red plane, yet name a blurred
 # black club a red diamond at 1.0 on a whole index: 4 of the last 16 cards invented. How red an index's ink is
 # (``ink_hues``) depends on the photo's light (a pink light reddens black ink; a phone's JPEG pales a thin red stroke),
@@ -841,14 +843,15 @@ def cut_off(frames: Frames, q: Float, high: int, wide: int) -> set[int]:
 def uncovered(
     work: Work, named: tuple[Found, ...], p: Float, found: Float, turns: npt.NDArray[np.int64], frames: Frames, q: Float
 ) -> set[int]:
-    """The cards ``named`` under confidence 1.0 (on a photo read at its own size, an ace at 1.0 too: CHECKED_AT_ONE)
-    that the check (``check_networks``) does not bear out: read under COVERED_INDEX (on a photo enlarged to be read,
-    COVERED_INDEX_ENLARGED) at the index read in its frame that reads the card best (``frames``, ``q``; the normalised
-    geometric mean of its five views), or, for a card no index so reads, under COVERED_INK in each of the three frames
-    guessed from the ink mark (``found``, read ``p``, at its turn) that reads it best. Of the seven cards invented on 42
-    held-out sets, six were read on an index another card covers by 31-57 %, where a rank or a suit alone looks like
-    another card's; COVER learnt such indices as "not an index". Each was named under 0.9995: a card read at 1.0 has two
-    sure witnesses or more, and leaving those out checks about one card a photo, not twenty."""
+    """The cards ``named`` under confidence 1.0 (on a photo read at its own size, an ace or a ten at 1.0 too:
+    CHECKED_AT_ONE) that the check (``check_networks``) does not bear out: read under COVERED_INDEX (on a photo
+    enlarged to be read, COVERED_INDEX_ENLARGED) at the index read in its frame that reads the card best
+    (``frames``, ``q``; the normalised geometric mean of its five views), or, for a card no index so reads, under
+    COVERED_INK in each of the three frames guessed from the ink mark (``found``, read ``p``, at its turn) that
+    reads it best. Of the seven cards invented on 42 held-out sets, six were read on an index another card covers by
+    31-57 %, where a rank or a suit alone looks like another card's; COVER learnt such indices as "not an index".
+    Each was named under 0.9995: a card read at 1.0 has two sure witnesses or more, and leaving those out checks
+    about one card a photo, not twenty."""
     enlarged = work.scale < 1.0
     asked, cuts = check_cuts(named, p, found, turns, frames, q, checked_at_one(work))
     if not cuts:
