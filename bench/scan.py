@@ -34,11 +34,10 @@ a card read at two marks of the cleared split and no other, as before recognise.
 --networks prints where a photo's seconds go: each network's seconds, patches and calls a photo, and the rest (finding
 and cutting the marks, the rules), on one core; as an older core, it shows which network to make smaller.
 --checked-at-one says which ranks are checked even when named at 1.0 (recognise.CHECKED_AT_ONE: AT, aces and tens; A as
-before tens were, '' as before aces were). --side 2048 draws
-the same layouts twice as large: their blur, noise and JPEG blocks, as many pixels, shrink by half when the scanner
-reduces the photo to 1024 pixels, as they do in a phone's photo of 3000-4000 pixels; --side 800 draws them smaller and
-saves them again at JPEG quality 70, as a chat sends a small photo (the committed test photos are so): enlarged to 1024,
-their blur, noise and JPEG blocks grow with them.
+before tens were, '' as before aces were). --side 2048 draws the same layouts twice as large: their blur, noise and
+JPEG blocks, as many pixels, shrink by half when the scanner reduces the photo to 1024 pixels, as they do in a phone's
+photo of 3000-4000 pixels; --side 800 draws them smaller and saves them again at JPEG quality 70, as a chat sends a
+small photo (the committed test photos are so): enlarged to 1024, their blur, noise and JPEG blocks grow with them.
 
 The first line says what the figures were read on: the processor, the instruction sets OpenCV finds on it (a feature
 marked ? is not there) and the versions of the packages that read. Another processor reads a few readings at the edge

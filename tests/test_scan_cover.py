@@ -148,8 +148,8 @@ def test_an_ace_is_checked_even_when_named_at_one(file: str, monkeypatch: pytest
     85): the next card covers the "10" of a ten of clubs' index (49 %) and of a ten of hearts' (53 %), and what is left,
     the suit, is read as that suit's ace by an ink mark and by the index in its frame, each at 0.99 or more, so the ace
     is named at 1.0 in every reading. The check reads it at 0.11 to 0.32 and at 0.01 (and the true ace of hearts of the
-    first photo at 1.0): an ace is checked at 1.0 too, and asked about. Checked under 1.0 only, the same scan names it
-    and reads every other card alike."""
+    first photo at 1.0): an ace is checked at 1.0 too, and asked about. With aces checked under 1.0 only, the same
+    scan names it and reads every other card alike."""
     checked_at_one_holds_back(file, monkeypatch)
 
 
