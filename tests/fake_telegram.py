@@ -203,6 +203,8 @@ class FakeTelegram:
         self._outage_left: int | None = None  # requests the outage still fails, when counted
         # Seconds each request travels before Telegram counts it (a slow network, a loaded machine).
         self.latency = 0.0
+        # (method, chat id or None, seconds): the next matching request is taken, and answered that much later.
+        self._late: list[tuple[str, int | None, float]] = []
         self.files: dict[str, bytes] = {}  # file_id -> content
         self._file_paths: dict[str, str] = {}  # file path (from getFile) -> file_id
         self._file_ids = itertools.count(1)
@@ -471,6 +473,18 @@ class FakeTelegram:
             }.get(code, "injected")
         self._injected.append(Injected(method, chat_id, code, description, retry_after))
 
+    def answer_late(self, method: str, chat_id: int | None = None, seconds: float = 1.0) -> None:
+        """The next ``method`` request (for ``chat_id`` if given) is taken as usual (it counts, its message reaches
+        the chat) but answered ``seconds`` later: a client with a shorter timeout never learns that it was taken."""
+        self._late.append((method, chat_id, seconds))
+
+    def _lateness(self, method: str, params: dict[str, Any]) -> float:
+        for i, (late_method, chat_id, seconds) in enumerate(self._late):
+            if late_method == method and (chat_id is None or chat_id == params.get("chat_id")):
+                del self._late[i]
+                return seconds
+        return 0.0
+
     def outage(
         self,
         seconds: float = float("inf"),
@@ -530,8 +544,9 @@ class FakeTelegram:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(event.wait(), timeout)
 
-    def assert_within_limits(self) -> None:
-        assert not self.violations, "flood limits exceeded:\n" + "\n".join(self.violations[:10])
+    def assert_within_limits(self, context: str = "") -> None:
+        """No request went over a flood limit; ``context`` (the bot's log, say) is shown when one did."""
+        assert not self.violations, "flood limits exceeded:\n" + "\n".join(self.violations[:10]) + context
 
     # --- the HTTP side ---
 
@@ -572,6 +587,9 @@ class FakeTelegram:
             response = web.json_response({"ok": True, "result": result})
         async with self._changed:
             self._changed.notify_all()
+        late = self._lateness(method, params)
+        if late:
+            await asyncio.sleep(late)
         return response
 
     def _raise_injected(self, method: str, params: dict[str, Any]) -> None:
@@ -602,7 +620,8 @@ class FakeTelegram:
                 stamps.popleft()
             if len(stamps) >= count:
                 self.violations.append(
-                    f"chat {chat_id}: {method} would be message {len(stamps) + 1} within {window:.2f}s ({what})"
+                    f"chat {chat_id}: {method} would be message {len(stamps) + 1} within {window:.2f}s ({what}); the"
+                    f" others came {', '.join(f'{now - s:.3f}' for s in stamps)} s before"
                 )
                 if self.enforce_limits:
                     # Telegram names the whole seconds until the window lets the next message through.

@@ -120,4 +120,4 @@ async def test_the_standby_takes_over_a_killed_process_and_the_table_goes_on(tmp
         shown = hand_message(tg)
         assert shown is not None
         assert hand_line_cards(shown.text, "en") == set(table.match.observe(seat).hand)
-        tg.assert_within_limits()
+        tg.assert_within_limits(f"\nA:\n{a.log[-3000:]}\nB:\n{b.log[-3000:]}")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from telegram.ext import AIORateLimiter, ExtBot
+from telegram.request import HTTPXRequest
 
 from bot.adapters.telegram.outbox import FloodPolicy, MemoryRefs, Outbox, Post
 from bot.adapters.telegram.refs import StorageRefs
@@ -295,6 +296,33 @@ async def test_a_private_chats_budget_spent_by_the_previous_process_is_respected
         await storage.close()
     assert [m.text for m in tg.in_chat(ALICE)] == [f"line {i}" for i in range(policy.chat_messages)] + ["your hand"]
     assert second.stats.retried_after == 0
+    tg.assert_within_limits()
+
+
+@pytest.mark.parametrize("method", ["editMessageText", "sendMessage"])
+async def test_a_request_taken_but_answered_too_late_counts_toward_the_chats_budget(
+    tg: FakeTelegram, method: str
+) -> None:
+    """Telegram takes an edit of a hand (or a new message) but answers after the bot's timeout: it reached the chat
+    and counts toward its limit, so the request tried again and the messages after it wait for the window."""
+    policy = FloodPolicy().scaled(0.5)  # three in 1.5 s per chat; a failed request is tried again within 0.2 s
+    tg.limits = FloodLimits(policy.chat_messages, policy.chat_window, policy.group_messages, policy.group_window)
+    async with ExtBot(TOKEN, base_url=tg.base_url, request=HTTPXRequest(read_timeout=0.3)) as plain:
+        outbox = Outbox(plain, policy=policy)
+        outbox.put(Post(ALICE, "hand v0", key="hand"))
+        await outbox.drain()
+        await asyncio.sleep(policy.chat_window)  # the window is whole again
+        tg.answer_late(method, ALICE, seconds=1.0)
+        if method == "editMessageText":
+            outbox.put(Post(ALICE, "hand v1", key="hand"))
+        for i in range(3):
+            outbox.put(Post(ALICE, f"trick {i}"))
+        await outbox.drain()
+    shown = [m.text for m in tg.in_chat(ALICE)]
+    # A send tried again after a timeout that Telegram had taken shows twice (Telegram has no idempotent send).
+    assert list(dict.fromkeys(shown)) == ["hand v1" if method == "editMessageText" else "hand v0", "trick 0",
+                                          "trick 1", "trick 2"]
+    assert outbox.stats.retried >= 1, "the request did not time out"
     tg.assert_within_limits()
 
 

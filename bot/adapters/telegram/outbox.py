@@ -14,9 +14,10 @@ Replies to commands (posts with ``reply_to``) wait behind the table's messages: 
 a waiting reply is dropped when a newer one says the same thing, and at most ``FloodPolicy.waiting_replies`` wait.
 
 The budget is counted from the moment each request was answered, which is never earlier than Telegram received it,
-so the pacing holds on Telegram's side too. Each chat's answer times are also stored (through ``MessageRefs``), and
-before each request that one is in flight, so a process started after this one (even after a kill mid-request)
-spends only what is left of the chat's budget. What a group's message shows (a digest of its text and buttons)
+so the pacing holds on Telegram's side too; a request that timed out counts from then (Telegram may have taken
+it). Each chat's answer times are also stored (through ``MessageRefs``), and before each request that one is in
+flight, so a process started after this one (even after a kill mid-request) spends only what is left of the
+chat's budget. What a group's message shows (a digest of its text and buttons)
 is stored with its id: a message the chat shows already is not sent again (a restart re-rendering every table
 spends nothing on them), and a ``restated`` post (a finished deal's result, given again at start) is sent only
 when the chat lacks it.
@@ -32,7 +33,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from telegram import Bot, LinkPreviewOptions, ReplyParameters
+from telegram import Bot, LinkPreviewOptions, Message, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 
@@ -388,6 +389,9 @@ class Outbox:
                     )
                 finally:
                     await queue.answered(post.chat_id, self.refs)
+            except TimedOut:
+                self._spent(post.chat_id, queue, edit=True)  # it may have reached the chat: it counts
+                raise
             except BadRequest as err:
                 self._spent(post.chat_id, queue, edit=True)  # a refused request counts toward the limits too
                 text = err.message.lower()
@@ -407,17 +411,10 @@ class Outbox:
             return True
         await queue.spending(post.chat_id, self.refs, self.policy.group_window)
         try:
-            message = await self.bot.send_message(
-                post.chat_id,
-                post.text,
-                reply_markup=post.markup,
-                message_thread_id=post.thread_id,
-                parse_mode=ParseMode.HTML,
-                link_preview_options=_NO_PREVIEW,
-                reply_parameters=(
-                    ReplyParameters(post.reply_to, allow_sending_without_reply=True) if post.reply_to else None
-                ),
-            )
+            message = await self._send(post)
+        except TimedOut:
+            self._spent(post.chat_id, queue)  # it may have reached the chat: it counts
+            raise
         finally:
             await queue.answered(post.chat_id, self.refs)
         self.stats.sent += 1
@@ -425,3 +422,16 @@ class Outbox:
         if post.key is not None:
             await self.refs.set(post.key, (post.chat_id, message.message_id), digest)
         return True
+
+    async def _send(self, post: Post) -> Message:
+        return await self.bot.send_message(
+            post.chat_id,
+            post.text,
+            reply_markup=post.markup,
+            message_thread_id=post.thread_id,
+            parse_mode=ParseMode.HTML,
+            link_preview_options=_NO_PREVIEW,
+            reply_parameters=(
+                ReplyParameters(post.reply_to, allow_sending_without_reply=True) if post.reply_to else None
+            ),
+        )
