@@ -118,6 +118,18 @@ async def test_a_refused_private_chat_is_reported_and_the_queue_goes_on(tg: Fake
     assert tg.in_chat(602) == []
 
 
+async def test_refusals_count_toward_the_chats_limits(tg: FakeTelegram, bot: ExtBot[None]) -> None:
+    """A message Telegram refuses (to a person who never opened the chat) counts as one it took, as the fake server
+    counts it: a table's posts to such a person keep to the chat's pace as any others do."""
+    tg.add_user(602, "Bob", started=False)
+    outbox = Outbox(bot, policy=POLICY)
+    for i in range(2 * POLICY.chat_messages):
+        outbox.put(Post(602, f"Bob's turn {i}"))
+    await outbox.drain()
+    assert outbox.stats.failed == 2 * POLICY.chat_messages and tg.in_chat(602) == []
+    tg.assert_within_limits()
+
+
 async def test_an_edit_to_the_same_content_is_not_an_error(tg: FakeTelegram, bot: ExtBot[None]) -> None:
     outbox = Outbox(bot, policy=POLICY)
     outbox.put(Post(GROUP, "same", key="k"))

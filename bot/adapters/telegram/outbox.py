@@ -30,7 +30,7 @@ import contextlib
 import dataclasses
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
 from telegram import Bot, LinkPreviewOptions, Message, ReplyParameters
@@ -376,9 +376,8 @@ class Outbox:
                 await self.bot.delete_message(ref[0], ref[1])
             ref = None
         if ref is not None:
-            await queue.spending(post.chat_id, self.refs, self.policy.group_window)
             try:
-                try:
+                async with self._asking(post, queue, edit=True):
                     await self.bot.edit_message_text(
                         post.text,
                         chat_id=post.chat_id,
@@ -387,13 +386,7 @@ class Outbox:
                         parse_mode=ParseMode.HTML,
                         link_preview_options=_NO_PREVIEW,
                     )
-                finally:
-                    await queue.answered(post.chat_id, self.refs)
-            except TimedOut:
-                self._spent(post.chat_id, queue, edit=True)  # it may have reached the chat: it counts
-                raise
             except BadRequest as err:
-                self._spent(post.chat_id, queue, edit=True)  # a refused request counts toward the limits too
                 text = err.message.lower()
                 if "not modified" in text:
                     if post.key is not None and digest is not None:
@@ -405,23 +398,31 @@ class Outbox:
                     return False
                 raise
             self.stats.edited += 1
-            self._spent(post.chat_id, queue, edit=True)
             if post.key is not None and digest is not None:
                 await self.refs.set(post.key, ref, digest)
             return True
-        await queue.spending(post.chat_id, self.refs, self.policy.group_window)
-        try:
+        async with self._asking(post, queue, edit=False):
             message = await self._send(post)
-        except TimedOut:
-            self._spent(post.chat_id, queue)  # it may have reached the chat: it counts
-            raise
-        finally:
-            await queue.answered(post.chat_id, self.refs)
         self.stats.sent += 1
-        self._spent(post.chat_id, queue)
         if post.key is not None:
             await self.refs.set(post.key, (post.chat_id, message.message_id), digest)
         return True
+
+    @contextlib.asynccontextmanager
+    async def _asking(self, post: Post, queue: ChatQueue, edit: bool) -> AsyncIterator[None]:
+        """One request to the post's chat: stored as in flight before it goes; once it ends, counted toward the
+        chat's budget, in this process first (whatever storage does next) and then in storage for the next one."""
+        await queue.spending(post.chat_id, self.refs, self.policy.group_window)
+        try:
+            yield
+        except BaseException as err:
+            if counts(err):
+                self._spent(post.chat_id, queue, edit)
+            raise
+        else:
+            self._spent(post.chat_id, queue, edit)
+        finally:
+            await queue.answered(post.chat_id, self.refs)
 
     async def _send(self, post: Post) -> Message:
         return await self.bot.send_message(
@@ -435,3 +436,12 @@ class Outbox:
                 ReplyParameters(post.reply_to, allow_sending_without_reply=True) if post.reply_to else None
             ),
         )
+
+
+def counts(err: BaseException) -> bool:
+    """Whether a request that ended in ``err`` counts toward the chat's limits as one answered does: Telegram may
+    have taken it (a timeout), or took it and refused it (a bad request, a chat that refuses the bot). A 429 and a
+    server error (5xx) are answered without counting it."""
+    if isinstance(err, RetryAfter):
+        return False
+    return not isinstance(err, NetworkError) or isinstance(err, TimedOut | BadRequest)
