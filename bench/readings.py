@@ -2,7 +2,7 @@
 
     python bench/readings.py record OUT.jsonl [--seed 1597-2339] [--photos 40] [--side 1024] [--only held-out]
                                               [--jobs 2]
-    python bench/readings.py count IN.jsonl [IN.jsonl ...] [--list]
+    python bench/readings.py count IN.jsonl [IN.jsonl ...] [--list] [--overrule 0.95] [--place 0.012]
 
 The scanner reads a photo two or three times (bot.scanner.recognise.readings: at the working size, at AGREE_SIDE, and
 turned where those two name other cards) and names a card where two readings name it (``answer``). ``record`` reads
@@ -24,8 +24,10 @@ One line a photo (``belote-readings/1``); cards as the engine writes them (``7C`
         "unsure": [["KD", 0.81, 402.0, 133.5, 270.0]]},
        ...]}
 
-``kind`` and ``letters`` may be left out (``held-out``, ``latin``); ``seed``, ``photo`` and ``design`` only label a
-card invented. A line that is not such an object stops the count with its line number and what was wrong.
+``kind``, ``letters`` and ``side`` may be left out (``held-out``, ``latin``, 1024); ``side`` is the photo's longer side
+in pixels, those of the cards' places, in which two cards read at one index are told (``recognise.PLACE``); ``seed``,
+``photo`` and ``design`` only label a card invented. A line that is not such an object stops the count with its line
+number and what was wrong.
 """
 
 from __future__ import annotations
@@ -47,6 +49,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.scan import READ_AS, SETS, Tally, report, seed_list
 from bot.engine.cards import card_str, parse_card
+from bot.scanner import recognise
+from bot.scanner.patches import WORK_SIDE
 from bot.scanner.recognise import Found, Reading, answer, readings
 from training.designs import designs_of, ensure_packages
 from training.frames import as_read
@@ -94,6 +98,17 @@ def record(out: Path, kind: str, photos: int, seeds: list[int], side: int, jobs:
             print(f"  seed {seed}: {len(lines)} photos", flush=True)
 
 
+def confidence(text: str) -> float:
+    """A confidence given on the command line: a number from 0 to 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a confidence is a number from 0 to 1, not {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"a confidence is a number from 0 to 1, not {value}")
+    return value
+
+
 def card(value: Any, what: str) -> int:
     if not isinstance(value, str):
         raise BadLine(f"{what}: a card is a string such as \"7C\" or \"TD\", not {value!r}")
@@ -131,8 +146,9 @@ def card_set(row: dict[str, Any], key: str) -> set[int]:
     return {card(c, key) for c in value}
 
 
-def photo_of(line: str) -> tuple[str, set[int], set[int], list[Reading], str]:
-    """One recorded line: the kind of designs, the cards present and visible, the readings, the photo's label."""
+def photo_of(line: str) -> tuple[str, set[int], set[int], list[Reading], str, int]:
+    """One recorded line: the kind of designs, the cards present and visible, the readings, the photo's label, its
+    longer side in pixels."""
     try:
         row = json.loads(line)
     except json.JSONDecodeError as error:
@@ -159,7 +175,10 @@ def photo_of(line: str) -> tuple[str, set[int], set[int], list[Reading], str]:
     if row.get("letters", "latin") == "latin" and len(found) == 1:
         raise BadLine("one reading of a pack lettered J Q K: the scanner reads such a photo two or three times")
     where = f"seed {row.get('seed', '?')} photo {row.get('photo', '?')} ({row.get('design', '?')})"
-    return kind, present, visible, found, where
+    side = row.get("side", WORK_SIDE)
+    if isinstance(side, bool) or not isinstance(side, int) or side < 1:
+        raise BadLine(f"'side': the photo's longer side in pixels, a whole number, not {side!r}")
+    return kind, present, visible, found, where, side
 
 
 def count(lines: Iterable[tuple[str, str]]) -> dict[str, Tally]:
@@ -169,10 +188,10 @@ def count(lines: Iterable[tuple[str, str]]) -> dict[str, Tally]:
         if not line.strip():
             continue
         try:
-            kind, present, visible, found, where = photo_of(line)
+            kind, present, visible, found, where, side = photo_of(line)
         except BadLine as error:
             raise BadLine(f"{where_line}: {error}") from None
-        named, unsure = answer(found)
+        named, unsure = answer(found, side)
         tallies.setdefault(kind, Tally()).photo(present, visible, named, unsure, where)
     return tallies
 
@@ -198,10 +217,20 @@ def main(argv: list[str] | None = None) -> int:
     cnt = verbs.add_parser("count", help="the figures of recorded readings, as the scanner combines them")
     cnt.add_argument("files", type=Path, nargs="+")
     cnt.add_argument("--list", action="store_true", help="name each card invented")
+    cnt.add_argument("--overrule", type=confidence, metavar="CONFIDENCE",
+                     help="how surely the two others must name a card the first reading does not name "
+                          "(recognise.OVERRULE if not given, 0.95)")
+    cnt.add_argument("--place", type=confidence, metavar="SHARE",
+                     help="within what share of the photo's longer side two cards are read at one index "
+                          "(recognise.PLACE if not given; 0: never, as before that rule)")
     args = parser.parse_args(argv)
     if args.verb == "record":
         record(args.out, args.only, args.photos, args.seed, args.side, args.jobs)
         return 0
+    if args.overrule is not None:
+        recognise.OVERRULE = args.overrule
+    if args.place is not None:
+        recognise.PLACE = args.place
     try:
         tallies = count(lines_of(args.files))
     except (BadLine, OSError) as error:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.engine.cards import parse_card
-from bot.scanner import decode, scan_image
+from bot.scanner import decode, recognise, scan_image
 from bot.scanner.recognise import readings
 from tests.bench_scripts import bench_script
 from tests.test_scan_readings import INVENTED_ONCE
@@ -153,3 +153,52 @@ def test_the_command_counts_files_and_refuses_bad_ones(tmp_path: Path, capsys: p
     assert capsys.readouterr().err.startswith("readings: bad.jsonl line 2: ")
     assert bench.main(["count", str(tmp_path / "missing.jsonl")]) == 2
     assert "missing.jsonl" in capsys.readouterr().err
+
+
+def test_the_count_takes_another_overrule(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--overrule`` counts the same readings as the scanner would with another OVERRULE: the king of spades that
+    the first reading asks about and the two others name at 0.99 and 0.96 is named as shipped, asked about from
+    0.99."""
+    monkeypatch.setattr(recognise, "OVERRULE", recognise.OVERRULE)  # the command sets it: put back after
+    recorded = tmp_path / "r.jsonl"
+    recorded.write_text(json.dumps(HAND_WRITTEN[0]) + "\n", encoding="utf-8")
+    assert bench.main(["count", str(recorded)]) == 0
+    assert "named correctly   75.00%  (3)" in capsys.readouterr().out  # 7C, AH and KS
+    assert bench.main(["count", str(recorded), "--overrule", "0.99"]) == 0
+    assert "named correctly   50.00%  (2)" in capsys.readouterr().out  # KS asked about
+    with pytest.raises(SystemExit):
+        bench.main(["count", str(recorded), "--overrule", "1.5"])
+    assert "a confidence is a number from 0 to 1, not 1.5" in capsys.readouterr().err
+
+
+def test_two_cards_at_one_index_are_told_in_the_photos_pixels() -> None:
+    """A nine of spades named 14 pixels from a nine of clubs asked about, in both readings: within PLACE of a photo of
+    1280 pixels (one index: both asked about), not of one of 1000 or of 1024 when ``side`` is left out."""
+    row = {"present": ["9C"], "visible": ["9C"], "seed": 5, "photo": 1, "design": "kde-standard",
+           "readings": [{"named": [["9S", 0.9996, 500, 100, 0]], "unsure": [["9C", 0.995, 514, 100, 0]]},
+                        {"named": [["9S", 0.9994, 500, 101, 0]], "unsure": [["9C", 0.998, 514, 101, 0]]}]}
+    assert recognise.PLACE * 1024 < 14 < recognise.PLACE * 1280
+    for side, invented in ((1280, 0), (1000, 1), (None, 1)):
+        line = dict(row, side=side) if side is not None else row
+        t = counted([line])["held-out"]
+        assert (t.invented, t.correct, t.unsure) == (invented, 0, 1)
+    with pytest.raises(bench.BadLine, match="'side': the photo's longer side in pixels"):
+        counted([dict(row, side="1280")])
+
+
+def test_the_count_reads_two_cards_at_one_index_or_not(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--place 0`` counts as before the rule of two cards at one index: the nine of spades is named (invented)."""
+    monkeypatch.setattr(recognise, "PLACE", recognise.PLACE)  # the command sets it: put back after
+    row = {"present": ["9C"], "visible": ["9C"], "side": 1280,
+           "readings": [{"named": [["9S", 0.9996, 500, 100, 0]], "unsure": [["9C", 0.995, 505, 100, 0]]},
+                        {"named": [["9S", 0.9994, 500, 101, 0]], "unsure": [["9C", 0.998, 505, 101, 0]]}]}
+    recorded = tmp_path / "r.jsonl"
+    recorded.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    assert bench.main(["count", str(recorded)]) == 0
+    assert "invented         0" in capsys.readouterr().out
+    assert bench.main(["count", str(recorded), "--place", "0"]) == 0
+    assert "invented         1" in capsys.readouterr().out

@@ -7,6 +7,7 @@ pixels each time, and a card is named only where two readings name it.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -154,12 +155,24 @@ PLAIN = 0.999
 # The photo is read twice, at the working size and at AGREE_SIDE, and where those two readings name other cards, a
 # third time, turned by AGREE_TURN (half a step of the turn network): every mark falls on other pixels, so a reading
 # that rests on an accident of the pixels is seldom made twice. A card is named where two readings name it (one the
-# first does not name, where both others name it at SURE), asked about where one names it or the first reads it. On
+# first does not name, where both others name it at OVERRULE), asked about where one names it or the first reads it. On
 # 96 held-out sets at 1024 pixels (62,677 cards; chosen on the first 34) it invents 2 cards against 4, names 2 more and
 # misses 60 fewer; on 27 sets at 800 pixels it invents none against 4 and names 7 more; a photo takes about twice as
 # long (docs/scanner.md, "Three readings" and "A card the first reading does not name: two others sure").
 AGREE_SIDE = 896
 AGREE_TURN = 11.25
+# A card the first reading does not name is named only where both others name it at OVERRULE (SURE) or more. At 0.99,
+# on 60 held-out sets at 1280 pixels, it took back one card invented (a lattmann queen of spades named at 0.984 and
+# 0.980 on a jack of spades' index the first reading asked about) and asked about 4 true cards more, and on 20 sets
+# drawn afresh 4 more for none (docs/scanner.md, "Looked at, not shipped: two others surer").
+OVERRULE = 0.95
+# Two cards read at one index: a card a reading names under PLACE_SURE, where the same reading asks about another card
+# at SURE or more within PLACE of the photo's longer side (about an index's radius on most photos), is asked about in
+# that reading (a nine of spades named at 0.9996 where the true nine of clubs is asked about at 0.995, 3 pixels of
+# 1280 away). On 100 held-out sets it took back 2 of the 4 cards invented and asked about 9 true cards of 66,135
+# (docs/scanner.md, "Two cards read at one index").
+PLACE = 0.012
+PLACE_SURE = 0.9999
 # A photo under the working size is enlarged to be read, its glyphs blurred by it: read smaller still, its smallest
 # indices are lost (three cards of seven on a committed photo of 800 pixels), so its second reading enlarges it more.
 AGREE_SIDE_ENLARGED = 1152
@@ -627,7 +640,7 @@ def scan_image(image: npt.NDArray[np.uint8], letters: str = "latin") -> Scan:
     """The cards of a photo of a pack whose jacks, queens and kings are lettered ``letters`` (one of LETTERS): the
     ``answer`` of its ``readings``."""
     height, width = image.shape[:2]
-    return Scan(width, height, *answer(readings(image, letters)))
+    return Scan(width, height, *answer(readings(image, letters), max(height, width)))
 
 
 def readings(image: npt.NDArray[np.uint8], letters: str = "latin", every: bool = False) -> list[Reading]:
@@ -646,19 +659,34 @@ def readings(image: npt.NDArray[np.uint8], letters: str = "latin", every: bool =
     return [first, second, read_turned(at_work, 1.0 / factor, letters)]
 
 
+def one_index_one_card(reading: Reading, longer: int) -> Reading:
+    """The reading with each card it names under PLACE_SURE, where it asks about another card at SURE or more within
+    PLACE of the photo's ``longer`` side, asked about instead: two cards read at one index, one of them a ghost."""
+    named, unsure = reading
+    reach = PLACE * longer
+    doubtful = {
+        f.card
+        for f in named
+        if f.confidence < PLACE_SURE
+        and any(u.card != f.card and u.confidence >= SURE and math.hypot(u.x - f.x, u.y - f.y) <= reach for u in unsure)
+    }
+    return asked_about(named, unsure, doubtful)
+
+
 def needs_third(first: Reading, second: Reading) -> bool:
     """Whether a third reading can change what two name: only where they name other cards."""
     return {f.card for f in first[0]} != {f.card for f in second[0]}
 
 
-def answer(found: list[Reading]) -> Reading:
-    """What a photo's ``readings`` name and ask about: one reading as it is; two or three, ``two_of_three``. A third
-    read where the first two name the same cards (``readings(every=True)``) is left out, as the scanner skips it."""
+def answer(found: list[Reading], longer: int) -> Reading:
+    """What a photo's ``readings`` name and ask about (the photo's ``longer`` side in pixels): one reading as it is;
+    two or three, each ``one_index_one_card``, then ``two_of_three``. A third read where the first two name the same
+    cards (``readings(every=True)``) is left out, as the scanner skips it."""
     if len(found) == 1:
         return found[0]
     if len(found) == 3 and not needs_third(found[0], found[1]):
         found = found[:2]
-    return two_of_three(found)
+    return two_of_three([one_index_one_card(reading, longer) for reading in found])
 
 
 def scan_once(image: npt.NDArray[np.uint8], letters: str = "latin") -> Scan:
@@ -799,19 +827,19 @@ def read_turned(at_work: npt.NDArray[np.uint8], scale: float, letters: str) -> R
 
 def two_of_three(readings: list[Reading]) -> Reading:
     """The cards named where two of the ``readings`` name them (a card the first reading does not name, where two
-    others name it at SURE or more each), and unsure: the others the first reading reads or any names. Each card as
+    others name it at OVERRULE or more each), and unsure: the others the first reading reads or any names. Each card as
     the first reading that names it gives it (else the first that reads it): its confidence that reading's, so a card
     unsure may keep a high one."""
     votes = Counter(f.card for named, _ in readings for f in named)
-    sure = Counter(f.card for named, _ in readings for f in named if f.confidence >= SURE)
+    sure = Counter(f.card for named, _ in readings for f in named if f.confidence >= OVERRULE)
     given: dict[int, Found] = {}
     for f in (f for named, _ in readings for f in named):
         given.setdefault(f.card, f)
     for f in readings[0][1]:
         given.setdefault(f.card, f)
     first = {f.card for f in readings[0][0]}
-    # a card the first reading does not name rests on the others alone: one of them naming it under SURE (borne out
-    # by an index and an ink mark, ``borne_by_both``) is not enough to overrule it
+    # a card the first reading does not name rests on the others alone: one of them naming it under OVERRULE (borne
+    # out by an index and an ink mark, ``borne_by_both``) is not enough to overrule it
     named = {card for card in given if votes[card] >= 2 and (card in first or sure[card] >= 2)}
     ordered = sorted(given.values(), key=lambda f: f.card)
     return tuple(f for f in ordered if f.card in named), tuple(f for f in ordered if f.card not in named)
