@@ -29,7 +29,7 @@ import time
 from collections import defaultdict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from aiohttp import web
 
@@ -124,6 +124,26 @@ class Injected:
 
 
 @dataclass
+class Late:
+    """A request the server takes as usual but answers ``seconds`` later (the next matching one)."""
+
+    method: str
+    chat_id: int | None
+    seconds: float
+
+
+Pending = TypeVar("Pending", Injected, Late)
+
+
+def _take_next(pending: list[Pending], method: str, params: dict[str, Any]) -> Pending | None:
+    """The first of ``pending`` that matches the request (its method, and its chat if it names one), taken off."""
+    for i, item in enumerate(pending):
+        if item.method == method and (item.chat_id is None or item.chat_id == params.get("chat_id")):
+            return pending.pop(i)
+    return None
+
+
+@dataclass
 class Answer:
     text: str | None
     show_alert: bool
@@ -203,8 +223,8 @@ class FakeTelegram:
         self._outage_left: int | None = None  # requests the outage still fails, when counted
         # Seconds each request travels before Telegram counts it (a slow network, a loaded machine).
         self.latency = 0.0
-        # (method, chat id or None, seconds): the next matching request is taken, and answered that much later.
-        self._late: list[tuple[str, int | None, float]] = []
+        # The next matching request is taken, and answered that much later.
+        self._late: list[Late] = []
         self.files: dict[str, bytes] = {}  # file_id -> content
         self._file_paths: dict[str, str] = {}  # file path (from getFile) -> file_id
         self._file_ids = itertools.count(1)
@@ -476,14 +496,7 @@ class FakeTelegram:
     def answer_late(self, method: str, chat_id: int | None = None, seconds: float = 1.0) -> None:
         """The next ``method`` request (for ``chat_id`` if given) is taken as usual (it counts, its message reaches
         the chat) but answered ``seconds`` later: a client with a shorter timeout never learns that it was taken."""
-        self._late.append((method, chat_id, seconds))
-
-    def _lateness(self, method: str, params: dict[str, Any]) -> float:
-        for i, (late_method, chat_id, seconds) in enumerate(self._late):
-            if late_method == method and (chat_id is None or chat_id == params.get("chat_id")):
-                del self._late[i]
-                return seconds
-        return 0.0
+        self._late.append(Late(method, chat_id, seconds))
 
     def outage(
         self,
@@ -587,16 +600,15 @@ class FakeTelegram:
             response = web.json_response({"ok": True, "result": result})
         async with self._changed:
             self._changed.notify_all()
-        late = self._lateness(method, params)
-        if late:
-            await asyncio.sleep(late)
+        late = _take_next(self._late, method, params)
+        if late is not None:
+            await asyncio.sleep(late.seconds)
         return response
 
     def _raise_injected(self, method: str, params: dict[str, Any]) -> None:
-        for i, inj in enumerate(self._injected):
-            if inj.method == method and (inj.chat_id is None or inj.chat_id == params.get("chat_id")):
-                del self._injected[i]
-                raise ApiError(inj.code, inj.description, inj.retry_after)
+        inj = _take_next(self._injected, method, params)
+        if inj is not None:
+            raise ApiError(inj.code, inj.description, inj.retry_after)
 
     def _refuse_upgraded(self, params: dict[str, Any]) -> None:
         chat_id = params.get("chat_id")

@@ -14,13 +14,12 @@ Replies to commands (posts with ``reply_to``) wait behind the table's messages: 
 a waiting reply is dropped when a newer one says the same thing, and at most ``FloodPolicy.waiting_replies`` wait.
 
 The budget is counted from the moment each request was answered, which is never earlier than Telegram received it,
-so the pacing holds on Telegram's side too; a request that timed out counts from then (Telegram may have taken
-it). Each chat's answer times are also stored (through ``MessageRefs``), and before each request that one is in
-flight, so a process started after this one (even after a kill mid-request) spends only what is left of the
-chat's budget. What a group's message shows (a digest of its text and buttons)
-is stored with its id: a message the chat shows already is not sent again (a restart re-rendering every table
-spends nothing on them), and a ``restated`` post (a finished deal's result, given again at start) is sent only
-when the chat lacks it.
+so the pacing holds on Telegram's side too; a request that timed out counts from then (Telegram may have taken it).
+Each chat's answer times are also stored (through ``MessageRefs``), and before each request that one is in flight,
+so a process started after this one (even after a kill mid-request) spends only what is left of the chat's budget.
+What a group's message shows (a digest of its text and buttons) is stored with its id: a message the chat shows
+already is not sent again (a restart re-rendering every table spends nothing on them), and a ``restated`` post (a
+finished deal's result, given again at start) is sent only when the chat lacks it.
 """
 
 from __future__ import annotations
