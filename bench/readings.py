@@ -2,7 +2,7 @@
 
     python bench/readings.py record OUT.jsonl [--seed 1597-2339] [--photos 40] [--side 1024] [--only held-out]
                                               [--jobs 2]
-    python bench/readings.py count IN.jsonl [IN.jsonl ...] [--list] [--overrule 0.95] [--place 0.012]
+    python bench/readings.py count IN.jsonl [IN.jsonl ...] [--list] [--overrule 0.95] [--place 0.012] [--edge 0.012]
 
 The scanner reads a photo two or three times (bot.scanner.recognise.readings: at the working size, at AGREE_SIDE, and
 turned where those two name other cards) and names a card where two readings name it (``answer``). ``record`` reads
@@ -15,7 +15,7 @@ extra and the card packages, as bench/scan.py does.
 One line a photo (``belote-readings/1``); cards as the engine writes them (``7C``, ``TD``, ``AS``; any spelling
 ``bot.engine.cards.parse_card`` reads is read):
 
-    {"format": "belote-readings/1", "seed": 1597, "photo": 0, "side": 1024, "kind": "held-out",
+    {"format": "belote-readings/1", "seed": 1597, "photo": 0, "width": 1024, "height": 768, "kind": "held-out",
      "design": "lattmann", "letters": "latin",
      "present": ["7C", "KD"],        # the cards in the photo
      "visible": ["7C"],              # those with a corner to be seen (the others count as neither named nor missed)
@@ -24,8 +24,10 @@ One line a photo (``belote-readings/1``); cards as the engine writes them (``7C`
         "unsure": [["KD", 0.81, 402.0, 133.5, 270.0]]},
        ...]}
 
-``kind``, ``letters`` and ``side`` may be left out (``held-out``, ``latin``, 1024); ``side`` is the photo's longer side
-in pixels, those of the cards' places, in which two cards read at one index are told (``recognise.PLACE``); ``seed``,
+``kind`` and ``letters`` may be left out (``held-out``, ``latin``). ``width`` and ``height`` are the photo's size in
+pixels, those of the cards' places, in which two cards read at one index (``recognise.PLACE``) and a card named at
+the edge (``recognise.EDGE``) are told. Lines recorded before the edge rule give only ``side``, the longer side (1024
+if left out too): the count leaves the edge rule out for those photos and says how many there were. ``seed``,
 ``photo`` and ``design`` only label a card invented. A line that is not such an object stops the count with its line
 number and what was wrong.
 """
@@ -43,7 +45,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import nullcontext
 from multiprocessing import Pool
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -51,7 +53,7 @@ from bench.scan import READ_AS, SETS, Tally, report, seed_list
 from bot.engine.cards import card_str, parse_card
 from bot.scanner import recognise
 from bot.scanner.patches import WORK_SIDE
-from bot.scanner.recognise import Found, Reading, answer, readings
+from bot.scanner.recognise import Found, Reading, at_the_edge, combined, readings
 from training.designs import designs_of, ensure_packages
 from training.frames import as_read
 from training.synth import seeded_photos
@@ -77,8 +79,10 @@ def record_set(task: tuple[str, int, int, int]) -> list[str]:
     lines = []
     for photo, (design, image, placed) in enumerate(seeded_photos(designs_of(kind), photos, seed, side)):
         read = readings(as_read(image), letters, every=True)
+        height, width = image.shape[:2]
         lines.append(json.dumps({
-            "format": FORMAT, "seed": seed, "photo": photo, "side": side, "kind": kind, "design": design.name,
+            "format": FORMAT, "seed": seed, "photo": photo, "width": width, "height": height, "kind": kind,
+            "design": design.name,
             "letters": letters, "present": sorted(card_str(p.card) for p in placed),
             "visible": sorted(card_str(p.card) for p in placed if p.seen),
             "readings": [encoded(r) for r in read],
@@ -146,9 +150,30 @@ def card_set(row: dict[str, Any], key: str) -> set[int]:
     return {card(c, key) for c in value}
 
 
-def photo_of(line: str) -> tuple[str, set[int], set[int], list[Reading], str, int]:
-    """One recorded line: the kind of designs, the cards present and visible, the readings, the photo's label, its
-    longer side in pixels."""
+class Photo(NamedTuple):
+    """One recorded line, read."""
+
+    kind: str  # of designs
+    present: set[int]
+    visible: set[int]
+    found: list[Reading]
+    where: str  # the photo's label
+    longer: int  # its longer side in pixels
+    size: tuple[int, int] | None  # its width and height, where the line gives them
+
+
+SIZES = {"width": "width", "height": "height", "side": "longer side"}
+
+
+def whole(row: dict[str, Any], key: str, default: int | None) -> int | None:
+    value = row.get(key, default)
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        raise BadLine(f"{key!r}: the photo's {SIZES[key]} in pixels, a whole number, not {value!r}")
+    return value
+
+
+def photo_of(line: str) -> Photo:
+    """One recorded line."""
     try:
         row = json.loads(line)
     except json.JSONDecodeError as error:
@@ -175,25 +200,38 @@ def photo_of(line: str) -> tuple[str, set[int], set[int], list[Reading], str, in
     if row.get("letters", "latin") == "latin" and len(found) == 1:
         raise BadLine("one reading of a pack lettered J Q K: the scanner reads such a photo two or three times")
     where = f"seed {row.get('seed', '?')} photo {row.get('photo', '?')} ({row.get('design', '?')})"
-    side = row.get("side", WORK_SIDE)
-    if isinstance(side, bool) or not isinstance(side, int) or side < 1:
-        raise BadLine(f"'side': the photo's longer side in pixels, a whole number, not {side!r}")
-    return kind, present, visible, found, where, side
+    width, height = whole(row, "width", None), whole(row, "height", None)
+    if (width is None) != (height is None):
+        raise BadLine("'width' and 'height': both, or neither (then 'side', the longer side)")
+    if width is None or height is None:
+        longer = whole(row, "side", WORK_SIDE)
+        assert longer is not None
+        return Photo(kind, present, visible, found, where, longer, None)
+    side = whole(row, "side", None)
+    if side is not None and side != max(width, height):
+        raise BadLine(f"'side' {side} is not the longer of 'width' {width} and 'height' {height}")
+    return Photo(kind, present, visible, found, where, max(width, height), (width, height))
 
 
-def count(lines: Iterable[tuple[str, str]]) -> dict[str, Tally]:
-    """Each photo's readings put through ``answer`` and counted, by kind of designs; ``lines`` are (where, line)."""
+def count(lines: Iterable[tuple[str, str]]) -> tuple[dict[str, Tally], int]:
+    """Each photo's readings put through the scanner's ``answer`` and counted, by kind of designs; ``lines`` are
+    (where, line). Also how many photos gave no width and height, whose answer leaves out ``at_the_edge``."""
     tallies: dict[str, Tally] = {}
+    unplaced = 0
     for where_line, line in lines:
         if not line.strip():
             continue
         try:
-            kind, present, visible, found, where, side = photo_of(line)
+            photo = photo_of(line)
         except BadLine as error:
             raise BadLine(f"{where_line}: {error}") from None
-        named, unsure = answer(found, side)
-        tallies.setdefault(kind, Tally()).photo(present, visible, named, unsure, where)
-    return tallies
+        named, unsure = combined(photo.found, photo.longer)
+        if photo.size is None:
+            unplaced += 1
+        else:
+            named, unsure = at_the_edge((named, unsure), *photo.size)
+        tallies.setdefault(photo.kind, Tally()).photo(photo.present, photo.visible, named, unsure, photo.where)
+    return tallies, unplaced
 
 
 def lines_of(paths: list[Path]) -> Iterator[tuple[str, str]]:
@@ -223,6 +261,9 @@ def main(argv: list[str] | None = None) -> int:
     cnt.add_argument("--place", type=confidence, metavar="SHARE",
                      help="within what share of the photo's longer side two cards are read at one index "
                           "(recognise.PLACE if not given; 0: never, as before that rule)")
+    cnt.add_argument("--edge", type=confidence, metavar="SHARE",
+                     help="within what share of the photo's longer side of its edge a card named under "
+                          "recognise.EDGE_SURE is asked about (recognise.EDGE if not given; 0: never)")
     args = parser.parse_args(argv)
     if args.verb == "record":
         record(args.out, args.only, args.photos, args.seed, args.side, args.jobs)
@@ -231,8 +272,10 @@ def main(argv: list[str] | None = None) -> int:
         recognise.OVERRULE = args.overrule
     if args.place is not None:
         recognise.PLACE = args.place
+    if args.edge is not None:
+        recognise.EDGE = args.edge
     try:
-        tallies = count(lines_of(args.files))
+        tallies, unplaced = count(lines_of(args.files))
     except (BadLine, OSError) as error:
         print(f"readings: {error}", file=sys.stderr)
         return 2
@@ -241,6 +284,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     for kind, counted in tallies.items():
         report(kind, READ_AS.get(kind, "latin"), counted, args.list, timed=False)
+    if unplaced:
+        photos = "1 photo" if unplaced == 1 else f"{unplaced} photos"
+        print(f"  {photos} recorded without 'width' and 'height': the edge rule (recognise.EDGE) left out there")
     return 0
 
 

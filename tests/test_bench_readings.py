@@ -48,7 +48,8 @@ HAND_WRITTEN = [
 
 def counted(rows: list[dict[str, object]]) -> dict[str, object]:
     lines = [(f"hand line {k}", json.dumps(row, ensure_ascii=False)) for k, row in enumerate(rows, 1)]
-    return bench.count(lines)
+    tallies, _ = bench.count(lines)
+    return tallies
 
 
 def test_hand_written_readings_are_counted_as_the_scanner_combines_them() -> None:
@@ -93,8 +94,10 @@ def test_a_photo_recorded_counts_as_the_scanner_answers_it(file: str) -> None:
     present, visible = truth_of(file)
     every = readings(image, "latin", every=True)
     assert len(every) == 3
-    line = json.dumps({"present": present, "visible": visible, "readings": [bench.encoded(r) for r in every]})
-    recorded = bench.count([("recorded", line)])["held-out"]
+    height, width = image.shape[:2]
+    line = json.dumps({"present": present, "visible": visible, "width": width, "height": height,
+                       "readings": [bench.encoded(r) for r in every]})
+    recorded = counted([json.loads(line)])["held-out"]
     scan = scan_image(image)
     direct = scan_bench.Tally()
     direct.photo({parse_card(c) for c in present}, {parse_card(c) for c in visible}, scan.cards, scan.unsure, "?")
@@ -122,6 +125,11 @@ def test_a_photo_recorded_counts_as_the_scanner_answers_it(file: str) -> None:
          "readings[1].unsure[0]: [card, confidence, x, y, angle]"),
         ('{"present": [], "visible": [], "readings": [{}, {"named": [["7C", "high", 0, 0, 0]]}]}',
          "readings[1].named[0] confidence: a number"),
+        ('{"present": [], "visible": [], "readings": [{}, {}], "width": 1280}', "'width' and 'height': both"),
+        ('{"present": [], "visible": [], "readings": [{}, {}], "width": 960, "height": 1280, "side": 960}',
+         "'side' 960 is not the longer of 'width' 960 and 'height' 1280"),
+        ('{"present": [], "visible": [], "readings": [{}, {}], "width": 0, "height": 1280}',
+         "'width': the photo's width in pixels, a whole number, not 0"),
     ],
 )
 def test_a_bad_line_says_where_and_what_was_wrong(line: str, said: str) -> None:
@@ -201,4 +209,48 @@ def test_the_count_reads_two_cards_at_one_index_or_not(
     assert bench.main(["count", str(recorded)]) == 0
     assert "invented         0" in capsys.readouterr().out
     assert bench.main(["count", str(recorded), "--place", "0"]) == 0
+    assert "invented         1" in capsys.readouterr().out
+
+
+EDGE_ROW = {
+    # a queen of spades named by both readings under EDGE_SURE, 10 pixels from the left edge of a photo 1280 x 960;
+    # the king of spades whose index the edge cuts is in the photo, its corner not seen
+    "present": ["KS", "9H"], "visible": ["9H"], "seed": 7, "photo": 2, "design": "lattmann",
+    "readings": [{"named": [["QS", 0.997, 10, 744, 270], ["9H", 1.0, 600, 12, 0]]},
+                 {"named": [["QS", 0.998, 11, 743, 270], ["9H", 0.9995, 601, 12, 0]]}],
+}
+
+
+def test_a_card_named_at_the_edge_is_told_in_the_photos_size() -> None:
+    """The queen within EDGE of the longer side of the edge is asked about where the line gives the photo's width and
+    height; the nine of hearts as near the top edge is named, the first reading naming it at 1.0. A photo twice as
+    large reaches farther: the nine of hearts' place 12 pixels from its edge is within it, and the nine asked about
+    the second reading's naming, under EDGE_SURE, is not the first's."""
+    assert 10 < recognise.EDGE * 1280 < 12 * 2 < recognise.EDGE * 2560
+    t = counted([dict(EDGE_ROW, width=1280, height=960)])["held-out"]
+    assert (t.invented, t.correct, t.unsure, t.wrong_unsure) == (0, 1, 0, 1)
+    t = counted([dict(EDGE_ROW, width=2560, height=1920)])["held-out"]
+    assert (t.invented, t.correct, t.unsure, t.wrong_unsure) == (0, 1, 0, 1)
+    # without the photo's size the edge is not known: the queen is named, as before the rule
+    t = counted([dict(EDGE_ROW, side=1280)])["held-out"]
+    assert (t.invented, t.correct) == (1, 1)
+
+
+def test_the_count_reads_a_card_at_the_edge_or_not(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--edge 0`` counts as before the edge rule; a line without the photo's size is counted without it and said."""
+    monkeypatch.setattr(recognise, "EDGE", recognise.EDGE)  # the command sets it: put back after
+    recorded = tmp_path / "r.jsonl"
+    recorded.write_text(json.dumps(dict(EDGE_ROW, width=1280, height=960)) + "\n", encoding="utf-8")
+    assert bench.main(["count", str(recorded)]) == 0
+    out = capsys.readouterr().out
+    assert "invented         0" in out and "without 'width' and 'height'" not in out
+    unsized = tmp_path / "old.jsonl"
+    unsized.write_text(json.dumps(EDGE_ROW) + "\n" + json.dumps(dict(EDGE_ROW, side=1280)) + "\n", encoding="utf-8")
+    assert bench.main(["count", str(unsized), str(recorded)]) == 0
+    out = capsys.readouterr().out
+    assert "invented         2" in out
+    assert "  2 photos recorded without 'width' and 'height': the edge rule (recognise.EDGE) left out there" in out
+    assert bench.main(["count", str(recorded), "--edge", "0"]) == 0
     assert "invented         1" in capsys.readouterr().out
