@@ -3,6 +3,7 @@
     python bench/readings.py record OUT.jsonl [--seed 1597-2339] [--photos 40] [--side 1024] [--only held-out]
                                               [--jobs 2]
     python bench/readings.py count IN.jsonl [IN.jsonl ...] [--list] [--overrule 0.95] [--place 0.012] [--edge 0.012]
+                                                    [--vdp-again]
 
 The scanner reads a photo two or three times (bot.scanner.recognise.readings: at the working size, at AGREE_SIDE, and
 turned where those two name other cards) and names a card where two readings name it (``answer``). ``record`` reads
@@ -24,12 +25,14 @@ One line a photo (``belote-readings/1``); cards as the engine writes them (``7C`
         "unsure": [["KD", 0.81, 402.0, 133.5, 270.0]]},
        ...]}
 
-``kind`` and ``letters`` may be left out (``held-out``, ``latin``). ``width`` and ``height`` are the photo's size in
-pixels, those of the cards' places, in which two cards read at one index (``recognise.PLACE``) and a card named at
-the edge (``recognise.EDGE``) are told. Lines recorded before the edge rule give only ``side``, the longer side (1024
-if left out too): the count leaves the edge rule out for those photos and says how many there were. ``seed``,
-``photo`` and ``design`` only label a card invented. A line that is not such an object stops the count with its line
-number and what was wrong.
+A pack lettered В Д П (``--only cyrillic``, ``letters`` "cyrillic") is read once by the scanner; ``record`` reads it all
+three ways too, and ``count`` weighs its first reading alone, as the scanner does, or with ``--vdp-again`` all of them,
+as a pack lettered J Q K is weighed. ``kind`` and ``letters`` may be left out (``held-out``, ``latin``). ``width`` and
+``height`` are the photo's size in pixels, those of the cards' places, in which two cards read at one index
+(``recognise.PLACE``) and a card named at the edge (``recognise.EDGE``) are told. Lines recorded before the edge rule
+give only ``side``, the longer side (1024 if left out too): the count leaves the edge rule out for those photos and says
+how many there were. ``seed``, ``photo`` and ``design`` only label a card invented. A line that is not such an object
+stops the count with its line number and what was wrong.
 """
 
 from __future__ import annotations
@@ -53,7 +56,7 @@ from bench.scan import READ_AS, SETS, Tally, report, seed_list
 from bot.engine.cards import card_str, parse_card
 from bot.scanner import recognise
 from bot.scanner.patches import WORK_SIDE
-from bot.scanner.recognise import Found, Reading, at_the_edge, combined, readings
+from bot.scanner.recognise import LETTERS, Found, Reading, at_the_edge, combined, readings
 from training.designs import designs_of, ensure_packages
 from training.frames import as_read
 from training.synth import seeded_photos
@@ -154,6 +157,7 @@ class Photo(NamedTuple):
     """One recorded line, read."""
 
     kind: str  # of designs
+    letters: str
     present: set[int]
     visible: set[int]
     found: list[Reading]
@@ -197,7 +201,10 @@ def photo_of(line: str) -> Photo:
             raise BadLine(f"readings[{k}]: an object with 'named' and 'unsure', not {reading!r}")
         found.append((found_list(reading.get("named", []), f"readings[{k}].named"),
                       found_list(reading.get("unsure", []), f"readings[{k}].unsure")))
-    if row.get("letters", "latin") == "latin" and len(found) == 1:
+    letters = row.get("letters", "latin")
+    if letters not in LETTERS:
+        raise BadLine(f"letters {letters!r}; one of {', '.join(LETTERS)}")
+    if letters == "latin" and len(found) == 1:
         raise BadLine("one reading of a pack lettered J Q K: the scanner reads such a photo two or three times")
     where = f"seed {row.get('seed', '?')} photo {row.get('photo', '?')} ({row.get('design', '?')})"
     width, height = whole(row, "width", None), whole(row, "height", None)
@@ -206,16 +213,17 @@ def photo_of(line: str) -> Photo:
     if width is None or height is None:
         longer = whole(row, "side", WORK_SIDE)
         assert longer is not None
-        return Photo(kind, present, visible, found, where, longer, None)
+        return Photo(kind, letters, present, visible, found, where, longer, None)
     side = whole(row, "side", None)
     if side is not None and side != max(width, height):
         raise BadLine(f"'side' {side} is not the longer of 'width' {width} and 'height' {height}")
-    return Photo(kind, present, visible, found, where, max(width, height), (width, height))
+    return Photo(kind, letters, present, visible, found, where, max(width, height), (width, height))
 
 
-def count(lines: Iterable[tuple[str, str]]) -> tuple[dict[str, Tally], int]:
+def count(lines: Iterable[tuple[str, str]], vdp_again: bool = False) -> tuple[dict[str, Tally], int]:
     """Each photo's readings put through the scanner's ``answer`` and counted, by kind of designs; ``lines`` are
-    (where, line). Also how many photos gave no width and height, whose answer leaves out ``at_the_edge``."""
+    (where, line). A pack lettered В Д П by its first reading alone, as the scanner reads it, unless ``vdp_again``.
+    Also how many photos gave no width and height, whose answer leaves out ``at_the_edge``."""
     tallies: dict[str, Tally] = {}
     unplaced = 0
     for where_line, line in lines:
@@ -225,7 +233,8 @@ def count(lines: Iterable[tuple[str, str]]) -> tuple[dict[str, Tally], int]:
             photo = photo_of(line)
         except BadLine as error:
             raise BadLine(f"{where_line}: {error}") from None
-        named, unsure = combined(photo.found, photo.longer)
+        found = photo.found if photo.letters == "latin" or vdp_again else photo.found[:1]
+        named, unsure = combined(found, photo.longer)
         if photo.size is None:
             unplaced += 1
         else:
@@ -249,8 +258,8 @@ def main(argv: list[str] | None = None) -> int:
     rec.add_argument("--seed", type=seed_list, default=[7])
     rec.add_argument("--photos", type=int, default=60)
     rec.add_argument("--side", type=int, default=1024)
-    rec.add_argument("--only", choices=tuple(k for k in SETS if k != "cyrillic"), default="held-out",
-                     help="the designs (a pack lettered В Д П is read once: nothing to combine)")
+    rec.add_argument("--only", choices=tuple(SETS), default="held-out",
+                     help="the designs (those drawn with В Д П are read as a pack so lettered, all three ways)")
     rec.add_argument("--jobs", type=int, default=1, help="sets read at once, each on its own core")
     cnt = verbs.add_parser("count", help="the figures of recorded readings, as the scanner combines them")
     cnt.add_argument("files", type=Path, nargs="+")
@@ -261,6 +270,9 @@ def main(argv: list[str] | None = None) -> int:
     cnt.add_argument("--place", type=confidence, metavar="SHARE",
                      help="within what share of the photo's longer side two cards are read at one index "
                           "(recognise.PLACE if not given; 0: never, as before that rule)")
+    cnt.add_argument("--vdp-again", action="store_true",
+                     help="weigh every recorded reading of a pack lettered В Д П, as of one lettered J Q K (the "
+                          "scanner reads such a pack once: its first reading alone is counted if not given)")
     cnt.add_argument("--edge", type=confidence, metavar="SHARE",
                      help="within what share of the photo's longer side of its edge a card named under "
                           "recognise.EDGE_SURE is asked about (recognise.EDGE if not given; 0: never)")
@@ -275,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.edge is not None:
         recognise.EDGE = args.edge
     try:
-        tallies, unplaced = count(lines_of(args.files))
+        tallies, unplaced = count(lines_of(args.files), args.vdp_again)
     except (BadLine, OSError) as error:
         print(f"readings: {error}", file=sys.stderr)
         return 2

@@ -126,6 +126,7 @@ def test_a_photo_recorded_counts_as_the_scanner_answers_it(file: str) -> None:
         ('{"present": [], "visible": [], "readings": [{}, {"named": [["7C", "high", 0, 0, 0]]}]}',
          "readings[1].named[0] confidence: a number"),
         ('{"present": [], "visible": [], "readings": [{}, {}], "width": 1280}', "'width' and 'height': both"),
+        ('{"present": [], "visible": [], "readings": [{}, {}], "letters": "greek"}', "letters 'greek'; one of latin"),
         ('{"present": [], "visible": [], "readings": [{}, {}], "width": 960, "height": 1280, "side": 960}',
          "'side' 960 is not the longer of 'width' 960 and 'height' 1280"),
         ('{"present": [], "visible": [], "readings": [{}, {}], "width": 0, "height": 1280}',
@@ -254,3 +255,43 @@ def test_the_count_reads_a_card_at_the_edge_or_not(
     assert "  2 photos recorded without 'width' and 'height': the edge rule (recognise.EDGE) left out there" in out
     assert bench.main(["count", str(recorded), "--edge", "0"]) == 0
     assert "invented         1" in capsys.readouterr().out
+
+
+VDP_ROW = {
+    # a pack lettered В Д П, read all three ways: the first reading names the seven of hearts and asks about the queen
+    # of clubs, which the two others name surely; the second names a king of clubs the photo lacks, the third not
+    "kind": "cyrillic", "letters": "cyrillic", "width": 1024, "height": 768, "seed": 11, "photo": 3,
+    "design": "kde-standard-cyrillic", "present": ["7H", "QC"], "visible": ["7H", "QC"],
+    "readings": [{"named": [["7H", 1.0, 300, 300, 0]], "unsure": [["QC", 0.9, 500, 300, 0]]},
+                 {"named": [["7H", 1.0, 301, 300, 0], ["QC", 0.99, 501, 300, 0], ["KC", 0.99, 700, 300, 0]]},
+                 {"named": [["7H", 1.0, 300, 301, 0], ["QC", 0.98, 500, 301, 0]]}],
+}
+
+
+def test_a_pack_lettered_vdp_counts_as_the_scanner_reads_it_once_or_as_read_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The scanner reads such a pack once: its first reading alone counts (the queen asked about), unless
+    ``--vdp-again`` weighs all three as a pack lettered J Q K is weighed (the queen named, the king named by one
+    reading asked about)."""
+    t = counted([VDP_ROW])["cyrillic"]
+    assert (t.correct, t.unsure, t.wrong_unsure, t.invented) == (1, 1, 0, 0)
+    lines = [("hand line 1", json.dumps(VDP_ROW, ensure_ascii=False))]
+    again, _ = bench.count(lines, vdp_again=True)
+    t = again["cyrillic"]
+    assert (t.correct, t.unsure, t.wrong_unsure, t.invented) == (2, 0, 1, 0)
+    recorded = tmp_path / "r.jsonl"
+    recorded.write_text(lines[0][1] + "\n", encoding="utf-8")
+    assert bench.main(["count", str(recorded)]) == 0
+    assert "read as lettered В Д П: 1 photos, 2 cards" in capsys.readouterr().out
+    assert bench.main(["count", str(recorded), "--vdp-again"]) == 0
+    assert "named correctly  100.00%  (2)" in capsys.readouterr().out
+
+
+def test_a_pack_lettered_vdp_is_read_every_way_to_be_recorded() -> None:
+    """``record`` reads such a pack all three ways, where the scanner reads it once; the first of them is the
+    scanner's reading."""
+    image = decode((DATA / "photo24.jpg").read_bytes())
+    every = readings(image, "cyrillic", every=True)
+    assert len(every) == 3
+    assert readings(image, "cyrillic") == every[:1]

@@ -656,12 +656,13 @@ def scan_image(image: npt.NDArray[np.uint8], letters: str = "latin") -> Scan:
 def readings(image: npt.NDArray[np.uint8], letters: str = "latin", every: bool = False) -> list[Reading]:
     """The photo read at the working size and at AGREE_SIDE (AGREE_SIDE_ENLARGED for a photo under the working size),
     and where those two name other cards (or ``every`` time, to be recorded), turned by AGREE_TURN too. A pack lettered
-    В Д П is read once: its own networks invented no card on the bench's photos read once, and read three times they
-    named fewer, in twice the time."""
+    В Д П is read once (but ``every`` time): read two or three times, it named more cards on the held-out sets at 1024
+    pixels but fewer on the bench's, invented as many at 1280 pixels, and took 2.6 times as long (docs/scanner.md,
+    "Looked at, not shipped: a pack lettered В Д П read two or three times")."""
     height, width = image.shape[:2]
     at_work, factor = scaled(image)  # scaled once: the first reading and the turned one read it
     first = read_work(Work(planes_of(at_work), 1.0 / factor), letters)
-    if letters != "latin":
+    if letters != "latin" and not every:
         return [first]
     second = read_work(prepare(image, AGREE_SIDE if max(height, width) >= WORK_SIDE else AGREE_SIDE_ENLARGED), letters)
     if not every and not needs_third(first, second):
