@@ -166,13 +166,12 @@ class Photo(NamedTuple):
     size: tuple[int, int] | None  # its width and height, where the line gives them
 
 
-SIZES = {"width": "width", "height": "height", "side": "longer side"}
-
-
-def whole(row: dict[str, Any], key: str, default: int | None) -> int | None:
-    value = row.get(key, default)
+def pixels(row: dict[str, Any], key: str) -> int | None:
+    """The line's ``key`` ("width", "height" or "side"), if it gives one: a whole number of pixels."""
+    value = row.get(key)
     if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-        raise BadLine(f"{key!r}: the photo's {SIZES[key]} in pixels, a whole number, not {value!r}")
+        what = "longer side" if key == "side" else key
+        raise BadLine(f"{key!r}: the photo's {what} in pixels, a whole number, not {value!r}")
     return value
 
 
@@ -207,14 +206,11 @@ def photo_of(line: str) -> Photo:
     if letters == "latin" and len(found) == 1:
         raise BadLine("one reading of a pack lettered J Q K: the scanner reads such a photo two or three times")
     where = f"seed {row.get('seed', '?')} photo {row.get('photo', '?')} ({row.get('design', '?')})"
-    width, height = whole(row, "width", None), whole(row, "height", None)
+    width, height, side = pixels(row, "width"), pixels(row, "height"), pixels(row, "side")
     if (width is None) != (height is None):
         raise BadLine("'width' and 'height': both, or neither (then 'side', the longer side)")
     if width is None or height is None:
-        longer = whole(row, "side", WORK_SIDE)
-        assert longer is not None
-        return Photo(kind, letters, present, visible, found, where, longer, None)
-    side = whole(row, "side", None)
+        return Photo(kind, letters, present, visible, found, where, side or WORK_SIDE, None)
     if side is not None and side != max(width, height):
         raise BadLine(f"'side' {side} is not the longer of 'width' {width} and 'height' {height}")
     return Photo(kind, letters, present, visible, found, where, max(width, height), (width, height))

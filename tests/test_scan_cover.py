@@ -44,7 +44,6 @@ def edge_alone_asks_about(data: bytes, card: str, monkeypatch: pytest.MonkeyPatc
     return card in {card_str(f.card) for f in scan.unsure} and card not in {card_str(f.card) for f in scan.cards}
 
 
-
 @pytest.mark.parametrize("file", sorted(PHOTOS))
 def test_a_card_on_a_covered_index_is_asked_about(file: str, monkeypatch: pytest.MonkeyPatch) -> None:
     card, present = PHOTOS[file][0], set(PHOTOS[file][1].split())
