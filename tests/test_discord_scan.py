@@ -127,15 +127,25 @@ async def test_letters_vdp_reads_a_bulgarian_pack_with_its_own_networks(fake: Fa
     [score_command] = [c for c in fake.commands if c["name"] == "score"]
     [letters] = [o for o in score_command["options"] if o["name"] == "letters"]
     assert {c["value"] for c in letters["choices"]} == {"latin", "cyrillic"}
-    lettered = await fake.command(ana, channel, "score", photo=fake.upload(vdp, "cards.jpg"), letters="cyrillic")
-    plain = await fake.command(ana, channel, "score", photo=fake.upload(vdp, "cards.jpg"))
-    as_vdp = message_text(await answered(fake, lettered))
-    as_latin = message_text(await answered(fake, plain))
-    assert "Read as a pack lettered В Д П." in as_vdp or "Разчетено като тесте с букви В Д П." in as_vdp
-    assert "letters: В Д П" in as_latin and "letters: В Д П" not in as_vdp
-    for text, read in ((as_vdp, scan_bytes(vdp, "cyrillic")), (as_latin, scan_bytes(vdp))):
-        assert f"({len(read.cards)})" in text.splitlines()[0]  # the count of cards read, as each networks read them
+
+    async def read(**letters: str) -> str:
+        record = await fake.command(ana, channel, "score", photo=fake.upload(vdp, "cards.jpg"), **letters)
+        return message_text(await answered(fake, record))
+
+    as_latin = await read()
+    as_vdp = await read(letters="cyrillic")
+    # (in the channel's language, Bulgarian or English: the option's name and values are the same in each)
+    assert "letters: J Q K" in as_vdp and "letters: В Д П" not in as_vdp
+    assert "letters: В Д П;" in as_latin and "letters: J Q K" not in as_latin
+    for text, read_so in ((as_vdp, scan_bytes(vdp, "cyrillic")), (as_latin, scan_bytes(vdp))):
+        assert f"({len(read_so.cards)})" in text.splitlines()[0]  # the count of cards read, as each networks read them
     assert len(scan_bytes(vdp, "cyrillic").cards) != len(scan_bytes(vdp).cards)
+    # the channel keeps the letters said last, across a restart, until they are said again
+    await running.stop()
+    running = await start_bot(fake, tmp_path / "belote.sqlite3")
+    assert (await read()).splitlines()[0] == as_vdp.splitlines()[0]
+    assert (await read(letters="latin")).splitlines()[0] == as_latin.splitlines()[0]
+    assert "letters: В Д П;" in await read()
     await running.stop()
 
 

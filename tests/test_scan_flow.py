@@ -120,15 +120,44 @@ async def test_a_scan_untouched_for_a_day_answers_that_it_expired(tmp_path: Path
         ("/score@belot_bot в.д.п.", "cyrillic"),
         ("нашите карти, ВДП", "cyrillic"),
         ("VDP", "cyrillic"),
-        ("", "latin"),
-        ("/score", "latin"),
-        ("our cards", "latin"),
-        ("вдпх", "latin"),  # a word that only starts with the letters
-        ("/score hearts 102 60", "latin"),
+        ("jqk", "latin"),
+        ("/score J Q K", "latin"),
+        ("j.q.k.", "latin"),
+        ("BDK", "latin"),
+        ("", None),  # the chat's own
+        ("/score", None),
+        ("our cards", None),
+        ("вдпх", None),  # a word that only starts with the letters
+        ("jqka", None),
+        ("/score hearts 102 60", None),
     ],
 )
-def test_the_caption_says_which_letters_the_pack_has(words: str, letters: str) -> None:
+def test_the_caption_says_which_letters_the_pack_has(words: str, letters: str | None) -> None:
     assert letters_in(words) == letters
+
+
+async def test_a_chat_keeps_the_letters_it_said_last(tmp_path: Path) -> None:
+    vdp = (Path(__file__).resolve().parent / "data" / "scan" / "photo24.jpg").read_bytes()  # drawn with В Д П
+    flow, storage = await flow_on(tmp_path)
+
+    async def read(letters: str | None, chat: str | None, letters_key: str | None = None) -> str:
+        opened = await flow.open(vdp, "1", "en", letters, chat, letters_key)
+        return opened.view.text.splitlines()[0]  # "Cards read (n): ..."
+
+    as_latin, as_vdp = await read("latin", None), await read("cyrillic", None)
+    assert as_latin != as_vdp
+    assert await read(None, "c1") == as_latin  # a chat that said nothing: J Q K
+    assert await read("cyrillic", "c1") == as_vdp
+    assert await read(None, "c1") == as_vdp and await read(None, "c2") == as_latin
+    assert await read(None, None, "user:1") == as_latin and await read("cyrillic", None, "user:1") == as_vdp
+    assert await storage.get_chat_letters("telegram", "user:1") == "cyrillic"
+    await storage.close()
+    flow, storage = await flow_on(tmp_path)  # kept in the database, as a restart finds it
+    assert await read(None, "c1") == as_vdp
+    assert await read("latin", "c1") == as_latin and await read(None, "c1") == as_latin
+    await storage.set_chat_letters("telegram", "c3", "runic")  # written by something else: read as J Q K
+    assert await read(None, "c3") == as_latin
+    await storage.close()
 
 
 async def test_unknown_letters_are_a_programming_error(tmp_path: Path) -> None:

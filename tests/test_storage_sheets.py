@@ -71,3 +71,18 @@ async def test_a_channel_follows_its_servers_language_until_it_has_its_own(datab
     assert await storage.get_chat_game("dc", "c1") == "bela" and await storage.get_chat_game("dc", "c2") is None
     assert await storage.get_chat_language("dc", "c1") == "hr"  # choosing a game keeps the language
     await storage.close()
+
+
+async def test_a_chat_keeps_its_packs_letters_beside_its_other_settings(database: str) -> None:
+    storage = await opened(database)
+    assert await storage.get_chat_letters("tg", "-5") is None
+    await storage.set_chat_language("tg", "-5", "bg")
+    await storage.set_chat_letters("tg", "-5", "cyrillic")
+    assert await storage.get_chat_letters("tg", "-5") == "cyrillic"
+    assert await storage.get_chat_letters("tg", "-6") is None
+    assert await storage.get_chat_letters("dc", "-5") is None  # another platform's chat of the same key
+    await storage.set_chat_game("tg", "-5", "bela")
+    await storage.set_chat_letters("tg", "-5", "latin")
+    assert await storage.get_chat_letters("tg", "-5") == "latin"
+    assert await storage.get_chat_language("tg", "-5") == "bg" and await storage.get_chat_game("tg", "-5") == "bela"
+    await storage.close()

@@ -33,9 +33,11 @@ async def test_help_names_the_small_tables_and_the_photo_in_each_language(tg: Fa
         assert "/belot bela-3, bela-2 or bela-open" in english and "bulgarian-3" in english
         assert "a photo of the won cards" in english
         # what the scanner reads, and how to have a Bulgarian pack's letters read
-        assert "(packs lettered J Q K A or B D K, or В Д П with вдп in the caption; not V D R)" in english
+        assert "(packs lettered J Q K A or B D K, or В Д П with вдп in the caption, which the chat keeps; not V D R)" \
+            in english
         bulgarian = (await say(h, IVAN, IVAN.user_id, "/help")).text
         assert "снимка на взетите карти" in bulgarian and "домашни правила" in bulgarian
-        assert "или В Д П с вдп в надписа" in bulgarian  # a Bulgarian pack's letters, and how to ask for them
+        # a Bulgarian pack's letters, how to ask for them, and that the chat keeps them
+        assert "или В Д П с вдп в надписа, което чатът запомня" in bulgarian
     finally:
         await h.stop()

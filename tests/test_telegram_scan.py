@@ -194,24 +194,41 @@ async def test_a_pack_lettered_vdp_is_read_as_such_when_the_caption_says_so(
     await h.settle()
     plain = newest(tg, JANE.user_id)
     assert cards_line(plain.text, "Cards read") == {f.card for f in as_latin.cards}
-    assert "A pack lettered В Д П? Send the photo again with вдп in its caption." in plain.text
+    assert "A pack lettered В Д П? Send the photo again with вдп in its caption; this chat's next photos" in plain.text
     tg.send_photo(JANE.user_id, JANE.user_id, sized(vdp), caption="ВДП")
     await h.settle()
     lettered = newest(tg, JANE.user_id)
     assert cards_line(lettered.text, "Cards read") == {f.card for f in as_vdp.cards}
-    assert "Read as a pack lettered В Д П." in lettered.text and "Send the photo again" not in lettered.text
+    assert "Read as a pack lettered В Д П" in lettered.text and "with jqk in its caption" in lettered.text
+    assert "with вдп" not in lettered.text
+    # the chat keeps the letters: her next photo, without a word, is read as lettered В Д П, until she says jqk
+    tg.send_photo(JANE.user_id, JANE.user_id, sized(vdp))
+    await h.settle()
+    assert cards_line(newest(tg, JANE.user_id).text, "Cards read") == {f.card for f in as_vdp.cards}
+    tg.send_photo(JANE.user_id, JANE.user_id, sized(vdp), caption="J Q K")
+    await h.settle()
+    assert cards_line(newest(tg, JANE.user_id).text, "Cards read") == {f.card for f in as_latin.cards}
+    tg.send_photo(JANE.user_id, JANE.user_id, sized(vdp))
+    await h.settle()
+    assert "with вдп in its caption" in newest(tg, JANE.user_id).text
     # in a group: /score в д п in reply to the photo; the letters are kept with the scan across a restart
     photo = tg.send_photo(IVAN.user_id, GROUP, sized(vdp))
     tg.send_reply(IVAN.user_id, GROUP, "/score в д п", photo)
     await h.settle()
     answer = newest(tg, GROUP)
     assert cards_line(answer.text, "Прочетени карти") == {f.card for f in as_vdp.cards}
-    assert "Разчетено като тесте с букви В Д П." in answer.text
+    assert "Разчетено като тесте с букви В Д П" in answer.text
     await h.stop()
     await h.start()
     await press(h, IVAN, answer, "+ Добави карта")
     await press(h, IVAN, answer, "Назад")
-    assert "Разчетено като тесте с букви В Д П." in answer.text
+    assert "Разчетено като тесте с букви В Д П" in answer.text
+    # the group kept its letters across the restart: a photo captioned /score alone is read as lettered В Д П
+    tg.send_photo(JANE.user_id, GROUP, sized(vdp), caption="/score")
+    await h.settle()
+    again = newest(tg, GROUP)
+    assert again.message_id != answer.message_id
+    assert cards_line(again.text, "Прочетени карти") == {f.card for f in as_vdp.cards}
 
 
 async def test_a_phone_photo_sent_as_a_heic_file_is_read(h: Harness, tg: FakeTelegram) -> None:

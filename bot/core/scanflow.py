@@ -68,9 +68,11 @@ _PAYLOAD: Final = re.compile(r"sc1:(?P<scan>[0-9a-f]{8}):(?P<nonce>[0-9a-z]{1,8}
 LAST_TEN: Final = 10
 TRICK: Final = 4  # cards in a trick of a game of four: a team's won cards are a multiple of it
 # The letters of a pack's jacks, queens and kings (bot.scanner.LETTERS): "latin" (J Q K, B D K) unless the photo is
-# sent with вдп (in the caption on Telegram, as /score's letters on Discord): many Bulgarian packs print В Д П.
+# sent with вдп (in the caption on Telegram, as /score's letters on Discord): many Bulgarian packs print В Д П. A chat
+# keeps the letters its people last gave (jqk or bdk gives the latin ones back), since its pack stays on the table.
 LETTERS: Final = ("latin", "cyrillic")
 _VDP: Final = re.compile(r"(?<!\w)(в\W?д\W?п|vdp)(?!\w)", re.IGNORECASE)
+_JQK: Final = re.compile(r"(?<!\w)(j\W?q\W?k|b\W?d\W?k)(?!\w)", re.IGNORECASE)
 
 T = TypeVar("T")
 
@@ -193,10 +195,13 @@ def is_photo_file(mime_type: str | None, file_name: str | None) -> bool:
     return (file_name or "").lower().endswith(_PHOTO_SUFFIXES)
 
 
-def letters_in(words: str) -> str:
+def letters_in(words: str) -> str | None:
     """The letters a photo's words (its caption, what came with ``/score``) say the pack has: "cyrillic" when they
-    name В Д П (вдп, ВДП, в д п, в.д.п., or vdp), else "latin"."""
-    return "cyrillic" if _VDP.search(words) else "latin"
+    name В Д П (вдп, ВДП, в д п, в.д.п., or vdp), "latin" when they name J Q K or B D K (jqk, j.q.k., bdk), else None
+    (the chat's own)."""
+    if _VDP.search(words):
+        return "cyrillic"
+    return "latin" if _JQK.search(words) else None
 
 
 def read_photo(data: bytes, letters: str = "latin") -> tuple[list[int], list[int]]:
@@ -229,19 +234,22 @@ class ScanFlow:
         return t.gettext("The photo is too large ({mb} MB); send one of up to {limit} MB.",
                          mb=f"{size / 2**20:.1f}", limit=MAX_PHOTO_BYTES // 2**20)
 
-    async def open(self, data: bytes, owner: str, lang: str, letters: str = "latin",
-                   sheet_key: str | None = None) -> Opened:
+    async def open(self, data: bytes, owner: str, lang: str, letters: str | None = None,
+                   sheet_key: str | None = None, letters_key: str | None = None) -> Opened:
         """Read a photo of a pack lettered ``letters`` and draw its answer; the scan is stored when it has something
         to press. The game asked about first is that of the chat's sheet (``sheet_key``, as the calculator keeps
-        it), if it has one: a group that keeps a sheet of Bela for three scores its photos in that game."""
+        it), if it has one: a group that keeps a sheet of Bela for three scores its photos in that game. The
+        ``letters`` given are kept for the chat (``letters_key``, else ``sheet_key``: a direct message on Discord has
+        no sheet but keeps its letters); None reads the photo with those it keeps."""
         from bot.scanner import ScanError
 
         t = translator(lang)
-        if letters not in LETTERS:
+        if letters is not None and letters not in LETTERS:
             raise ValueError(f"unknown letters {letters!r}")
         refusal = self.too_large(len(data), lang)
         if refusal is not None:
             return Opened(ScanView(refusal), None)
+        letters = await self._chat_letters(letters, letters_key or sheet_key)
         try:
             cards, unsure = await self.lane.run(lambda: read_photo(data, letters))
         except LaneBusy:
@@ -262,6 +270,18 @@ class ScanFlow:
             self._forgotten_at = time.time()
             await self.storage.forget_forms(self.platform, self._forgotten_at - KEPT_SECONDS)
         return Opened(self.draw(state), state.scan_id)
+
+    async def _chat_letters(self, letters: str | None, chat: str | None) -> str:
+        """The letters to read a chat's photo with: those given, kept for the chat's next photos, or else those it
+        keeps (latin where it has none)."""
+        if chat is None:
+            return letters or "latin"
+        kept = await self.storage.get_chat_letters(self.platform, chat)
+        if letters is None:
+            return kept if kept in LETTERS else "latin"
+        if letters != kept:
+            await self.storage.set_chat_letters(self.platform, chat, letters)
+        return letters
 
     async def _sheet_game(self, sheet_key: str | None) -> str:
         """The game of the chat's score sheet; Bridge-Belote without one (the calculator's default too)."""
@@ -598,10 +618,16 @@ class ScanFlow:
         """Which letters the photo was read with, and how to read it with the others: a pack lettered В Д П read as
         J Q K loses its jacks, queens and kings and may gain eights (docs/scanner.md)."""
         if s.letters == "cyrillic":
-            return t.gettext("Read as a pack lettered В Д П.")
+            if self.platform == DISCORD:
+                return t.gettext("Read as a pack lettered В Д П, as this channel's next photos will be. A pack "
+                                 "lettered J Q K? Use /score again with the photo and letters: J Q K.")
+            return t.gettext("Read as a pack lettered В Д П, as this chat's next photos will be. A pack lettered "
+                             "J Q K? Send the photo again with jqk in its caption.")
         if self.platform == DISCORD:
-            return t.gettext("A pack lettered В Д П? Use /score again with the photo and letters: В Д П.")
-        return t.gettext("A pack lettered В Д П? Send the photo again with вдп in its caption.")
+            return t.gettext("A pack lettered В Д П? Use /score again with the photo and letters: В Д П; this "
+                             "channel's next photos are then read so too.")
+        return t.gettext("A pack lettered В Д П? Send the photo again with вдп in its caption; this chat's next "
+                         "photos are then read so too.")
 
     @staticmethod
     def _contract_label(s: ScanState, t: Translator) -> str:

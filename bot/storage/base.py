@@ -106,6 +106,13 @@ class Storage(Protocol):
 
     async def set_chat_game(self, platform: str, chat: str, game: str) -> None: ...
 
+    async def get_chat_letters(self, platform: str, chat: str) -> str | None:
+        """The letters of the pack the chat's photos show, as last said there (one of ``bot.core.scanflow.LETTERS``),
+        or None."""
+        ...
+
+    async def set_chat_letters(self, platform: str, chat: str, letters: str) -> None: ...
+
     async def set_chat_parent(self, platform: str, chat: str, parent: str) -> None:
         """The place a chat belongs to (a Discord channel's server, as a chat key of its own): while the chat has
         no language of its own, ``get_chat_language`` answers with the parent's."""

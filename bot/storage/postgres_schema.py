@@ -64,6 +64,9 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     ALTER TABLE matches ADD COLUMN game TEXT NOT NULL DEFAULT 'bulgarian';
     ALTER TABLE match_players ADD COLUMN game TEXT NOT NULL DEFAULT 'bulgarian';
     """,
+    """
+    ALTER TABLE chats ADD COLUMN letters TEXT;
+    """,
 )
 
 # Held while the schema is created or migrated, so two processes starting together migrate once.

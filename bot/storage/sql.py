@@ -94,6 +94,9 @@ class SharedStatements:
     async def set_chat_game(self, platform: str, chat: str, game: str) -> None:
         await self._chat_column("game", platform, chat, game)
 
+    async def set_chat_letters(self, platform: str, chat: str, letters: str) -> None:
+        await self._chat_column("letters", platform, chat, letters)
+
     async def _chat_column(self, column: str, platform: str, chat: str, value: str) -> None:
         await self._put(
             f"INSERT INTO chats (platform, chat, {column}) VALUES (?, ?, ?) "
@@ -106,6 +109,9 @@ class SharedStatements:
 
     async def get_chat_game(self, platform: str, chat: str) -> str | None:
         return _text(await self._one("SELECT game FROM chats WHERE platform = ? AND chat = ?", platform, chat))
+
+    async def get_chat_letters(self, platform: str, chat: str) -> str | None:
+        return _text(await self._one("SELECT letters FROM chats WHERE platform = ? AND chat = ?", platform, chat))
 
     async def chats_following(self, platform: str, parent: str) -> list[str]:
         rows = await self._rows(

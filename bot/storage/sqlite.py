@@ -86,6 +86,11 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     ALTER TABLE matches ADD COLUMN game TEXT NOT NULL DEFAULT 'bulgarian';
     ALTER TABLE match_players ADD COLUMN game TEXT NOT NULL DEFAULT 'bulgarian';
     """,
+    # The letters on the jacks, queens and kings of the pack a chat's photos show (bot.core.scanflow.LETTERS), as
+    # its people last said: a group that plays with a pack lettered В Д П says so once.
+    """
+    ALTER TABLE chats ADD COLUMN letters TEXT;
+    """,
 )
 
 

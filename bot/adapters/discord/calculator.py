@@ -448,7 +448,7 @@ async def score_command(
     letters: app_commands.Choice[str] | None = None,
 ) -> None:
     if photo is not None:  # the scanner's flow (scan.py) reads the cards and asks the rest with buttons
-        await interaction.client.adapter.scans.on_photo(interaction, photo, letters.value if letters else "latin")
+        await interaction.client.adapter.scans.on_photo(interaction, photo, letters.value if letters else None)
         return
     request: dict[str, Any] | str | None = line
     if line is None and contract is not None:

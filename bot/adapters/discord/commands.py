@@ -197,8 +197,8 @@ def help_text(language: str) -> str:
         ),
         t.gettext(
             "/score line: scores a real-life deal, and /score photo: reads a photo of the won cards card by card "
-            "(packs lettered J Q K A or B D K, or В Д П with letters: В Д П; not V D R); /sheet keeps the "
-            "channel's score sheet (/sheet help)."
+            "(packs lettered J Q K A or B D K, or В Д П with letters: В Д П, which the channel keeps; not V D R); "
+            "/sheet keeps the channel's score sheet (/sheet help)."
         ),
         t.gettext("/belot lang: your language, or the server's or a channel's for those who may manage them."),
     ]

@@ -1,7 +1,8 @@
 """Photos of won cards on Discord (docs/scanner.md): ``/score`` with an image attachment (and ``letters: В Д П``
-for a pack so lettered). The flow is ``bot.core.scanflow``'s; this module downloads the attachment (its announced
-size and type checked first), answers in the channel and edits that answer on each press. Buttons are dynamic items
-whose ``custom_id`` is the flow's payload, so they work after a restart.
+for a pack so lettered, which the channel keeps for its next photos). The flow is ``bot.core.scanflow``'s; this
+module downloads the attachment (its announced size and type checked first), answers in the channel and edits that
+answer on each press. Buttons are dynamic items whose ``custom_id`` is the flow's payload, so they work after a
+restart.
 """
 
 from __future__ import annotations
@@ -73,8 +74,9 @@ class PhotoScans:
         return mine, (await host.chat_language(chat) if chat is not None else mine)
 
     async def on_photo(
-        self, interaction: discord.Interaction[Any], photo: discord.Attachment, letters: str = "latin"
+        self, interaction: discord.Interaction[Any], photo: discord.Attachment, letters: str | None = None
     ) -> None:
+        """Read ``photo`` as lettered ``letters``, or as the channel (in a direct message, the person) last said."""
         mine, public = await self._languages(interaction)
         refusal = self.flow.too_large(photo.size, mine)
         if refusal is None and not is_photo_file(photo.content_type, photo.filename):
@@ -91,9 +93,10 @@ class PhotoScans:
             text = translator(public).gettext("The photo could not be downloaded; send it again.")
             await interaction.edit_original_response(content=text)
             return
-        chat = self.adapter.chat_ref(interaction)
-        opened = await self.flow.open(data, str(interaction.user.id), public, letters,
-                                      chat.key if chat is not None else None)
+        chat, user = self.adapter.chat_ref(interaction), str(interaction.user.id)
+        # a direct message has no sheet; the letters said there are kept for the person's next photos there
+        sheet_key, letters_key = (chat.key, None) if chat is not None else (None, f"user:{user}")
+        opened = await self.flow.open(data, user, public, letters, sheet_key, letters_key)
         await interaction.edit_original_response(content=clip(markup(opened.view.text), CONTENT_LIMIT),
                                                  view=_view(opened.view))
 

@@ -369,7 +369,8 @@ class TelegramAdapter:
             t.gettext(
                 "/score <deal> scores a real-life deal, /score alone asks step by step, and a photo of the won "
                 "cards (in a group: captioned /score) is read card by card (packs lettered J Q K A or B D K, or "
-                "В Д П with вдп in the caption; not V D R); /sheet keeps the group's score sheet."
+                "В Д П with вдп in the caption, which the chat keeps; not V D R); /sheet keeps the group's score "
+                "sheet."
             ),
             t.gettext("/lang and a code ({codes}): the language (a group's is changed by its admins).",
                       codes=LANGUAGE_CODES),

@@ -59,7 +59,7 @@ class _ReplyToPhoto(filters.MessageFilter):
         if match is None or not _has_image(message.reply_to_message):
             return False
         rest = text[match.end():].strip()
-        return not rest or (letters_in(rest) != "latin" and len(rest) <= _LETTERS_WORDS)
+        return not rest or (letters_in(rest) is not None and len(rest) <= _LETTERS_WORDS)
 
 
 class _PhotoToScan(filters.MessageFilter):
