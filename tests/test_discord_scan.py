@@ -15,6 +15,7 @@ from bot.engine.cards import card_symbol
 from bot.engine.play import CARD_POINTS
 from bot.scanner import scan_bytes
 from tests.discord_fakes import (
+    DEFERRED_UPDATE,
     EPHEMERAL,
     FakeDiscord,
     FakeUser,
@@ -146,6 +147,20 @@ async def test_letters_vdp_reads_a_bulgarian_pack_with_its_own_networks(fake: Fa
     assert (await read()).splitlines()[0] == as_vdp.splitlines()[0]
     assert (await read(letters="latin")).splitlines()[0] == as_latin.splitlines()[0]
     assert "letters: В Д П;" in await read()
+    # "Read as В Д П" under the answer reads the same photo again: deferred at once, then the message edited
+    record = await fake.command(ana, channel, "score", photo=fake.upload(vdp, "cards.jpg"))
+    mid = int((await answered(fake, record))["id"])
+    assert message_text(fake.messages[mid]).splitlines()[0] == as_latin.splitlines()[0]
+    boris = FakeUser(fake.next_id(), "Boris", "en-US")
+    other = await fake.press(boris, mid, button(fake.messages[mid], "v"))  # not his photo: told privately
+    await wait_until(lambda: bool(other.followup_ids), what="the private answer to Boris")
+    assert fake.ephemeral_owner.get(other.followup_ids[0]) == boris.id
+    assert message_text(fake.messages[mid]).splitlines()[0] == as_latin.splitlines()[0]
+    pressed = await fake.press(ana, mid, button(fake.messages[mid], "v"))
+    await wait_until(lambda: message_text(fake.messages[mid]).splitlines()[0] == as_vdp.splitlines()[0],
+                     what="the photo read again")  # fmt: skip
+    assert pressed.response_type == DEFERRED_UPDATE and "letters: J Q K" in message_text(fake.messages[mid])
+    assert (await read()).splitlines()[0] == as_vdp.splitlines()[0]  # and the channel keeps the letters
     await running.stop()
 
 

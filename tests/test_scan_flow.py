@@ -210,3 +210,63 @@ async def test_a_count_not_of_whole_tricks_is_pointed_out_once_no_card_is_unsure
         state = ScanState("0badcafe", "7", lang, cards=list(range(n)), touched=time.time())
         assert (hint.replace("13", str(n)) in flow.draw(state).text) is shown, n
     await storage.close()
+
+
+async def test_read_as_vdp_reads_the_same_photo_again_and_the_chat_keeps_the_letters(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.core import scanflow
+
+    vdp = (Path(__file__).resolve().parent / "data" / "scan" / "photo24.jpg").read_bytes()  # drawn with В Д П
+    flow, storage = await flow_on(tmp_path)
+    as_latin = (await flow.open(vdp, "1", "en", "latin")).view.text.splitlines()[0]
+    as_vdp = (await flow.open(vdp, "1", "en", "cyrillic")).view.text.splitlines()[0]
+    opened = await flow.open(vdp, "1", "en", None, "c1")
+    assert opened.view.text.splitlines()[0] == as_latin and opened.scan_id is not None
+
+    def payload(view: scanflow.ScanView, label: str) -> str:
+        [found] = [b.payload for row in view.rows for b in row if b.label == label]
+        return found
+
+    again = payload(opened.view, "Read as В Д П")
+    assert flow.reads_again(again) and not flow.reads_again(payload(opened.view, "+ Add a card"))
+    refused = await flow.press("2", "en", again)  # only the photo's sender
+    assert refused.view is None and "Only the person who sent the photo" in refused.note
+    pressed = await flow.press("1", "en", again)
+    assert pressed.view is not None and pressed.view.text.splitlines()[0] == as_vdp
+    assert "Read as a pack lettered В Д П" in pressed.view.text
+    assert await storage.get_chat_letters("telegram", "c1") == "cyrillic"  # the chat's next photos too
+    stale = await flow.press("1", "en", again)  # the same press replayed: the message has changed since
+    assert stale.view is None and "changed since" in stale.note
+    back = await flow.press("1", "en", payload(pressed.view, "Read as J Q K"))
+    assert back.view is not None and back.view.text.splitlines()[0] == as_latin
+    assert await storage.get_chat_letters("telegram", "c1") == "latin"
+    # on a later step (the contract) the press is not one of the message's buttons, whatever its version
+    while any(b.label.startswith("No ") for row in back.view.rows for b in row):  # every unsure card answered
+        back = await flow.press("1", "en", next(b.payload for row in back.view.rows for b in row
+                                                if b.label.startswith("No ")))  # fmt: skip
+        assert back.view is not None
+    contract = await flow.press("1", "en", payload(back.view, "Count the points"))
+    assert contract.view is not None and "contract" in contract.view.text
+    forged = contract.view.rows[0][0].payload.rsplit(":", 1)[0] + ":v"
+    refused = await flow.press("1", "en", forged)
+    assert refused.view is None and "not one of ours" in refused.note
+    # a restart loses the photos kept in memory: the button is no longer offered, and a press on it says so
+    kept = await flow.open(vdp, "1", "en", None, "c2")
+    assert kept.scan_id is not None
+    await storage.close()
+    flow, storage = await flow_on(tmp_path)
+    gone = await flow.press("1", "en", payload(kept.view, "Read as В Д П"))
+    assert gone.view is None and "no longer at hand" in gone.note
+    drawn = await flow.press("1", "en", payload(kept.view, "+ Add a card"))
+    assert drawn.view is not None
+    back_to_cards = await flow.press("1", "en", payload(drawn.view, "Back"))
+    assert back_to_cards.view is not None
+    assert not [b for row in back_to_cards.view.rows for b in row if b.label.startswith("Read as")]
+    # past the bound, the oldest photos go first
+    monkeypatch.setattr(scanflow, "KEPT_PHOTO_BYTES", int(len(vdp) * 2.5))
+    first, second, third = [await flow.open(vdp, "1", "en", None, "c3") for _ in range(3)]
+    assert "no longer at hand" in (await flow.press("1", "en", payload(first.view, "Read as В Д П"))).note
+    for opened in (second, third):
+        assert (await flow.press("1", "en", payload(opened.view, "Read as В Д П"))).view is not None
+    await storage.close()

@@ -322,3 +322,30 @@ async def test_a_game_of_three_from_a_photo_in_a_group_keypad_and_all(h: Harness
     await h.settle()
     stored = await h.storage.get_sheet("telegram", str(GROUP))
     assert stored is not None and [line.score for line in load_sheet(stored).lines] == [scored.result.score]
+
+
+async def test_read_as_vdp_reads_the_photo_again_for_its_sender_and_the_group_keeps_the_letters(
+    h: Harness, tg: FakeTelegram
+) -> None:
+    vdp = (DATA / "photo24.jpg").read_bytes()  # a held-out design drawn with В Д П
+    as_vdp, as_latin = {f.card for f in scan_bytes(vdp, "cyrillic").cards}, {f.card for f in scan_bytes(vdp).cards}
+    tg.send_photo(IVAN.user_id, GROUP, sized(vdp), caption="/score")
+    await h.settle()
+    answer = newest(tg, GROUP)
+    assert cards_line(answer.text, "Прочетени карти") == as_latin
+    shown = answer.text
+    refused = await press(h, JANE, answer, "Разчети като В Д П")  # Jane did not send it: a private answer
+    assert refused and "Only the person who sent the photo" in refused and answer.text == shown
+    await press(h, IVAN, answer, "Разчети като В Д П")
+    assert cards_line(answer.text, "Прочетени карти") == as_vdp and "Разчетено като тесте с букви В Д П" in answer.text
+    assert [lab for lab, _ in answer.buttons() if lab.startswith("Разчети като")] == ["Разчети като J Q K"]
+    # the group's next photo, sent with /score alone, is read as lettered В Д П
+    tg.send_photo(JANE.user_id, GROUP, sized(vdp), caption="/score")
+    await h.settle()
+    assert cards_line(newest(tg, GROUP).text, "Прочетени карти") == as_vdp
+    # after a restart the photo is no longer kept: the press says so and changes nothing
+    await h.stop()
+    await h.start()
+    shown = answer.text
+    gone = await press(h, IVAN, answer, "Разчети като J Q K")
+    assert gone == "Снимката вече не е налице; изпратете я отново." and answer.text == shown

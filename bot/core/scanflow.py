@@ -22,6 +22,7 @@ import logging
 import re
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -53,6 +54,10 @@ MAX_PHOTO_PIXELS: Final = 40_000_000
 SCAN_SECONDS: Final = 60.0
 WAITING: Final = 4  # photos queued behind the one being read; more get "busy, send it again"
 KEPT_SECONDS: Final = 24 * 3600
+# The photos of the latest scans are kept in memory (not in the database: up to 10 MB each), so that "Read as В Д П"
+# reads one again with the other letters; the oldest go past this many bytes, and all go with a restart.
+KEPT_PHOTO_BYTES: Final = 64 * 2**20
+READ_AGAIN: Final = "v"  # the press that reads the photo again with the other letters
 STORE_KEY: Final = "scan:"
 CONTRACTS: Final = ("clubs", "diamonds", "hearts", "spades", "no-trumps", "all-trumps")
 # Every game of the family; a button names a game by its place here, so a new one goes at the end.
@@ -160,6 +165,7 @@ class ScanState:
     note: str = ""
     touched: float = 0.0
     letters: str = "latin"  # the pack's court letters the photo was read with (stored before them: latin)
+    chat: str | None = None  # where the letters are kept (ScanFlow.open's letters_key), so a read again keeps them
     others: dict[str, int] = field(default_factory=dict)  # the other players' points typed on the keypad, by seat
     typed: str = ""  # the digits typed so far for the next of them
 
@@ -221,6 +227,7 @@ class ScanFlow:
         self.platform = platform
         self.lane = lane or ScanLane()
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}  # a scan's lock and how many presses hold it
+        self._photos: OrderedDict[str, bytes] = OrderedDict()  # scan id -> its photo, the latest last
         self._forgotten_at = 0.0
 
     # --- a photo ---
@@ -249,7 +256,8 @@ class ScanFlow:
         refusal = self.too_large(len(data), lang)
         if refusal is not None:
             return Opened(ScanView(refusal), None)
-        letters = await self._chat_letters(letters, letters_key or sheet_key)
+        chat = letters_key or sheet_key
+        letters = await self._chat_letters(letters, chat)
         try:
             cards, unsure = await self.lane.run(lambda: read_photo(data, letters))
         except LaneBusy:
@@ -263,9 +271,10 @@ class ScanFlow:
             return Opened(ScanView(t.gettext(
                 "No cards found in this photo. Spread the won cards so that each one's corner (rank and suit) "
                 "shows, and send the photo again.")), None)
-        state = ScanState(secrets.token_hex(4), owner, lang, sorted(cards), sorted(unsure), letters=letters)
+        state = ScanState(secrets.token_hex(4), owner, lang, sorted(cards), sorted(unsure), letters=letters, chat=chat)
         self._choose(state, await self._sheet_game(sheet_key))
         await self._save(state)
+        self._keep_photo(state.scan_id, data)
         if time.time() - self._forgotten_at > 3600:  # now and then, scans (and forms) untouched for a day go
             self._forgotten_at = time.time()
             await self.storage.forget_forms(self.platform, self._forgotten_at - KEPT_SECONDS)
@@ -282,6 +291,38 @@ class ScanFlow:
         if letters != kept:
             await self.storage.set_chat_letters(self.platform, chat, letters)
         return letters
+
+    def _keep_photo(self, scan_id: str, data: bytes) -> None:
+        self._photos[scan_id] = data
+        while sum(map(len, self._photos.values())) > KEPT_PHOTO_BYTES and len(self._photos) > 1:
+            self._photos.popitem(last=False)
+
+    @staticmethod
+    def reads_again(payload: str) -> bool:
+        """Whether a press reads its photo again (a second or so: a platform that must answer at once defers)."""
+        decoded = decode_payload(payload)
+        return decoded is not None and decoded[2] == READ_AGAIN
+
+    async def _read_again(self, state: ScanState, t: Translator) -> Pressed:
+        """The photo read again with the other letters, in place of what was read and corrected; the chat keeps
+        those letters for its next photos."""
+        data = self._photos.get(state.scan_id)
+        if data is None:
+            return Pressed(t.gettext("The photo is no longer at hand; send it again."), None, state.scan_id)
+        letters = "latin" if state.letters == "cyrillic" else "cyrillic"
+        try:
+            cards, unsure = await self.lane.run(lambda: read_photo(data, letters))
+        except LaneBusy:
+            return Pressed(t.gettext("Many photos are being read just now; send yours again in a minute."), None,
+                           state.scan_id)
+        except TimeoutError:
+            return Pressed(t.gettext("The photo could not be read in time; send a smaller one."), None, state.scan_id)
+        self._photos.move_to_end(state.scan_id)
+        state.cards, state.unsure, state.letters, state.note = sorted(cards), sorted(unsure), letters, ""
+        await self._chat_letters(letters, state.chat)
+        state.version += 1
+        await self._save(state)
+        return Pressed("", self.draw(state), state.scan_id)
 
     async def _sheet_game(self, sheet_key: str | None) -> str:
         """The game of the chat's score sheet; Bridge-Belote without one (the calculator's default too)."""
@@ -334,6 +375,8 @@ class ScanFlow:
         if action == "x":
             await self._forget(scan_id)
             return Pressed("", ScanView(translator(state.lang).gettext("Scan closed.")), scan_id)
+        if action == READ_AGAIN and state.step == "cards":
+            return await self._read_again(state, t)
         note = self._step(state, action)
         if note is None:
             return Pressed(t.gettext("That button is not one of ours."), None, scan_id)
@@ -531,6 +574,9 @@ class ScanFlow:
             if s.cards:
                 fix.append(b(t.gettext("− Remove a card"), "r"))
             rows.append(tuple(fix))
+            if s.scan_id in self._photos:  # the photo is at hand to be read again
+                rows.append((b(t.gettext("Read as J Q K") if s.letters == "cyrillic" else t.gettext("Read as В Д П"),
+                               READ_AGAIN),))
             if not s.unsure:
                 rows.append((b(t.gettext("Count the points"), "g"),))
         elif s.step == "suit":
@@ -665,4 +711,5 @@ class ScanFlow:
         await self.storage.set_form(self.platform, STORE_KEY + state.scan_id, asdict(state))
 
     async def _forget(self, scan_id: str) -> None:
+        self._photos.pop(scan_id, None)
         await self.storage.set_form(self.platform, STORE_KEY + scan_id, None)

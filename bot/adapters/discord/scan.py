@@ -102,12 +102,20 @@ class PhotoScans:
 
     async def on_press(self, interaction: discord.Interaction[Any], payload: str) -> None:
         mine, _ = await self._languages(interaction)
+        if self.flow.reads_again(payload):  # reading the photo again may take longer than Discord waits for
+            await interaction.response.defer()
         pressed = await self.flow.press(str(interaction.user.id), mine, payload)
         if pressed.view is None:
-            await interaction.response.send_message(pressed.note or "·", ephemeral=True)
+            if interaction.response.is_done():
+                await interaction.followup.send(pressed.note or "·", ephemeral=True)
+            else:
+                await interaction.response.send_message(pressed.note or "·", ephemeral=True)
             return
         in_channel = self.adapter.chat_ref(interaction) is not None
-        await interaction.response.edit_message(content=clip(markup(pressed.view.text), CONTENT_LIMIT),
-                                                view=_view(pressed.view, in_channel))
+        content, view = clip(markup(pressed.view.text), CONTENT_LIMIT), _view(pressed.view, in_channel)
+        if interaction.response.is_done():
+            await interaction.edit_original_response(content=content, view=view)
+        else:
+            await interaction.response.edit_message(content=content, view=view)
         if pressed.note:
             await interaction.followup.send(pressed.note, ephemeral=True)
