@@ -270,3 +270,17 @@ async def test_read_as_vdp_reads_the_same_photo_again_and_the_chat_keeps_the_let
     for opened in (second, third):
         assert (await flow.press("1", "en", payload(opened.view, "Read as В Д П"))).view is not None
     await storage.close()
+
+
+async def test_a_stored_scan_of_unknown_letters_is_closed_rather_than_read_again(tmp_path: Path) -> None:
+    from dataclasses import asdict
+
+    from bot.core.scanflow import STORE_KEY, ScanState
+
+    flow, storage = await flow_on(tmp_path)
+    state = ScanState("0badf00d", "7", "en", cards=[0, 9], letters="greek", touched=time.time())
+    await storage.set_form("telegram", STORE_KEY + state.scan_id, asdict(state))
+    for action in ("v", "a"):
+        pressed = await flow.press("7", "en", f"sc1:0badf00d:0:{action}")
+        assert pressed.view is None and "finished or too old" in pressed.note
+    await storage.close()

@@ -55,8 +55,9 @@ SCAN_SECONDS: Final = 60.0
 WAITING: Final = 4  # photos queued behind the one being read; more get "busy, send it again"
 KEPT_SECONDS: Final = 24 * 3600
 # The photos of the latest scans are kept in memory (not in the database: up to 10 MB each), so that "Read as В Д П"
-# reads one again with the other letters; the oldest go past this many bytes, and all go with a restart.
-KEPT_PHOTO_BYTES: Final = 64 * 2**20
+# reads one again with the other letters; the oldest go past this many bytes (a chat's photo is a few hundred KB),
+# and all go with a restart.
+KEPT_PHOTO_BYTES: Final = 32 * 2**20
 READ_AGAIN: Final = "v"  # the press that reads the photo again with the other letters
 STORE_KEY: Final = "scan:"
 CONTRACTS: Final = ("clubs", "diamonds", "hearts", "spades", "no-trumps", "all-trumps")
@@ -698,7 +699,7 @@ class ScanFlow:
     def _sound(self, s: ScanState) -> bool:
         """Whether a stored scan is one this flow could have drawn; one written by another version, or damaged, is
         closed (its buttons answer as an old scan's) rather than failing on a press."""
-        if s.step not in STEPS or s.game not in GAMES:
+        if s.step not in STEPS or s.game not in GAMES or s.letters not in LETTERS:
             return False
         sides = set(VARIANTS[s.game].sides)
         return ({s.photo, s.bid} <= sides and set(s.others) <= sides and 0 <= s.contract < _contracts(s.game)
