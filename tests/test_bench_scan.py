@@ -81,6 +81,32 @@ def test_sets_are_added_up_and_each_is_printed(capsys: pytest.CaptureFixture[str
     assert "    seed 11 photo 3: TD" in out
     assert "photos with a card invented or missed: 5, of which a count not of whole tricks points out 4" in out
     assert f"under one card in {1 / bench.rate_bound(1, 1250):,.0f} (95 % bound from 1 in 1250 cards)" in out
+    assert ("  targets          99% named: no (98.80%); at most 1% asked about: yes (0.64%); none invented: no (1); "
+            "under 1 s a photo: yes (0.212 s on this core)") in out
+
+
+@pytest.mark.parametrize(
+    ("correct", "unsure", "invented", "seconds", "verdicts"),
+    [
+        (990, 10, 0, 99.9, ["99% named: yes (99.00%)", "at most 1% asked about: yes (1.00%)",
+                            "none invented: none here", "under 1 s a photo: yes (0.999 s on this core)"]),
+        (989, 11, 1, 100.0, ["99% named: no (98.90%)", "at most 1% asked about: no (1.10%)", "none invented: no (1)",
+                             "under 1 s a photo: no (1.000 s on this core)"]),
+    ],
+)
+def test_the_targets_are_judged_at_their_bounds(
+    correct: int, unsure: int, invented: int, seconds: float, verdicts: list[str]
+) -> None:
+    counted = bench.Tally(photos=100, seen=1000, correct=correct, unsure=unsure, invented=invented, seconds=seconds)
+    assert bench.targets(counted).split("; ") == verdicts
+    assert bench.targets(counted, timed=False).split("; ") == verdicts[:3]  # recorded readings have no seconds
+
+
+def test_the_targets_are_printed_for_the_held_out_designs_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    counted = bench.Tally(photos=10, seen=100, correct=99, seconds=5.0)
+    for kind, shown in (("held-out", True), ("cyrillic", True), ("trained", False), ("added", False)):
+        bench.report(kind, "latin", counted, listed=False)
+        assert ("  targets          99% named: yes (99.00%)" in capsys.readouterr().out) == shown
 
 
 def test_each_networks_seconds_are_counted_on_a_real_scan(monkeypatch: pytest.MonkeyPatch) -> None:
