@@ -349,3 +349,11 @@ async def test_read_as_vdp_reads_the_photo_again_for_its_sender_and_the_group_ke
     shown = answer.text
     gone = await press(h, IVAN, answer, "Разчети като J Q K")
     assert gone == "Снимката вече не е налице; изпратете я отново." and answer.text == shown
+    # /score jqk in answer to a photo gives the group its latin letters back, for that photo and the next
+    photo = tg.send_photo(JANE.user_id, GROUP, sized(vdp))
+    tg.send_reply(JANE.user_id, GROUP, "/score jqk", photo)
+    await h.settle()
+    assert cards_line(newest(tg, GROUP).text, "Прочетени карти") == as_latin
+    tg.send_photo(IVAN.user_id, GROUP, sized(vdp), caption="/score")
+    await h.settle()
+    assert cards_line(newest(tg, GROUP).text, "Прочетени карти") == as_latin
