@@ -429,7 +429,7 @@ MULTIPLIERS = [
     declared_b=_("What team B announced, e.g. carre:J"),
     valat=_("The team that took every trick"),
     photo=_("Or a photo of one side's won cards, spread so that each corner shows"),
-    letters=_("With a photo: the letters on the pack's jacks, queens and kings"),
+    letters=_("With a photo: the letters on the pack's jacks, queens and kings (the channel keeps them)"),
 )
 @app_commands.choices(contract=CONTRACT_CHOICES, declarer=TEAM_CHOICES, valat=TEAM_CHOICES)
 @app_commands.choices(multiplier=MULTIPLIERS)
