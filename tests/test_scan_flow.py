@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -283,4 +285,26 @@ async def test_a_stored_scan_of_unknown_letters_is_closed_rather_than_read_again
     for action in ("v", "a"):
         pressed = await flow.press("7", "en", f"sc1:0badf00d:0:{action}")
         assert pressed.view is None and "finished or too old" in pressed.note
+    await storage.close()
+
+
+async def test_read_again_pressed_twice_at_the_same_instant_reads_once(tmp_path: Path) -> None:
+    vdp = (Path(__file__).resolve().parent / "data" / "scan" / "photo24.jpg").read_bytes()  # drawn with В Д П
+    reads: list[str] = []
+
+    class CountingLane(ScanLane):
+        async def run(self, work: Callable[[], Any]) -> Any:
+            reads.append("read")
+            return await super().run(work)
+
+    flow, storage = await flow_on(tmp_path, CountingLane())
+    opened = await flow.open(vdp, "1", "en", None, "c1")
+    [again] = [b.payload for row in opened.view.rows for b in row if b.label == "Read as В Д П"]
+    first, second = await asyncio.gather(flow.press("1", "en", again), flow.press("1", "en", again))
+    assert len(reads) == 2  # the photo, then one read again: the second press found the message changed
+    shown = [p for p in (first, second) if p.view is not None]
+    refused = [p for p in (first, second) if p.view is None]
+    assert len(shown) == 1 and len(refused) == 1 and "changed since" in refused[0].note
+    assert shown[0].view is not None and "Read as a pack lettered В Д П" in shown[0].view.text
+    assert await storage.get_chat_letters("telegram", "c1") == "cyrillic"
     await storage.close()
