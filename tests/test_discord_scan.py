@@ -161,6 +161,20 @@ async def test_letters_vdp_reads_a_bulgarian_pack_with_its_own_networks(fake: Fa
                      what="the photo read again")  # fmt: skip
     assert pressed.response_type == DEFERRED_UPDATE and "letters: J Q K" in message_text(fake.messages[mid])
     assert (await read()).splitlines()[0] == as_vdp.splitlines()[0]  # and the channel keeps the letters
+    # a direct message with the bot has no sheet, but keeps the person's letters there alike (its answers are in
+    # Ana's language, the channel's in its own: the cards after the heading are compared)
+
+    def cards(text: str) -> str:
+        return text.splitlines()[0].split(":", 1)[1]
+
+    direct = fake.add_direct(ana)
+    said = await fake.command(ana, direct, "score", photo=fake.upload(vdp, "cards.jpg"), letters="cyrillic")
+    assert cards(message_text(await answered(fake, said))) == cards(as_vdp)
+    kept = await fake.command(ana, direct, "score", photo=fake.upload(vdp, "cards.jpg"))
+    assert cards(message_text(await answered(fake, kept))) == cards(as_vdp)
+    other = fake.add_channel()  # another channel of the server keeps its own: none said there
+    plain = await fake.command(ana, other, "score", photo=fake.upload(vdp, "cards.jpg"))
+    assert cards(message_text(await answered(fake, plain))) == cards(as_latin)
     await running.stop()
 
 
