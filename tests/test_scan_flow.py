@@ -18,6 +18,7 @@ from bot.scanner import decode
 from bot.storage.sqlite import SqliteStorage
 
 PHOTO = (Path(__file__).resolve().parent / "data" / "scan" / "photo0.jpg").read_bytes()
+VDP = (Path(__file__).resolve().parent / "data" / "scan" / "photo24.jpg").read_bytes()  # a design drawn with В Д П
 
 
 async def flow_on(tmp_path: Path, lane: ScanLane | None = None) -> tuple[ScanFlow, SqliteStorage]:
@@ -139,7 +140,7 @@ def test_the_caption_says_which_letters_the_pack_has(words: str, letters: str | 
 
 
 async def test_a_chat_keeps_the_letters_it_said_last(tmp_path: Path) -> None:
-    vdp = (Path(__file__).resolve().parent / "data" / "scan" / "photo24.jpg").read_bytes()  # drawn with В Д П
+    vdp = VDP
     flow, storage = await flow_on(tmp_path)
 
     async def read(letters: str | None, chat: str | None, letters_key: str | None = None) -> str:
@@ -219,7 +220,7 @@ async def test_read_as_vdp_reads_the_same_photo_again_and_the_chat_keeps_the_let
 ) -> None:
     from bot.core import scanflow
 
-    vdp = (Path(__file__).resolve().parent / "data" / "scan" / "photo24.jpg").read_bytes()  # drawn with В Д П
+    vdp = VDP
     flow, storage = await flow_on(tmp_path)
     as_latin = (await flow.open(vdp, "1", "en", "latin")).view.text.splitlines()[0]
     as_vdp = (await flow.open(vdp, "1", "en", "cyrillic")).view.text.splitlines()[0]
@@ -289,7 +290,7 @@ async def test_a_stored_scan_of_unknown_letters_is_closed_rather_than_read_again
 
 
 async def test_read_again_pressed_twice_at_the_same_instant_reads_once(tmp_path: Path) -> None:
-    vdp = (Path(__file__).resolve().parent / "data" / "scan" / "photo24.jpg").read_bytes()  # drawn with В Д П
+    vdp = VDP
     reads: list[str] = []
 
     class CountingLane(ScanLane):
