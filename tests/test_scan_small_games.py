@@ -255,7 +255,17 @@ async def test_the_game_asked_first_is_that_of_the_chats_sheet(tmp_path: Path) -
     for key, marked in (("-100", "● Bela for three (utroje)"), ("-200", "● French belote"),
                         ("-300", "● Bridge-Belote"), (None, "● Bridge-Belote")):  # no sheet: the calculator's default
         first = await flow.open(PHOTO, "7", "en", sheet_key=key)
+        # a pack lettered В Д П is Bulgarian: a chat scoring Bela or French belote is not offered those letters
+        bulgarian = "Bridge-Belote" in marked
+        assert ("Read as В Д П" in [b.label for row in first.view.rows for b in row]) == bulgarian, key
+        assert ("A pack lettered В Д П?" in first.view.text) == bulgarian, key
+        if not bulgarian:  # nor read so by a forged press: the button is not there
+            payload = first.view.rows[0][0].payload.rsplit(":", 1)[0] + ":v"
+            assert "not one of ours" in (await flow.press("7", "en", payload)).note
         scan = Scan(flow, "7", first.view)
         await scan.press("g")
         assert marked in scan.labels(), key
+    # a Bela chat whose photo was read as lettered В Д П is offered the way back
+    opened = await flow.open(PHOTO, "7", "en", "cyrillic", sheet_key="-100")
+    assert "Read as J Q K" in [b.label for row in opened.view.rows for b in row] and "jqk" in opened.view.text
     await storage.close()

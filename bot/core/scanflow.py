@@ -376,7 +376,7 @@ class ScanFlow:
         if action == "x":
             await self._forget(scan_id)
             return Pressed("", ScanView(translator(state.lang).gettext("Scan closed.")), scan_id)
-        if action == READ_AGAIN and state.step == "cards":
+        if action == READ_AGAIN and state.step == "cards" and self.offers_letters(state):
             return await self._read_again(state, t)
         note = self._step(state, action)
         if note is None:
@@ -570,12 +570,14 @@ class ScanFlow:
                 if VARIANTS[s.game].seats == 4 and len(s.cards) % TRICK:
                     lines.append(t.gettext("Won cards come in tricks of four, and {n} is not a multiple of four: a "
                                            "card may be missing or misread.", n=len(s.cards)))
-            lines.append(self._letters_line(s, t))
+            letters = self.offers_letters(s)
+            if letters:
+                lines.append(self._letters_line(s, t))
             fix = [b(t.gettext("+ Add a card"), "a")]
             if s.cards:
                 fix.append(b(t.gettext("− Remove a card"), "r"))
             rows.append(tuple(fix))
-            if s.scan_id in self._photos:  # the photo is at hand to be read again
+            if letters and s.scan_id in self._photos:  # the photo is at hand to be read again
                 rows.append((b(t.gettext("Read as J Q K") if s.letters == "cyrillic" else t.gettext("Read as В Д П"),
                                READ_AGAIN),))
             if not s.unsure:
@@ -660,6 +662,12 @@ class ScanFlow:
         if row.seats == 4:
             return {"A": t.gettext("We"), "B": t.gettext("You")}
         return {k: name.render(s.lang) for k, name in zip(row.sides, default_names(row.seats), strict=True)}
+
+    @staticmethod
+    def offers_letters(s: ScanState) -> bool:
+        """Whether the answer offers the other letters: packs lettered В Д П are Bulgarian, so a scan of Bela or
+        French belote (the game of the chat's sheet, or chosen) is not offered them, unless it was read so."""
+        return s.letters == "cyrillic" or s.game.startswith("bulgarian")
 
     def _letters_line(self, s: ScanState, t: Translator) -> str:
         """Which letters the photo was read with, and how to read it with the others: a pack lettered В Д П read as
