@@ -260,14 +260,12 @@ class ScanFlow:
         chat = letters_key or sheet_key
         letters = await self._chat_letters(letters, chat)
         try:
-            cards, unsure = await self.lane.run(lambda: read_photo(data, letters))
-        except LaneBusy:
-            return Opened(ScanView(t.gettext("Many photos are being read just now; send yours again in a minute.")),
-                          None)
-        except TimeoutError:
-            return Opened(ScanView(t.gettext("The photo could not be read in time; send a smaller one.")), None)
+            read = await self._read(data, letters, t)
         except ScanError as err:
             return Opened(ScanView(self._unreadable(err.reason, t)), None)
+        if isinstance(read, str):
+            return Opened(ScanView(read), None)
+        cards, unsure = read
         if not cards and not unsure:
             return Opened(ScanView(t.gettext(
                 "No cards found in this photo. Spread the won cards so that each one's corner (rank and suit) "
@@ -293,6 +291,16 @@ class ScanFlow:
             await self.storage.set_chat_letters(self.platform, chat, letters)
         return letters
 
+    async def _read(self, data: bytes, letters: str, t: Translator) -> tuple[list[int], list[int]] | str:
+        """The photo's cards read in the lane (sure, unsure), or why not now: the lane full, or the photo too slow
+        (ScanError for a file that is no photo)."""
+        try:
+            return await self.lane.run(lambda: read_photo(data, letters))
+        except LaneBusy:
+            return t.gettext("Many photos are being read just now; send yours again in a minute.")
+        except TimeoutError:
+            return t.gettext("The photo could not be read in time; send a smaller one.")
+
     def _keep_photo(self, scan_id: str, data: bytes) -> None:
         self._photos[scan_id] = data
         while sum(map(len, self._photos.values())) > KEPT_PHOTO_BYTES and len(self._photos) > 1:
@@ -311,13 +319,10 @@ class ScanFlow:
         if data is None:
             return Pressed(t.gettext("The photo is no longer at hand; send it again."), None, state.scan_id)
         letters = "latin" if state.letters == "cyrillic" else "cyrillic"
-        try:
-            cards, unsure = await self.lane.run(lambda: read_photo(data, letters))
-        except LaneBusy:
-            return Pressed(t.gettext("Many photos are being read just now; send yours again in a minute."), None,
-                           state.scan_id)
-        except TimeoutError:
-            return Pressed(t.gettext("The photo could not be read in time; send a smaller one."), None, state.scan_id)
+        read = await self._read(data, letters, t)
+        if isinstance(read, str):
+            return Pressed(read, None, state.scan_id)
+        cards, unsure = read
         self._photos.move_to_end(state.scan_id)
         state.cards, state.unsure, state.letters, state.note = sorted(cards), sorted(unsure), letters, ""
         await self._chat_letters(letters, state.chat)
