@@ -1,6 +1,7 @@
 """A photo's scan across a SIGKILL of the bot: ``belote-bot run`` as its own process against the fake Bot API, killed
 in the middle of the keypad of a game of two, then started again on the same database. Two keys pressed at the same
-instant type one digit; what was typed before the kill is kept, and the deal is scored as if nothing happened."""
+instant type one digit; what was typed before the kill is kept, and the deal is scored as if nothing happened. The
+letters of a chat's pack, chosen by Read as В Д П pressed twice at once, outlive a kill; the photo does not."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import cv2
 import numpy as np
 
 from bot.calculator.score import score
+from bot.engine.cards import card_symbol
 from bot.engine.play import CARD_POINTS
 from bot.scanner import scan_bytes
 from tests.fake_telegram import FakeTelegram, Sent
@@ -75,3 +77,42 @@ async def test_a_scan_keeps_its_typed_points_across_a_kill(tmp_path: Path) -> No
     points = sum(CARD_POINTS[HEARTS][f.card] for f in read.cards)
     expected = score({"variant": "bela-2", "declarer": "1", "points": {"0": points, "1": typed}})
     assert expected.summary("en") in text, text
+
+
+async def test_read_as_vdp_pressed_twice_at_once_then_a_kill_keeps_the_chats_letters(tmp_path: Path) -> None:
+    vdp = (Path(__file__).resolve().parent / "data" / "scan" / "photo24.jpg").read_bytes()  # drawn with В Д П
+    image = cv2.imdecode(np.frombuffer(vdp, np.uint8), cv2.IMREAD_COLOR)
+    sized = [(vdp, image.shape[1], image.shape[0])]
+    as_vdp = " ".join(card_symbol(c) for c in sorted(f.card for f in scan_bytes(vdp, "cyrillic").cards))
+    as_latin = " ".join(card_symbol(c) for c in sorted(f.card for f in scan_bytes(vdp).cards))
+    assert as_vdp != as_latin
+    async with FakeTelegram() as tg:
+        tg.add_user(ALICE, "Alice", "en")
+        bot = BotProcess(tg, tmp_path)
+        await bot.start()
+        try:
+            tg.start_private(ALICE)
+            tg.send_photo(ALICE, ALICE, sized)
+            await tg.wait_for(lambda: any("Cards read" in m.text for m in tg.in_chat(ALICE)), timeout=120)
+            [first] = [m for m in tg.in_chat(ALICE) if "Cards read" in m.text]
+            assert as_latin in first.text
+            # two presses of Read as В Д П at the same instant: the photo is read again once, the other press told so
+            queries = [tg.press(ALICE, first, payload(first, "Read as В Д П")) for _ in range(2)]
+            notes = [(await tg.answer_of(q, timeout=60)).text or "" for q in queries]
+            assert sorted(notes)[0] == "" and "changed since" in sorted(notes)[1], notes
+            await tg.wait_for(lambda: as_vdp in tg.messages[(ALICE, first.message_id)].text, timeout=60)
+            await bot.kill()
+
+            await bot.start()
+            # the photo was kept in the killed process's memory only: its button says so, and changes nothing
+            shown = tg.messages[(ALICE, first.message_id)]
+            gone = await tg.answer_of(tg.press(ALICE, shown, payload(shown, "Read as J Q K")), timeout=60)
+            assert gone.text == "The photo is no longer at hand; send it again."
+            assert tg.messages[(ALICE, first.message_id)].text == shown.text
+            # the chat's letters were in the database: the next photo, with no caption, is read as В Д П
+            tg.send_photo(ALICE, ALICE, sized)
+            await tg.wait_for(lambda: sum("Cards read" in m.text for m in tg.in_chat(ALICE)) == 2, timeout=120)
+            second = [m for m in tg.in_chat(ALICE) if "Cards read" in m.text][-1]
+            assert as_vdp in second.text and "Read as a pack lettered В Д П" in second.text
+        finally:
+            await bot.stop()
