@@ -42,6 +42,13 @@ async def press(tg: FakeTelegram, label: str) -> None:
     await tg.wait_for(lambda: answer(tg).buttons() != shown, timeout=30)
 
 
+async def send_photo(tg: FakeTelegram, data: bytes, image: np.ndarray) -> None:
+    """Alice sends the photo ``data`` (decoded: ``image``) to the bot in private, and its first answer is drawn."""
+    tg.start_private(ALICE)
+    tg.send_photo(ALICE, ALICE, [(data, image.shape[1], image.shape[0])])
+    await tg.wait_for(lambda: any("Cards read" in m.text for m in tg.in_chat(ALICE)), timeout=120)
+
+
 async def test_a_scan_keeps_its_typed_points_across_a_kill(tmp_path: Path) -> None:
     image = cv2.imdecode(np.frombuffer(PHOTO, np.uint8), cv2.IMREAD_COLOR)
     read = scan_bytes(PHOTO)
@@ -51,9 +58,7 @@ async def test_a_scan_keeps_its_typed_points_across_a_kill(tmp_path: Path) -> No
         bot = BotProcess(tg, tmp_path)
         await bot.start()
         try:
-            tg.start_private(ALICE)
-            tg.send_photo(ALICE, ALICE, [(PHOTO, image.shape[1], image.shape[0])])
-            await tg.wait_for(lambda: any("Cards read" in m.text for m in tg.in_chat(ALICE)), timeout=120)
+            await send_photo(tg, PHOTO, image)
             for label in ("Count the points", "Three or two players…", "Bela for two (udvoje)", "♥ Hearts",
                           "Player 0", "Player 1", "No"):
                 await press(tg, label)
@@ -91,9 +96,7 @@ async def test_read_as_vdp_pressed_twice_at_once_then_a_kill_keeps_the_chats_let
         bot = BotProcess(tg, tmp_path)
         await bot.start()
         try:
-            tg.start_private(ALICE)
-            tg.send_photo(ALICE, ALICE, sized)
-            await tg.wait_for(lambda: any("Cards read" in m.text for m in tg.in_chat(ALICE)), timeout=120)
+            await send_photo(tg, vdp, image)
             [first] = [m for m in tg.in_chat(ALICE) if "Cards read" in m.text]
             assert as_latin in first.text
             # two presses of Read as В Д П at the same instant: the photo is read again once, the other press told so
