@@ -60,4 +60,4 @@ def test_a_card_the_first_reading_is_torn_over_is_not_overruled() -> None:
     assert names(combined([named_too, *others], 1024)[0]) == ["7C", "AS"]
     # the others must still each name it at OVERRULE: torn or not, one sure reading does not overrule the first
     weak = [others[0], ((found("7C", 0.999, 99.0), found("AS", OVERRULE - 0.01, 499.0)), ())]
-    assert names(combined([apart_first, *weak], 1024)[0]) == ["7C"]
+    assert names(combined([first_asking(0.990, 1.1 * reach), *weak], 1024)[0]) == ["7C"]

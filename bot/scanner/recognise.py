@@ -168,7 +168,7 @@ AGREE_TURN = 11.25
 OVERRULE = 0.95
 # Nor is a card the first reading asks about where it reads another card at SURE or more within PLACE (below): it could
 # not tell which of two cards that index is (``torn_between``). On 140 recorded held-out sets that took back a lattmann
-# ace of spades the others named at 0.982 and 0.9999 on a ten's index, and asked about 4 true cards of 92,386; on 20
+# ace of spades the others named at 0.982 and 0.9999 on a ten's index, and asked about 4 true cards of 92,386; on 40
 # sets drawn after it, it moved none (docs/scanner.md, "Two cards at one index: no overruling").
 # Two cards read at one index: a card a reading names under PLACE_SURE, where the same reading asks about another card
 # at SURE or more within PLACE of the photo's longer side (about an index's radius on most photos), is asked about in
@@ -726,8 +726,8 @@ def at_the_edge(reading: Reading, width: int, height: int) -> Reading:
 def combined(found: list[Reading], longer: int) -> Reading:
     """What a photo's ``readings`` name and ask about together (the photo's ``longer`` side in pixels): one reading as
     it is; two or three, each ``one_index_one_card``, then ``two_of_three`` (no card the first is ``torn_between``
-    overruled). A third read where the first two name the
-    same cards (``readings(every=True)``) is left out, as the scanner skips it."""
+    overruled). A third read where the first two name the same cards (``readings(every=True)``) is left out, as the
+    scanner skips it."""
     if len(found) == 1:
         return found[0]
     if len(found) == 3 and not needs_third(found[0], found[1]):
@@ -880,9 +880,8 @@ def read_turned(at_work: npt.NDArray[np.uint8], scale: float, letters: str) -> R
 def two_of_three(readings: list[Reading], torn: frozenset[int] = frozenset()) -> Reading:
     """The cards named where two of the ``readings`` name them (a card the first reading does not name, where two
     others name it at OVERRULE or more each and it is not one the first is ``torn`` between), and unsure: the others
-    the first reading reads or any names. Each card as
-    the first reading that names it gives it (else the first that reads it): its confidence that reading's, so a card
-    unsure may keep a high one."""
+    the first reading reads or any names. Each card as the first reading that names it gives it (else the first that
+    reads it): its confidence that reading's, so a card unsure may keep a high one."""
     votes = Counter(f.card for named, _ in readings for f in named)
     sure = Counter(f.card for named, _ in readings for f in named if f.confidence >= OVERRULE)
     given: dict[int, Found] = {}
