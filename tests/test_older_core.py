@@ -4,6 +4,7 @@ to run keeps its environment."""
 
 from __future__ import annotations
 
+import platform
 import signal
 import subprocess
 import sys
@@ -93,3 +94,30 @@ def test_a_process_that_cannot_run_so_is_a_reason_not_a_failure(
     monkeypatch.setattr(older_core, "environment", lambda core: {**environment(core), **changed})
     reason = older_core.unavailable("avx2")
     assert reason is not None and said in reason
+
+
+# /proc/cpuinfo's flags of four processors, cut to the sets that matter here
+EPYC_ZEN2 = "fpu sse4_1 sse4_2 avx f16c avx2 fma bmi2 sha_ni cpuid_fault"
+ALDER_LAKE = "fpu sse4_1 sse4_2 avx avx2 fma avx_vnni cpuid_fault"
+SKYLAKE_SP = "fpu sse4_1 sse4_2 avx avx2 avx512f avx512dq avx512bw avx512vl cpuid_fault"
+CASCADE_LAKE = f"{SKYLAKE_SP} avx512_vnni"
+
+
+@pytest.mark.parametrize(
+    ("flags", "cores"),
+    [(EPYC_ZEN2, {"avx2"}), (ALDER_LAKE, set()), (SKYLAKE_SP, {"avx512"}), (CASCADE_LAKE, set()),
+     ("fpu sse4_1 sse4_2 popcnt", {"sse4"}), ("fpu sse4_1", set())],
+)  # fmt: skip
+def test_a_processor_that_is_an_older_core_itself_is_known(
+    flags: str, cores: set[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the accuracy tests read the committed photos once where the processor already takes that core's kernels: a core
+    # with VNNI of either kind sums 8-bit products exactly, and is none of them
+    monkeypatch.setattr(older_core, "processor_flags", lambda: set(flags.split()))
+    assert {core for core in older_core.CORES if older_core.itself(core)} == cores
+
+
+def test_this_processors_flags_are_read() -> None:
+    if sys.platform != "linux" or platform.machine() != "x86_64":
+        pytest.skip("/proc/cpuinfo lists x86 flags on Linux on x86 alone")
+    assert {"sse2", "sse4_2"} <= older_core.processor_flags()  # every x86-64 machine the scanner runs on has both

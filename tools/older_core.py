@@ -23,6 +23,8 @@ from pathlib import Path
 
 CORES = {"avx512": "AVX-512 without VNNI", "avx2": "AVX2 without AVX-512 or VNNI", "sse4": "SSE4.2 without AVX"}
 NEEDS = {"avx512": ("avx512f", "avx512bw", "avx512dq", "avx512vl"), "avx2": ("avx2",), "sse4": ("sse4_2",)}
+# what each core lacks, as /proc/cpuinfo names it: a processor that already lacks it is that core itself
+LACKS = {"avx512": ("avx512_vnni", "avx_vnni"), "avx2": ("avx512f", "avx512_vnni", "avx_vnni"), "sse4": ("avx",)}
 SOURCE = Path(__file__).with_name("older_core.c")
 
 
@@ -36,12 +38,7 @@ def unavailable(core: str) -> str | None:
         return f"unknown core {core!r}; known: {', '.join(CORES)}"
     if sys.platform != "linux" or platform.machine() not in ("x86_64", "AMD64"):
         return "an older x86 core is shown only on Linux on an x86 processor"
-    flags: set[str] = set()
-    with open("/proc/cpuinfo") as cpuinfo:
-        for line in cpuinfo:
-            if line.startswith("flags"):
-                flags = set(line.split(":", 1)[1].split())
-                break
+    flags = processor_flags()
     if "cpuid_fault" not in flags:
         return "this processor (or its virtual machine) cannot make CPUID trap: no cpuid_fault in /proc/cpuinfo"
     lacking = [flag for flag in NEEDS[core] if flag not in flags]
@@ -57,6 +54,25 @@ def unavailable(core: str) -> str | None:
         said = trial.stderr.strip().splitlines()
         return f"a process cannot run so here: {said[0] if said else trial.returncode}"
     return None
+
+
+def processor_flags() -> set[str]:
+    """The instruction sets and features /proc/cpuinfo lists for this processor (none where there is no such file)."""
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+def itself(core: str) -> bool:
+    """Whether this processor is ``core`` itself: it has what that core has and lacks what it lacks, so its libraries
+    already take that core's kernels and a command run as it reads as one run as it is."""
+    flags = processor_flags()
+    return all(flag in flags for flag in NEEDS[core]) and not any(flag in flags for flag in LACKS[core])
 
 
 def library() -> Path:
