@@ -96,7 +96,7 @@ def test_a_process_that_cannot_run_so_is_a_reason_not_a_failure(
     assert reason is not None and said in reason
 
 
-# /proc/cpuinfo's flags of four processors, cut to the sets that matter here
+# /proc/cpuinfo's flags of four processors (and of two older ones below), cut to the sets that matter here
 EPYC_ZEN2 = "fpu sse4_1 sse4_2 avx f16c avx2 fma bmi2 sha_ni cpuid_fault"
 ALDER_LAKE = "fpu sse4_1 sse4_2 avx avx2 fma avx_vnni cpuid_fault"
 SKYLAKE_SP = "fpu sse4_1 sse4_2 avx avx2 avx512f avx512dq avx512bw avx512vl cpuid_fault"

@@ -139,7 +139,8 @@ def test_the_floors_hold_on_older_cores(core: str) -> None:
     # the noise above stands for another core's rounding; this is that core's own kernels, at this core's speed
     runnable(core)
     # On a processor that is such a core itself, test_accuracy_does_not_drop reads the batches with these very kernels
-    # (50 s of a CI run on an AVX2 core): the kernels are still shown to be that core's, the counts not read twice.
+    # (50 s of a test worker's time on an AVX2 core): the kernels are still shown to be that core's, the counts not
+    # read twice.
     itself = older_core.itself(core)
     command = [sys.executable, "-c", ON_OLDER_CORE, *(["--no-counts"] if itself else [])]
     done = subprocess.run(command, env=older_core.environment(core), cwd=ROOT, capture_output=True, text=True,
