@@ -3,14 +3,15 @@
     python bench/readings.py record OUT.jsonl [--seed 1597-2339] [--photos 40] [--side 1024] [--only held-out]
                                               [--jobs 2]
     python bench/readings.py count IN.jsonl [IN.jsonl ...] [--list] [--overrule 0.95] [--place 0.012] [--edge 0.012]
-                                                    [--vdp-again]
+                                                    [--vdp-again] [--pair-sure 0.99]
 
 The scanner reads a photo two or three times (bot.scanner.recognise.readings: at the working size, at AGREE_SIDE, and
-turned where those two name other cards) and names a card where two readings name it (``answer``). ``record`` reads
-each photo of the sets all three ways, the third even where the first two agree, and writes one JSON line a photo
-with its truth; ``count`` puts each photo's readings through the scanner's own ``answer`` and prints the bench's
-figures (bench/scan.py), which are the bench's own for the same sets: a change to ``answer`` or ``two_of_three`` is
-measured by counting again, in seconds, where reading the photos again takes an hour. Recording needs the training
+turned where those two name other cards or both name one weakly) and names a card where two readings name it
+(``answer``). ``record`` reads each photo of the sets all three ways, the third even where the first two agree, and
+writes one JSON line a photo with its truth; ``count`` puts each photo's readings through the scanner's own
+``answer`` and prints the bench's figures (bench/scan.py), which are the bench's own for the same sets: a change to
+``answer`` or ``two_of_three`` is measured by counting again, in seconds, where reading the photos again takes an
+hour. Recording needs the training
 extra and the card packages, as bench/scan.py does.
 
 One line a photo (``belote-readings/1``); cards as the engine writes them (``7C``, ``TD``, ``AS``; any spelling
@@ -272,6 +273,9 @@ def main(argv: list[str] | None = None) -> int:
     cnt.add_argument("--edge", type=confidence, metavar="SHARE",
                      help="within what share of the photo's longer side of its edge a card named under "
                           "recognise.EDGE_SURE is asked about (recognise.EDGE if not given; 0: never)")
+    cnt.add_argument("--pair-sure", type=confidence, metavar="CONFIDENCE",
+                     help="under what confidence a card both first readings name is named only where the turned one "
+                          "names it too (recognise.PAIR_SURE if not given, 0.99; 0: never, as before that rule)")
     args = parser.parse_args(argv)
     if args.verb == "record":
         record(args.out, args.only, args.photos, args.seed, args.side, args.jobs)
@@ -282,6 +286,8 @@ def main(argv: list[str] | None = None) -> int:
         recognise.PLACE = args.place
     if args.edge is not None:
         recognise.EDGE = args.edge
+    if args.pair_sure is not None:
+        recognise.PAIR_SURE = args.pair_sure
     try:
         tallies, unplaced = count(lines_of(args.files), args.vdp_again)
     except (BadLine, OSError) as error:
