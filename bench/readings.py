@@ -11,8 +11,7 @@ turned where those two name other cards or both name one weakly) and names a car
 writes one JSON line a photo with its truth; ``count`` puts each photo's readings through the scanner's own
 ``answer`` and prints the bench's figures (bench/scan.py), which are the bench's own for the same sets: a change to
 ``answer`` or ``two_of_three`` is measured by counting again, in seconds, where reading the photos again takes an
-hour. Recording needs the training
-extra and the card packages, as bench/scan.py does.
+hour. Recording needs the training extra and the card packages, as bench/scan.py does.
 
 One line a photo (``belote-readings/1``); cards as the engine writes them (``7C``, ``TD``, ``AS``; any spelling
 ``bot.engine.cards.parse_card`` reads is read):
