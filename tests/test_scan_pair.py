@@ -16,7 +16,8 @@ from bot.scanner import recognise, scan_bytes
 from bot.scanner.recognise import PAIR_SURE, Found, Reading, combined, needs_third
 from tests.scan_held import as_text
 
-PHOTO = Path(__file__).resolve().parent / "data" / "scan" / "pair-lattmann.webp"
+DATA = Path(__file__).resolve().parent / "data" / "scan"
+PHOTO = DATA / "pair-lattmann.webp"
 PRESENT = {"7D", "7H", "7S", "9C", "9S", "AD", "AH", "AS", "JD", "JH", "JS", "KC", "KD", "KH", "KS", "QC", "QD",
            "TC", "TD", "TH"}  # fmt: skip
 
@@ -31,8 +32,6 @@ def test_the_queen_read_on_a_covered_jack_is_asked_about_with_the_jack(monkeypat
     before, asked_before = as_text(scan_bytes(PHOTO.read_bytes()))
     assert before == named | {"QS"} and not asked_before
 
-
-DATA = PHOTO.parent
 
 
 @pytest.mark.parametrize(
